@@ -1,0 +1,58 @@
+# Top-level Makefile: installs what the build needs, then delegates to tools/perf.
+#
+#   make          build tools/perf/perf
+#   make deps     install missing Debian packages (needs root or sudo)
+#   make run      deps + build + a short flight-recorder demo
+#   make test     deps + build + the whole `perf test` table, then the
+#                 unit tests again under AddressSanitizer/UBSan
+#   make bench    benchmarks against the distro perf (bench/)
+#   make clean
+
+PERF_DIR := tools/perf
+PERF     := $(PERF_DIR)/perf
+
+# Debian packages the build, the tests and the benchmarks need.
+DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
+	    libunwind-dev linux-perf clang libclang-rt-14-dev strace procps
+
+.PHONY: all deps run test test-unit test-asan bench fuzz clean
+
+all:
+	$(MAKE) -C $(PERF_DIR)
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing missing packages:$$missing"; \
+		SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
+		{ echo "error: could not install:$$missing; install them by hand and retry" >&2; exit 1; }; \
+	fi
+
+run: deps all
+	@bash $(PERF_DIR)/tests/demo.sh
+
+test: deps
+	$(MAKE) all
+	@cd $(PERF_DIR) && ./perf test
+	$(MAKE) test-asan
+
+test-asan:
+	$(MAKE) -C $(PERF_DIR) OUTPUT=$(CURDIR)/build-asan/ SANITIZE=1
+	@echo "== unit tests under AddressSanitizer/UBSan =="
+	@cd $(PERF_DIR) && PERF_TEST_NO_SHELL=1 ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(CURDIR)/build-asan/perf test
+
+bench: deps all
+	@for b in bench/*.sh; do bash $$b || exit 1; done
+
+fuzz: deps
+	$(MAKE) -C $(PERF_DIR) fuzz
+
+clean:
+	$(MAKE) -C $(PERF_DIR) clean
+	rm -rf build-asan

@@ -1,0 +1,16 @@
+#ifndef PERF_BUILTIN_H
+#define PERF_BUILTIN_H
+
+int cmd_record(int argc, const char **argv);
+int cmd_evlist(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_test(int argc, const char **argv);
+int cmd_version(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+
+/* Prints "usage: ..." and the options (a NULL-terminated list of lines). */
+void usage_with_options(const char *usage, const char * const *options);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * perf: the command table and main().  A command whose builtin-*.c is not
+ * linked in yet (its cmd_* is a weak NULL) reports that it is not available.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "perf.h"
+#include "util/debug.h"
+
+#pragma weak cmd_record
+#pragma weak cmd_evlist
+#pragma weak cmd_script
+#pragma weak cmd_report
+#pragma weak cmd_list
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+static struct cmd_struct commands[] = {
+	{ "record",  cmd_record,  "Run a command and record its profile into perf.data" },
+	{ "evlist",  cmd_evlist,  "List the event names in a perf.data file" },
+	{ "script",  cmd_script,  "Read perf.data and display the trace output" },
+	{ "report",  cmd_report,  "Read perf.data and display the profile" },
+	{ "list",    cmd_list,    "List all symbolic event types" },
+	{ "test",    cmd_test,    "Runs sanity tests" },
+	{ "version", cmd_version, "display the version of perf binary" },
+	{ "help",    cmd_help,    "Display help information about perf" },
+};
+
+static const char perf_usage[] = "usage: perf [--version] [--help] COMMAND [ARGS]";
+
+static void print_commands(FILE *fp)
+{
+	fprintf(fp, "%s\n\n The commands are:\n", perf_usage);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\n See 'perf help COMMAND' for more information on a specific command.\n");
+}
+
+void usage_with_options(const char *usage, const char * const *options)
+{
+	fprintf(stderr, "\n Usage: %s\n\n", usage);
+	for (; options && *options; options++)
+		fprintf(stderr, "    %s\n", *options);
+	fputc('\n', stderr);
+}
+
+int cmd_version(int argc, const char **argv)
+{
+	printf("perf version %s\n", PERF_VERSION);
+	return 0;
+}
+
+/* Where Documentation/ lives: next to the binary, else the source tree. */
+static int doc_path(char *buf, size_t len, const char *cmd)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/Documentation/perf-%s.txt", exe, cmd);
+			if (access(buf, R_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s/Documentation/perf-%s.txt", PERF_SRCDIR, cmd);
+	return access(buf, R_OK) == 0 ? 0 : -ENOENT;
+}
+
+int cmd_help(int argc, const char **argv)
+{
+	char path[PATH_MAX + 64];
+	char line[1024];
+	FILE *fp;
+
+	if (argc < 2) {
+		print_commands(stdout);
+		return 0;
+	}
+	if (doc_path(path, sizeof(path), argv[1]) < 0) {
+		fprintf(stderr, "No manual entry for perf-%s: no such command or no page for it.\n"
+			"See 'perf help' for the list of commands.\n", argv[1]);
+		return 1;
+	}
+	fp = fopen(path, "r");
+	if (!fp) {
+		fprintf(stderr, "Cannot read %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), fp))
+		fputs(line, stdout);
+	fclose(fp);
+	return 0;
+}
+
+static struct cmd_struct *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, const char **argv)
+{
+	struct cmd_struct *cmd;
+
+	argv++;
+	argc--;
+	while (argc > 0 && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-v")) {
+			return cmd_version(0, NULL);
+		} else if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+			print_commands(stdout);
+			return 0;
+		} else if (!strcmp(argv[0], "--")) {
+			argv++;
+			argc--;
+			break;
+		}
+		fprintf(stderr, "Unknown option: %s\n\n%s\n", argv[0], perf_usage);
+		return 129;
+	}
+	if (argc == 0) {
+		print_commands(stdout);
+		return 1;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd) {
+		fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", argv[0]);
+		return 129;
+	}
+	if (!cmd->fn) {
+		fprintf(stderr, "perf %s: this command is not available yet in this build.\n",
+			argv[0]);
+		return 1;
+	}
+	/* "perf CMD --help" shows the command's page, as the distro perf does. */
+	if (argc == 2 && !strcmp(argv[1], "--help") && strcmp(argv[0], "help")) {
+		const char *hargv[] = { "help", argv[0], NULL };
+		return cmd_help(2, hargv);
+	}
+	return cmd->fn(argc, argv);
+}

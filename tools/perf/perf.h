@@ -1,0 +1,41 @@
+#ifndef PERF_PERF_H
+#define PERF_PERF_H
+#include "util/types.h"
+
+#define PERF_VERSION "0.1"
+
+enum callchain_mode {
+	CALLCHAIN_NONE,
+	CALLCHAIN_FP,
+	CALLCHAIN_DWARF,
+};
+
+/* Everything `perf record` was asked to do. */
+struct record_opts {
+	const char *output;		/* -o, default "perf.data" */
+	const char *cpu_list;		/* -C */
+	const char *target_pid;		/* -p */
+	const char *target_tid;		/* -t */
+	bool system_wide;		/* -a */
+	bool no_inherit;		/* --no-inherit */
+	bool overwrite;			/* --overwrite: every event backward */
+	bool tail_synthesize;		/* --tail-synthesize (implied by --overwrite) */
+	bool quiet;
+	u64 freq;			/* -F */
+	u64 period;			/* -c */
+	bool user_freq, user_period;	/* given on the command line */
+	enum callchain_mode callgraph;	/* -g / --call-graph */
+	u32 stack_size;			/* dwarf: bytes of user stack, default 8192 */
+	u32 max_stack;
+	size_t mmap_pages;		/* -m, data pages per buffer (power of two) */
+	bool workload;			/* a command was given */
+	/* --switch-output */
+	bool switch_output;
+	bool switch_output_signal;
+	u64 switch_output_size;		/* bytes, 0 if not by size */
+	u64 switch_output_time;		/* seconds, 0 if not by time */
+	int switch_max_files;		/* 0: unlimited */
+	size_t sideband_max;		/* --sideband-max (bytes) */
+};
+
+#endif

@@ -1,0 +1,50 @@
+#ifndef PERF_TESTS_H
+#define PERF_TESTS_H
+/*
+ * The `perf test` table.  A test file defines
+ *
+ *	static int test__foo(void) { ... return TEST_OK; }
+ *	DEFINE_SUITE(foo, "Description shown by perf test");
+ *
+ * at the start of a line; the Makefile collects every DEFINE_SUITE into the
+ * table, in file order.  Each test runs in a child process of its own.
+ */
+#include <stdio.h>
+
+enum {
+	TEST_OK   =  0,
+	TEST_FAIL = -1,
+	TEST_SKIP = -2,
+};
+
+struct test_suite {
+	const char *name;
+	const char *desc;
+	int (*func)(void);
+};
+
+#define DEFINE_SUITE(n, d) \
+	struct test_suite suite__##n = { .name = #n, .desc = d, .func = test__##n }
+
+/* Records why the test is skipped (shown as "Skip (reason)"); returns TEST_SKIP. */
+int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define TEST_ASSERT_VAL(text, cond)						\
+	do {									\
+		if (!(cond)) {							\
+			fprintf(stderr, "FAILED %s:%d %s\n", __FILE__, __LINE__, text); \
+			return TEST_FAIL;					\
+		}								\
+	} while (0)
+
+#define TEST_ASSERT_EQUAL(text, val, expected)					\
+	do {									\
+		long long __v = (long long)(val), __e = (long long)(expected);	\
+		if (__v != __e) {						\
+			fprintf(stderr, "FAILED %s:%d %s (%lld != %lld)\n",	\
+				__FILE__, __LINE__, text, __v, __e);		\
+			return TEST_FAIL;					\
+		}								\
+	} while (0)
+
+#endif

@@ -1,0 +1,21 @@
+#ifndef PERF_UTIL_CPUMAP_H
+#define PERF_UTIL_CPUMAP_H
+
+/* A sorted, duplicate-free list of CPU numbers; -1 alone means "any CPU". */
+struct cpu_map {
+	int refcnt;
+	int nr;
+	int map[];
+};
+
+/* NULL @list: the online CPUs.  Bad syntax: NULL with errno = EINVAL. */
+struct cpu_map *cpu_map__new(const char *list);
+struct cpu_map *cpu_map__dummy_new(void);
+struct cpu_map *cpu_map__get(struct cpu_map *map);
+void cpu_map__put(struct cpu_map *map);
+int cpu_map__idx(const struct cpu_map *map, int cpu);
+/* Number of possible CPUs (highest possible + 1). */
+int cpu__max_cpu(void);
+int cpu_map__snprint(const struct cpu_map *map, char *buf, int size);
+
+#endif

@@ -1,0 +1,40 @@
+#ifndef PERF_UTIL_DATA_H
+#define PERF_UTIL_DATA_H
+#include <sys/types.h>
+#include "types.h"
+
+/* The perf.data file being written. */
+struct perf_data {
+	char *path;		/* the name being written, e.g. "perf.data" */
+	int fd;
+	bool is_pipe;		/* "-": stdout, pipe format */
+	u64 data_offset;	/* where the data section starts */
+	u64 data_size;		/* record bytes written so far */
+};
+
+/*
+ * Creates @path (0600) for writing.  An existing regular file of that name
+ * is renamed to "<path>.old" first (replacing an older .old) -- only once
+ * the new file could be created.  -errno on failure; nothing is renamed then.
+ */
+int perf_data__create(struct perf_data *data, const char *path);
+/* Writes all of @buf (retries short writes and EINTR); 0 or -errno. */
+int perf_data__write(struct perf_data *data, const void *buf, size_t size);
+void perf_data__close(struct perf_data *data);
+/*
+ * Timestamp for switch-output names: YYYYMMDDHHMMSScc (16 digits).  Never
+ * returns the same string twice in one process: a clash bumps the last digits.
+ */
+void perf_data__timestamp(char buf[32]);
+/*
+ * The finished current file is renamed to "<path>.<ts>" and a fresh file is
+ * created at @path.  *@dump_name receives the renamed file's name (malloc'd).
+ */
+int perf_data__switch(struct perf_data *data, char **dump_name);
+/*
+ * Keeps only the newest @max files named "<path>.<16 digits>" in the
+ * directory of @path, unlinking older ones; returns how many it removed.
+ */
+int perf_data__rotate(const char *path, int max);
+
+#endif

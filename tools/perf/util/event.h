@@ -1,0 +1,135 @@
+#ifndef PERF_UTIL_EVENT_H
+#define PERF_UTIL_EVENT_H
+/*
+ * Layouts of the records the kernel writes into a ring buffer and of the
+ * extra records perf.data files carry.  Every record starts with a
+ * struct perf_event_header; when the event has sample_id_all set, non-sample
+ * records end with the sample-id trailer (see perf_event__sample_id_size()).
+ */
+#include <linux/perf_event.h>
+#include <limits.h>
+#include "types.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* Records that only exist in perf.data files, never in a ring buffer. */
+enum perf_user_event_type {
+	PERF_RECORD_USER_TYPE_START	= 64,
+	PERF_RECORD_HEADER_ATTR		= 64,
+	PERF_RECORD_HEADER_EVENT_TYPE	= 65,
+	PERF_RECORD_HEADER_TRACING_DATA	= 66,
+	PERF_RECORD_HEADER_BUILD_ID	= 67,
+	PERF_RECORD_FINISHED_ROUND	= 68,
+	PERF_RECORD_ID_INDEX		= 69,
+	PERF_RECORD_THREAD_MAP		= 73,
+	PERF_RECORD_CPU_MAP		= 74,
+	PERF_RECORD_EVENT_UPDATE	= 78,
+	PERF_RECORD_TIME_CONV		= 79,
+	PERF_RECORD_HEADER_FEATURE	= 80,
+	PERF_RECORD_FINISHED_INIT	= 82,
+	PERF_RECORD_HEADER_MAX
+};
+
+struct perf_record_mmap {
+	struct perf_event_header header;
+	u32 pid, tid;
+	u64 start, len, pgoff;
+	char filename[PATH_MAX];
+};
+
+struct perf_record_mmap2 {
+	struct perf_event_header header;
+	u32 pid, tid;
+	u64 start, len, pgoff;
+	u32 maj, min;
+	u64 ino, ino_generation;
+	u32 prot, flags;
+	char filename[PATH_MAX];
+};
+
+struct perf_record_comm {
+	struct perf_event_header header;
+	u32 pid, tid;
+	char comm[16];
+};
+
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT share this layout. */
+struct perf_record_fork {
+	struct perf_event_header header;
+	u32 pid, ppid;
+	u32 tid, ptid;
+	u64 time;
+};
+
+struct perf_record_lost {
+	struct perf_event_header header;
+	u64 id;
+	u64 lost;
+};
+
+struct perf_record_lost_samples {
+	struct perf_event_header header;
+	u64 lost;
+};
+
+struct perf_record_throttle {
+	struct perf_event_header header;
+	u64 time, id, stream_id;
+};
+
+struct perf_record_header_attr {
+	struct perf_event_header header;
+	struct perf_event_attr attr;
+	u64 id[];
+};
+
+struct perf_record_time_conv {
+	struct perf_event_header header;
+	u64 time_shift, time_mult, time_zero;
+	u64 time_cycles, time_mask;
+	u8 cap_user_time_zero, cap_user_time_short, reserved[6];
+};
+
+union perf_event {
+	struct perf_event_header header;
+	struct perf_record_mmap mmap;
+	struct perf_record_mmap2 mmap2;
+	struct perf_record_comm comm;
+	struct perf_record_fork fork;
+	struct perf_record_lost lost;
+	struct perf_record_lost_samples lost_samples;
+	struct perf_record_throttle throttle;
+	struct perf_record_header_attr attr;
+	struct perf_record_time_conv time_conv;
+};
+
+/* The decoded fields of a sample (or of a non-sample record's trailer). */
+struct perf_sample {
+	u64 ip;
+	u32 pid, tid;
+	u64 time;
+	u64 addr;
+	u64 id;
+	u64 stream_id;
+	u64 period;
+	u32 cpu;
+	u32 raw_size;
+	void *raw_data;
+	u64 nr_callchain;
+	u64 *callchain;
+	u64 user_regs_abi, user_regs_mask;
+	u64 *user_regs;
+	u64 user_stack_size;
+	void *user_stack;
+	u16 misc;
+};
+
+/*
+ * Handler that consumes one whole record (header.size bytes at @event).
+ * Returns 0 or a negative errno.
+ */
+typedef int (*perf_event__handler_t)(void *ctx, union perf_event *event);
+
+#endif

@@ -1,0 +1,95 @@
+#ifndef PERF_UTIL_EVSEL_H
+#define PERF_UTIL_EVSEL_H
+#include <linux/perf_event.h>
+#include "types.h"
+#include "list.h"
+#include "event.h"
+
+struct evlist;
+struct record_opts;
+struct cpu_map;
+struct thread_map;
+struct tep_event;
+
+/* Per-event settings written inside /.../ in an -e string. */
+enum evsel_term_type {
+	EVSEL__CONFIG_TERM_PERIOD,	/* period=N */
+	EVSEL__CONFIG_TERM_FREQ,	/* freq=N */
+	EVSEL__CONFIG_TERM_CALLGRAPH,	/* call-graph=no|fp|dwarf[,size] (val.str) */
+	EVSEL__CONFIG_TERM_STACK_USER,	/* stack-size=N */
+	EVSEL__CONFIG_TERM_MAX_STACK,	/* max-stack=N */
+	EVSEL__CONFIG_TERM_NAME,	/* name=STR (val.str) */
+	EVSEL__CONFIG_TERM_INHERIT,	/* inherit / no-inherit (val.val = 1 / 0) */
+	EVSEL__CONFIG_TERM_OVERWRITE,	/* overwrite / no-overwrite (val.val = 1 / 0) */
+	EVSEL__CONFIG_TERM_CONFIG,	/* config=N (applied to attr at parse time too) */
+	EVSEL__CONFIG_TERM_CONFIG1,	/* config1=N */
+	EVSEL__CONFIG_TERM_CONFIG2,	/* config2=N */
+	EVSEL__CONFIG_TERM_MAX
+};
+
+struct evsel_config_term {
+	struct list_head list;
+	enum evsel_term_type type;
+	union {
+		u64 val;
+		char *str;
+	} val;
+};
+
+struct evsel {
+	struct list_head node;		/* in evlist->entries */
+	struct evlist *evlist;
+	struct perf_event_attr attr;
+	char *name;			/* as the user sees it: "cpu-clock", "sched:sched_switch" */
+	int idx;			/* position in the evlist, from 0 */
+
+	struct list_head config_terms;	/* struct evsel_config_term, in parse order */
+
+	struct evsel *leader;		/* itself unless in a {group} */
+	int nr_members;			/* leader only: size of its group */
+
+	char *tp_sys, *tp_name;		/* tracepoints only */
+	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */
+
+	/* Which ring buffer the event goes to: backward, overwritable (aux evlist). */
+	bool overwrite;
+	/* Carries mmap/comm/task tracking bits for the whole session. */
+	bool tracking;
+	/* "cycles" fell back to cpu-clock, etc. */
+	bool fallen_back;
+	/* Set by parse_events when the user gave :p..:ppp etc.; informational. */
+	char *modifiers;
+
+	/* After open: fd[cpu_idx * nr_threads + thread_idx], and the kernel's ids. */
+	int nr_cpus, nr_threads;
+	int *fds;
+	u64 *ids;			/* one per fd, from PERF_EVENT_IOC_ID */
+	int nr_ids;
+	int id_pos;			/* u64 index of the id in a sample, -1 if none */
+	int is_pos;			/* u64 index of the id from the end of a trailer */
+};
+
+#define FD(evsel, cpu, thread) ((evsel)->fds[(cpu) * (evsel)->nr_threads + (thread)])
+
+struct evsel *evsel__new(const struct perf_event_attr *attr);
+void evsel__delete(struct evsel *evsel);
+const char *evsel__name(struct evsel *evsel);
+int evsel__set_name(struct evsel *evsel, const char *name);
+/* Appends a term; @str is copied when the term carries a string. */
+int evsel__add_config_term(struct evsel *evsel, enum evsel_term_type type, u64 val,
+			   const char *str);
+struct evsel_config_term *evsel__get_config_term(struct evsel *evsel,
+						 enum evsel_term_type type);
+bool evsel__is_tracepoint(const struct evsel *evsel);
+
+/* Fills attr from the options and then the event's own terms (builtin-record). */
+void evsel__config(struct evsel *evsel, const struct record_opts *opts);
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
+void evsel__close(struct evsel *evsel);
+/* Size in bytes of the sample-id trailer for this sample_type. */
+size_t perf_event__sample_id_size(u64 sample_type);
+/* Decodes a record (sample or trailer) laid out for @sample_type/@read_format. */
+int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_event *event,
+			struct perf_sample *sample);
+
+#endif

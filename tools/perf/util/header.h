@@ -1,0 +1,68 @@
+#ifndef PERF_UTIL_HEADER_H
+#define PERF_UTIL_HEADER_H
+#include "types.h"
+#include "event.h"
+
+struct evlist;
+struct perf_data;
+
+/* perf.data feature bits (HEADER_*), as in the file format. */
+enum {
+	HEADER_RESERVED = 0,
+	HEADER_TRACING_DATA = 1,
+	HEADER_BUILD_ID,
+	HEADER_HOSTNAME,
+	HEADER_OSRELEASE,
+	HEADER_VERSION,
+	HEADER_ARCH,
+	HEADER_NRCPUS,
+	HEADER_CPUDESC,
+	HEADER_CPUID,
+	HEADER_TOTAL_MEM,
+	HEADER_CMDLINE,
+	HEADER_EVENT_DESC,
+	HEADER_CPU_TOPOLOGY,
+	HEADER_NUMA_TOPOLOGY,
+	HEADER_BRANCH_STACK,
+	HEADER_PMU_MAPPINGS,
+	HEADER_GROUP_DESC,
+	HEADER_AUXTRACE,
+	HEADER_STAT,
+	HEADER_CACHE,
+	HEADER_SAMPLE_TIME,
+	HEADER_MEM_TOPOLOGY,
+	HEADER_CLOCKID,
+	HEADER_DIR_FORMAT,
+	HEADER_BPF_PROG_INFO,
+	HEADER_BPF_BTF,
+	HEADER_COMPRESSED,
+	HEADER_CPU_PMU_CAPS,
+	HEADER_CLOCK_DATA,
+	HEADER_HYBRID_TOPOLOGY,
+	HEADER_PMU_CAPS,
+	HEADER_LAST_FEATURE,
+	HEADER_FEAT_BITS = 256,
+};
+
+/* What the features of one file say beyond the evlist. */
+struct perf_header_info {
+	int argc;
+	const char **argv;		/* CMDLINE */
+	u64 first_sample_time, last_sample_time;
+	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
+};
+
+/*
+ * Writes the file header (sizes still zero, so an unfinished file is
+ * detectably incomplete) and the attr section with each attr's ids, and
+ * leaves the file positioned at the start of the data section.
+ */
+int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
+/* Writes the feature sections after the data and rewrites the header with the sizes. */
+int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
+			      struct perf_header_info *info);
+/* Remembers the file of an MMAP/MMAP2 record (cheap; call for every record written). */
+void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
+void perf_header_info__exit(struct perf_header_info *info);
+
+#endif

@@ -1,0 +1,67 @@
+#ifndef PERF_UTIL_MMAP_H
+#define PERF_UTIL_MMAP_H
+/*
+ * One kernel ring buffer: a control page (struct perf_event_mmap_page)
+ * followed by a power-of-two number of data pages.
+ *
+ * Forward buffers (PROT_READ|PROT_WRITE) are read from the saved tail up to
+ * data_head, and the reader publishes data_tail so the kernel can reuse space.
+ *
+ * Backward buffers (attr.write_backward, mapped PROT_READ) are never flow
+ * controlled: the kernel writes each record below the previous one, so
+ * data_head decreases and the newest record starts at data_head.  A reader
+ * pauses output, walks from data_head towards older records, and stops at
+ * a zero header, at the position it read up to last time, or before the
+ * walk would exceed one buffer length (what lies beyond has been partly
+ * overwritten).
+ */
+#include "types.h"
+#include "event.h"
+
+#define PERF_SAMPLE_MAX_SIZE (1 << 16)
+
+struct perf_mmap {
+	void *base;		/* control page; data starts one page later */
+	u64 mask;		/* data size - 1 */
+	int fd;
+	int cpu;
+	int refcnt;
+	bool overwrite;		/* backward, read-only */
+	u64 prev;		/* forward: tail consumed so far; backward: head read last */
+	u64 start, end;		/* the range being read (absolute positions) */
+	union perf_event *event_copy;	/* a record that wraps is copied here */
+};
+
+/* data_size is a power of two number of pages, in bytes. */
+int perf_mmap__mmap(struct perf_mmap *map, int fd, int cpu, size_t data_size, bool overwrite);
+void perf_mmap__munmap(struct perf_mmap *map);
+void *perf_mmap__data(const struct perf_mmap *map);
+u64 perf_mmap__read_head(const struct perf_mmap *map);
+void perf_mmap__write_tail(struct perf_mmap *map, u64 tail);
+
+/*
+ * Reading, both directions: read_init sets [start, end) (-EAGAIN when empty),
+ * read_event hands out whole records in order (NULL at the end; a record
+ * that crosses the end of the buffer is copied to event_copy), consume
+ * publishes the tail (forward) or remembers the head (backward).
+ */
+int perf_mmap__read_init(struct perf_mmap *map);
+union perf_event *perf_mmap__read_event(struct perf_mmap *map);
+void perf_mmap__consume(struct perf_mmap *map);
+
+/*
+ * The backward walk on its own, for hand-built buffers: @data is @size bytes
+ * (a power of two), @head the kernel's data_head, @stop the head read last
+ * time (equal to @head when never read: then the whole buffer may be valid).
+ * Sets *end to where the valid records stop (@head <= *end <= @head + size).
+ */
+int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u64 *end);
+
+/*
+ * Copies the backward buffer's valid range, oldest data last, into *buf
+ * (grown as needed), so the buffer can be resumed before the copy is written.
+ * Returns the number of bytes copied (whole records only) or -errno.
+ */
+ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap);
+
+#endif
