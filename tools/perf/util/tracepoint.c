@@ -2,6 +2,7 @@
  * tracefs: where it is, mounting it when we must, and reading its files.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <mntent.h>
 #include <stdio.h>
