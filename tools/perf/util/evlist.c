@@ -4,11 +4,16 @@
  * ring buffers; see evlist.h.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include "evlist.h"
 #include "cpumap.h"
 #include "thread_map.h"
+#include "mmap.h"
+#include "debug.h"
 
 struct evlist *evlist__new(void)
 {
@@ -24,6 +29,48 @@ struct evlist *evlist__new(void)
 	evlist->workload_cork_fd = -1;
 	fdarray__init(&evlist->pollfd, 64);
 	return evlist;
+}
+
+struct evlist *perf_evlist__new_aux(struct evlist *parent)
+{
+	struct evlist *aux;
+
+	if (!parent || perf_evlist__is_aux(parent)) {
+		pr_err("internal error: an aux evlist can only be made from a normal evlist\n");
+		return NULL;
+	}
+	aux = evlist__new();
+	if (!aux)
+		return NULL;
+	aux->parent = parent;
+	aux->overwrite = true;
+	list_add_tail(&aux->child_node, &parent->children);
+	if (parent->cpus || parent->threads)
+		evlist__set_maps(aux, parent->cpus, parent->threads);
+	return aux;
+}
+
+bool perf_evlist__is_aux(const struct evlist *evlist)
+{
+	/* An orphan (its parent was deleted) is still aux: it only owns buffers. */
+	return evlist->parent != evlist;
+}
+
+void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads)
+{
+	struct evlist *child;
+
+	if (cpus != evlist->cpus) {
+		cpu_map__put(evlist->cpus);
+		evlist->cpus = cpus ? cpu_map__get(cpus) : NULL;
+	}
+	if (threads != evlist->threads) {
+		thread_map__put(evlist->threads);
+		evlist->threads = threads ? thread_map__get(threads) : NULL;
+	}
+	evlist->per_cpu = cpus && !(cpus->nr == 1 && cpus->map[0] == -1);
+	list_for_each_entry(child, &evlist->children, child_node)
+		evlist__set_maps(child, cpus, threads);
 }
 
 void evlist__add(struct evlist *evlist, struct evsel *evsel)
@@ -52,16 +99,285 @@ struct evsel *evlist__last(struct evlist *evlist)
 		list_last_entry(&evlist->entries, struct evsel, node);
 }
 
+static void evlist__free_ids(struct evlist *evlist)
+{
+	for (int i = 0; i < PERF_EVLIST__HLIST_SIZE; i++) {
+		struct perf_sample_id *sid = evlist->heads[i];
+
+		while (sid) {
+			struct perf_sample_id *next = sid->next;
+
+			free(sid);
+			sid = next;
+		}
+		evlist->heads[i] = NULL;
+	}
+}
+
 void evlist__delete(struct evlist *evlist)
 {
 	struct evsel *evsel, *tmp;
+	struct evlist *child, *ctmp;
 
 	if (!evlist)
 		return;
+	perf_evlist__munmap(evlist);
+	if (perf_evlist__is_aux(evlist)) {
+		list_del_init(&evlist->child_node);
+	} else {
+		/* Children outlive us as orphans that only own their buffers. */
+		list_for_each_entry_safe(child, ctmp, &evlist->children, child_node) {
+			list_del_init(&child->child_node);
+			child->parent = NULL;
+		}
+	}
 	evlist__for_each_entry_safe(evlist, tmp, evsel) {
 		evlist__remove(evlist, evsel);
 		evsel__delete(evsel);
 	}
+	evlist__free_ids(evlist);
+	cpu_map__put(evlist->cpus);
+	thread_map__put(evlist->threads);
 	fdarray__exit(&evlist->pollfd);
 	free(evlist);
+}
+
+static struct evlist *evlist__root(struct evlist *evlist)
+{
+	return evlist->parent ? evlist->parent : evlist;
+}
+
+int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
+		   u64 id)
+{
+	struct evlist *root = evlist__root(evlist);
+	struct perf_sample_id *sid = calloc(1, sizeof(*sid));
+	unsigned int h = (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) %
+			 PERF_EVLIST__HLIST_SIZE;
+
+	if (!sid)
+		return -ENOMEM;
+	sid->id = id;
+	sid->evsel = evsel;
+	sid->cpu_idx = cpu_idx;
+	sid->thread_idx = thread_idx;
+	sid->next = root->heads[h];
+	root->heads[h] = sid;
+	return 0;
+}
+
+struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
+{
+	struct evlist *root = evlist__root(evlist);
+	unsigned int h = (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) %
+			 PERF_EVLIST__HLIST_SIZE;
+
+	for (struct perf_sample_id *sid = root->heads[h]; sid; sid = sid->next)
+		if (sid->id == id)
+			return sid->evsel;
+	return NULL;
+}
+
+int evlist__open(struct evlist *evlist, struct evsel **failed)
+{
+	struct evsel *evsel;
+	int err;
+
+	evlist__for_each_entry(evlist, evsel) {
+		err = evsel__open(evsel, evlist->cpus, evlist->threads);
+		if (err) {
+			*failed = evsel;
+			return err;
+		}
+		for (int i = 0, n = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+			if (evsel->fds[i] < 0)
+				continue;
+			err = evlist__id_add(evlist, evsel, i / evsel->nr_threads,
+					     i % evsel->nr_threads, evsel->ids[n++]);
+			if (err) {
+				*failed = evsel;
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+void evlist__close(struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel)
+		evsel__close(evsel);
+}
+
+static int evlist__ioctl_all(struct evlist *evlist, unsigned long req)
+{
+	struct evsel *evsel;
+	int err = 0;
+
+	evlist__for_each_entry(evlist, evsel) {
+		if (!evsel->fds)
+			continue;
+		for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
+			if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, 0) < 0)
+				err = -errno;
+	}
+	return err;
+}
+
+int evlist__enable(struct evlist *evlist)
+{
+	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE);
+}
+
+int evlist__disable(struct evlist *evlist)
+{
+	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE);
+}
+
+/* The fds feeding buffer @idx: per CPU, every thread of that CPU; per thread, that thread. */
+static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *root)
+{
+	struct perf_mmap *map = &evlist->mmap[idx];
+	int output = -1;
+	struct evsel *evsel;
+	int err;
+
+	evlist__for_each_entry(root, evsel) {
+		int c_lo, c_hi, t_lo, t_hi;
+
+		if (evsel->overwrite != evlist->overwrite || !evsel->fds)
+			continue;
+		if (evlist->per_cpu) {
+			c_lo = c_hi = idx;
+			t_lo = 0;
+			t_hi = evsel->nr_threads - 1;
+		} else {
+			c_lo = c_hi = 0;
+			t_lo = t_hi = idx;
+		}
+		for (int c = c_lo; c <= c_hi; c++) {
+			for (int t = t_lo; t <= t_hi; t++) {
+				int fd = FD(evsel, c, t);
+				int pos;
+
+				if (fd < 0)
+					continue;
+				if (output < 0) {
+					int cpu = evlist->per_cpu ? evlist->cpus->map[c] : -1;
+
+					err = perf_mmap__mmap(map, fd, cpu, evlist->mmap_len,
+							      evlist->overwrite);
+					if (err)
+						return err;
+					map->refcnt = 0;
+					output = fd;
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, output) < 0) {
+					return -errno;
+				}
+				pos = fdarray__add(&root->pollfd, fd,
+						   evlist->overwrite ? 0 : POLLIN | POLLERR | POLLHUP);
+				if (pos < 0)
+					return pos;
+				root->pollfd.priv[pos].ptr = map;
+				map->refcnt++;
+			}
+		}
+	}
+	return 0;
+}
+
+int perf_evlist__mmap(struct evlist *evlist, size_t pages)
+{
+	struct evlist *root = evlist__root(evlist);
+	long page_size = sysconf(_SC_PAGESIZE);
+	int err;
+
+	if (!root || !evlist->cpus || !evlist->threads)
+		return -EINVAL;
+	evlist->nr_mmaps = evlist->per_cpu ? evlist->cpus->nr : evlist->threads->nr;
+	evlist->mmap_len = pages * page_size;
+	evlist->mmap = calloc(evlist->nr_mmaps, sizeof(*evlist->mmap));
+	if (!evlist->mmap)
+		return -ENOMEM;
+	for (int i = 0; i < evlist->nr_mmaps; i++)
+		evlist->mmap[i].fd = -1;
+	for (int i = 0; i < evlist->nr_mmaps; i++) {
+		err = evlist__mmap_idx_fds(evlist, i, root);
+		if (err) {
+			perf_evlist__munmap(evlist);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void perf_evlist__munmap(struct evlist *evlist)
+{
+	if (!evlist->mmap)
+		return;
+	for (int i = 0; i < evlist->nr_mmaps; i++)
+		if (evlist->mmap[i].base)
+			perf_mmap__munmap(&evlist->mmap[i]);
+	free(evlist->mmap);
+	evlist->mmap = NULL;
+	evlist->nr_mmaps = 0;
+}
+
+static int evlist__pause_output(struct evlist *evlist, int value)
+{
+	int err = 0;
+
+	for (int i = 0; i < evlist->nr_mmaps; i++) {
+		struct perf_mmap *map = &evlist->mmap[i];
+
+		if (map->base && ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, value) < 0)
+			err = -errno;
+	}
+	return err;
+}
+
+int perf_evlist__pause(struct evlist *evlist)
+{
+	return evlist__pause_output(evlist, 1);
+}
+
+int perf_evlist__resume(struct evlist *evlist)
+{
+	return evlist__pause_output(evlist, 0);
+}
+
+void perf_evlist__mmap_read_catchup(struct evlist *evlist, int idx)
+{
+	struct perf_mmap *map = &evlist->mmap[idx];
+
+	if (map->base && map->overwrite)
+		map->prev = perf_mmap__read_head(map);
+}
+
+void perf_evlist__mmap_read_catchup_all(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_mmaps; i++)
+		perf_evlist__mmap_read_catchup(evlist, i);
+}
+
+static void evlist__pollfd_hangup(struct fdarray *fda, int pos, void *arg)
+{
+	struct perf_mmap *map = fda->priv[pos].ptr;
+
+	if (map && map->refcnt > 0)
+		map->refcnt--;
+}
+
+int perf_evlist__filter_pollfd(struct evlist *evlist, short revents)
+{
+	struct evlist *root = evlist__root(evlist);
+
+	return fdarray__filter(&root->pollfd, revents, evlist__pollfd_hangup, NULL);
+}
+
+bool perf_evlist__mmap_alive(struct evlist *evlist, int idx)
+{
+	return evlist->mmap && evlist->mmap[idx].base && evlist->mmap[idx].refcnt > 0;
 }

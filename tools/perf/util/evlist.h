@@ -44,6 +44,7 @@ struct evlist {
 	size_t mmap_len;		/* data pages, bytes (power of two pages) */
 	int workload_pid;		/* forked workload, -1 if none */
 	int workload_cork_fd;		/* write end that releases it */
+	bool per_cpu;			/* buffers per CPU (else per thread) */
 };
 
 #define evlist__for_each_entry(evlist, evsel) \
@@ -57,5 +58,53 @@ void evlist__add(struct evlist *evlist, struct evsel *evsel);
 void evlist__remove(struct evlist *evlist, struct evsel *evsel);
 struct evsel *evlist__first(struct evlist *evlist);
 struct evsel *evlist__last(struct evlist *evlist);
+
+/*
+ * An evlist that owns only ring buffers, for the evsels of @parent whose
+ * overwrite flag is set.  NULL (with a message) if @parent is itself aux.
+ * Deleting the parent first detaches its children; each is then deleted
+ * on its own.
+ */
+struct evlist *perf_evlist__new_aux(struct evlist *parent);
+bool perf_evlist__is_aux(const struct evlist *evlist);
+
+/* Takes references on @cpus and @threads. */
+void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
+/* Opens every evsel; on failure returns -errno with *failed set to the evsel. */
+int evlist__open(struct evlist *evlist, struct evsel **failed);
+void evlist__close(struct evlist *evlist);
+int evlist__enable(struct evlist *evlist);
+int evlist__disable(struct evlist *evlist);
+
+/* The sample-id hash (always the parent's). */
+int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
+		   u64 id);
+struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
+
+/*
+ * Maps one ring buffer per CPU (or per thread when not per-CPU) for the
+ * parent's evsels whose overwrite flag equals evlist->overwrite: forward
+ * and writable for a normal evlist, backward and read-only for an
+ * overwrite one.  Every other fd of the same CPU is redirected into it with
+ * PERF_EVENT_IOC_SET_OUTPUT and every fd goes into the parent's pollfd
+ * (POLLIN for forward buffers, nothing but errors for backward ones).
+ * @pages is the number of data pages (a power of two).
+ */
+int perf_evlist__mmap(struct evlist *evlist, size_t pages);
+void perf_evlist__munmap(struct evlist *evlist);
+/* PERF_EVENT_IOC_PAUSE_OUTPUT 1 / 0 on every buffer. */
+int perf_evlist__pause(struct evlist *evlist);
+int perf_evlist__resume(struct evlist *evlist);
+/* Backward buffers: forget everything up to the current head. */
+void perf_evlist__mmap_read_catchup(struct evlist *evlist, int idx);
+void perf_evlist__mmap_read_catchup_all(struct evlist *evlist);
+/*
+ * Drops pollfd entries that hung up (POLLHUP/POLLERR), releasing the
+ * buffer they fed (in the parent or a child) once nothing else feeds it.
+ * Returns the number of entries left.
+ */
+int perf_evlist__filter_pollfd(struct evlist *evlist, short revents);
+/* True if the evlist has a buffer at @idx still fed by some fd. */
+bool perf_evlist__mmap_alive(struct evlist *evlist, int idx);
 
 #endif

@@ -2,8 +2,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include "evsel.h"
+#include "evlist.h"
+#include "cpumap.h"
+#include "thread_map.h"
 
 struct evsel *evsel__new(const struct perf_event_attr *attr)
 {
@@ -113,4 +119,274 @@ void evsel__close(struct evsel *evsel)
 	free(evsel->ids);
 	evsel->ids = NULL;
 	evsel->nr_ids = 0;
+}
+
+/*
+ * The user-stack registers for DWARF unwinding on x86_64: every general
+ * register except the segment registers DS, ES, FS and GS.
+ */
+#define DWARF_REGS_MASK_X86_64 0xff0fffULL
+
+static void evsel__apply_callchain(struct evsel *evsel, enum callchain_mode mode,
+				   u32 stack_size)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	attr->sample_type &= ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER);
+	attr->exclude_callchain_user = 0;
+	attr->sample_regs_user = 0;
+	attr->sample_stack_user = 0;
+	switch (mode) {
+	case CALLCHAIN_NONE:
+		break;
+	case CALLCHAIN_FP:
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		break;
+	case CALLCHAIN_DWARF:
+		/* The kernel part comes from the kernel, the user part is unwound later. */
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				     PERF_SAMPLE_STACK_USER;
+		attr->exclude_callchain_user = 1;
+		attr->sample_regs_user = DWARF_REGS_MASK_X86_64;
+		attr->sample_stack_user = stack_size ? stack_size : 8192;
+		break;
+	}
+}
+
+/* "no", "fp", "dwarf" or "dwarf,SIZE"; returns -EINVAL for anything else. */
+int callchain__parse(const char *s, enum callchain_mode *mode, u32 *stack_size)
+{
+	char *end;
+
+	if (!strcmp(s, "no") || !strcmp(s, "none")) {
+		*mode = CALLCHAIN_NONE;
+		return 0;
+	}
+	if (!strcmp(s, "fp")) {
+		*mode = CALLCHAIN_FP;
+		return 0;
+	}
+	if (!strncmp(s, "dwarf", 5) && (s[5] == '\0' || s[5] == ',')) {
+		*mode = CALLCHAIN_DWARF;
+		if (s[5] == ',') {
+			unsigned long v = strtoul(s + 6, &end, 0);
+
+			if (*end || !v || v > 65528)
+				return -EINVAL;
+			/* The kernel wants a multiple of 8. */
+			*stack_size = (v + 7) & ~7UL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void evsel__config(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	struct evsel_config_term *t;
+	enum callchain_mode cg = opts->callgraph;
+	u32 stack_size = opts->stack_size;
+	bool user_rate = attr->sample_period || attr->freq;
+	bool is_dummy = attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY;
+
+	attr->size = sizeof(*attr);
+	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			     PERF_SAMPLE_CPU;
+	if (!is_dummy)
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	if (evsel__is_tracepoint(evsel))
+		attr->sample_type |= PERF_SAMPLE_RAW;
+	if (evsel->evlist && evsel->evlist->nr_entries > 1) {
+		attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
+		attr->read_format |= PERF_FORMAT_ID;
+	}
+	attr->sample_id_all = 1;
+	attr->inherit = !opts->no_inherit;
+
+	/* Sampling rate: tracepoints every hit; others -c, -F, or 4000 Hz. */
+	if (is_dummy) {
+		attr->freq = 0;
+		attr->sample_period = 1;
+	} else if (!user_rate) {
+		if (opts->user_period) {
+			attr->freq = 0;
+			attr->sample_period = opts->period;
+		} else if (evsel__is_tracepoint(evsel)) {
+			attr->freq = 0;
+			attr->sample_period = 1;
+		} else {
+			attr->freq = 1;
+			attr->sample_freq = opts->user_freq ? opts->freq : 4000;
+		}
+	}
+
+	/* The event's own terms beat the global options. */
+	list_for_each_entry(t, &evsel->config_terms, list) {
+		switch (t->type) {
+		case EVSEL__CONFIG_TERM_PERIOD:
+			attr->freq = 0;
+			attr->sample_period = t->val.val;
+			break;
+		case EVSEL__CONFIG_TERM_FREQ:
+			attr->freq = 1;
+			attr->sample_freq = t->val.val;
+			break;
+		case EVSEL__CONFIG_TERM_CALLGRAPH:
+			callchain__parse(t->val.str, &cg, &stack_size);
+			break;
+		case EVSEL__CONFIG_TERM_STACK_USER:
+			stack_size = t->val.val;
+			break;
+		case EVSEL__CONFIG_TERM_INHERIT:
+			attr->inherit = !!t->val.val;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!is_dummy)
+		evsel__apply_callchain(evsel, cg, stack_size);
+
+	if (evsel->tracking) {
+		attr->mmap = 1;
+		attr->mmap2 = 1;
+		attr->comm = 1;
+		attr->comm_exec = 1;
+		attr->task = 1;
+	}
+	attr->write_backward = evsel->overwrite;
+
+	/*
+	 * Counters start disabled.  A forked workload enables per-task events
+	 * at exec; otherwise the recorder enables them once everything is set up.
+	 * The tracking dummy runs from the start so no mmap is missed.
+	 */
+	attr->disabled = !is_dummy || !evsel->tracking;
+	attr->enable_on_exec = attr->disabled && opts->workload && !opts->system_wide &&
+			       !opts->cpu_list && !opts->target_pid && !opts->target_tid;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
+{
+	int ncpus = cpus->nr, nthreads = threads->nr;
+	int err = 0;
+
+	evsel__close(evsel);
+	evsel->fds = malloc(sizeof(int) * ncpus * nthreads);
+	evsel->ids = calloc(ncpus * nthreads, sizeof(u64));
+	if (!evsel->fds || !evsel->ids) {
+		evsel__close(evsel);
+		return -ENOMEM;
+	}
+	evsel->nr_cpus = ncpus;
+	evsel->nr_threads = nthreads;
+	for (int i = 0; i < ncpus * nthreads; i++)
+		evsel->fds[i] = -1;
+
+	for (int c = 0; c < ncpus; c++) {
+		for (int t = 0; t < nthreads; t++) {
+			int group_fd = -1, fd;
+
+			if (evsel->leader != evsel && evsel->leader->fds)
+				group_fd = FD(evsel->leader, c, t);
+			fd = sys_perf_event_open(&evsel->attr, threads->map[t], cpus->map[c],
+						 group_fd, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				err = -errno;
+				/* A thread that exited meanwhile is not an error. */
+				if (err == -ESRCH && nthreads > 1 && threads->map[t] > 0)
+					continue;
+				goto out_close;
+			}
+			FD(evsel, c, t) = fd;
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &evsel->ids[evsel->nr_ids]) < 0) {
+				err = -errno;
+				goto out_close;
+			}
+			evsel->nr_ids++;
+		}
+	}
+	return 0;
+
+out_close:
+	evsel__close(evsel);
+	return err;
+}
+
+bool evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if ((err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) &&
+	    (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
+	     attr->type == PERF_TYPE_RAW) && !evsel->fallen_back) {
+		char *old = strdup(evsel__name(evsel));
+		const char *mod = old ? strchr(old, ':') : NULL;
+		char name[256];
+
+		/* Keep the modifiers: "cycles:u" becomes "cpu-clock:u". */
+		snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
+		snprintf(msg, size, "The %s event is not supported here (no hardware PMU?), "
+			 "falling back to cpu-clock.", old ? old : "hardware");
+		free(old);
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = PERF_COUNT_SW_CPU_CLOCK;
+		attr->precise_ip = 0;
+		evsel__set_name(evsel, name);
+		evsel->fallen_back = true;
+		return true;
+	}
+	if (err == -EOPNOTSUPP && attr->precise_ip) {
+		attr->precise_ip--;
+		snprintf(msg, size, "Lowering the precision of %s to :%.*s.", evsel__name(evsel),
+			 attr->precise_ip, "ppp");
+		return true;
+	}
+	return false;
+}
+
+void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
+{
+	const char *name = evsel__name(evsel);
+
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		snprintf(msg, size, "No permission to open event %s (%s): run as root, or lower "
+			 "/proc/sys/kernel/perf_event_paranoid (now it forbids this).",
+			 name, strerror(-err));
+		break;
+	case ENOENT:
+		snprintf(msg, size, "The event %s is not supported by this kernel (%s).",
+			 name, strerror(-err));
+		break;
+	case ESRCH:
+		snprintf(msg, size, "Cannot open %s: the process to monitor does not exist "
+			 "(it may have exited).", name);
+		break;
+	case EMFILE:
+		snprintf(msg, size, "Too many open files while opening %s: raise the limit "
+			 "with 'ulimit -n'.", name);
+		break;
+	case EINVAL:
+		if (evsel->attr.write_backward) {
+			snprintf(msg, size, "Unable to read from overwrite ring buffer: the kernel "
+				 "refused %s with write_backward (%s); it needs Linux 4.7 or later.",
+				 name, strerror(-err));
+			break;
+		}
+		/* fall through */
+	default:
+		snprintf(msg, size, "The sys_perf_event_open() syscall failed for event %s: %s.",
+			 name, strerror(-err));
+		break;
+	}
 }

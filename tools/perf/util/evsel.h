@@ -4,6 +4,7 @@
 #include "types.h"
 #include "list.h"
 #include "event.h"
+#include "../perf.h"
 
 struct evlist;
 struct record_opts;
@@ -84,8 +85,22 @@ bool evsel__is_tracepoint(const struct evsel *evsel);
 
 /* Fills attr from the options and then the event's own terms (builtin-record). */
 void evsel__config(struct evsel *evsel, const struct record_opts *opts);
+/* "no", "fp", "dwarf" or "dwarf,SIZE" (-g / --call-graph / call-graph=). */
+int callchain__parse(const char *s, enum callchain_mode *mode, u32 *stack_size);
+/*
+ * Opens one fd per (cpu, thread) and reads each one's id.  On failure every
+ * fd opened so far is closed and -errno returned.
+ */
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
 void evsel__close(struct evsel *evsel);
+/*
+ * After an open failed with @err: if a weaker form of the event may work
+ * (a hardware event -> cpu-clock, precise_ip lowered), changes the evsel,
+ * describes the change in @msg and returns true.
+ */
+bool evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size);
+/* One-line reason and advice for an open failure of this evsel. */
+void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size);
 /* Size in bytes of the sample-id trailer for this sample_type. */
 size_t perf_event__sample_id_size(u64 sample_type);
 /* Decodes a record (sample or trailer) laid out for @sample_type/@read_format. */
