@@ -64,7 +64,7 @@ static int test__fdarray(void)
 	TEST_ASSERT_VAL("exit empties", !fda.entries && !fda.priv && !fda.nr);
 	return TEST_OK;
 }
-DEFINE_SUITE(fdarray, "fdarray: growth past the initial size, filter with destructor");
+DEFINE_SUITE(fdarray, "fdarray: growth, filter with destructor, order kept");
 
 static int test__fdarray_poll(void)
 {
