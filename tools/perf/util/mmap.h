@@ -29,12 +29,21 @@ struct perf_mmap {
 	bool overwrite;		/* backward, read-only */
 	u64 prev;		/* forward: tail consumed so far; backward: head read last */
 	u64 start, end;		/* the range being read (absolute positions) */
+	u64 head;		/* data_head as of the last read_init (backward consume) */
+	bool borrowed;		/* base is caller memory (perf_mmap__init_fake): no munmap */
 	union perf_event *event_copy;	/* a record that wraps is copied here */
 };
 
 /* data_size is a power of two number of pages, in bytes. */
 int perf_mmap__mmap(struct perf_mmap *map, int fd, int cpu, size_t data_size, bool overwrite);
 void perf_mmap__munmap(struct perf_mmap *map);
+/*
+ * For tests: a map over caller memory laid out like a real mapping, a
+ * struct perf_event_mmap_page at @base and @data_size bytes of data one
+ * page later.  prev is taken from the fake page's data_tail (forward) or
+ * data_head (backward).  perf_mmap__munmap() then frees only event_copy.
+ */
+int perf_mmap__init_fake(struct perf_mmap *map, void *base, size_t data_size, bool overwrite);
 void *perf_mmap__data(const struct perf_mmap *map);
 u64 perf_mmap__read_head(const struct perf_mmap *map);
 void perf_mmap__write_tail(struct perf_mmap *map, u64 tail);

@@ -1,0 +1,228 @@
+/*
+ * Thread lists for -p/-t: a process expands to every thread listed under
+ * /proc/PID/task at the time of the call; a thread id stands for itself.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "thread_map.h"
+#include "debug.h"
+
+static struct thread_map *thread_map__alloc(int nr)
+{
+	struct thread_map *map = malloc(sizeof(*map) + (size_t)nr * sizeof(pid_t));
+
+	if (!map)
+		return NULL;
+	map->refcnt = 1;
+	map->nr = nr;
+	return map;
+}
+
+struct thread_map *thread_map__new_dummy(void)
+{
+	struct thread_map *map = thread_map__alloc(1);
+
+	if (map)
+		map->map[0] = -1;
+	return map;
+}
+
+struct thread_map *thread_map__get(struct thread_map *map)
+{
+	if (map)
+		map->refcnt++;
+	return map;
+}
+
+void thread_map__put(struct thread_map *map)
+{
+	if (map && --map->refcnt == 0)
+		free(map);
+}
+
+/* A growable list of tids while a map is being built. */
+struct tid_list {
+	pid_t *tids;
+	int nr, alloc;
+};
+
+static int tid_list__add(struct tid_list *l, pid_t tid)
+{
+	if (l->nr == l->alloc) {
+		int n = l->alloc ? l->alloc * 2 : 16;
+		pid_t *tmp = realloc(l->tids, (size_t)n * sizeof(pid_t));
+
+		if (!tmp)
+			return -ENOMEM;
+		l->tids = tmp;
+		l->alloc = n;
+	}
+	l->tids[l->nr++] = tid;
+	return 0;
+}
+
+/* Only all-digit names: /proc/PID/task holds nothing else, but be strict. */
+static int parse_tid(const char *s, const char **endp, pid_t *tid)
+{
+	long v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s++ - '0');
+		if (v > 0x7fffffff)
+			return -EINVAL;
+	}
+	*endp = s;
+	*tid = (pid_t)v;
+	return 0;
+}
+
+static int tid_list__add_process(struct tid_list *l, pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0, found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((d = readdir(dir)) != NULL) {
+		const char *end;
+		pid_t tid;
+
+		if (parse_tid(d->d_name, &end, &tid) || *end)
+			continue;
+		err = tid_list__add(l, tid);
+		if (err)
+			break;
+		found++;
+	}
+	closedir(dir);
+	/* The process exited between opendir() and readdir(). */
+	if (!err && !found)
+		err = -ESRCH;
+	return err;
+}
+
+/*
+ * /proc/TID exists for every thread id even though only thread group
+ * leaders are listed in /proc itself, so it tells a live thread apart.
+ */
+static int tid_list__add_thread(struct tid_list *l, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (access(path, F_OK))
+		return errno == ENOENT ? -ESRCH : -errno;
+	return tid_list__add(l, tid);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorted and without duplicates, so "-p 1 -t 1" monitors thread 1 once. */
+static struct thread_map *tid_list__to_map(struct tid_list *l)
+{
+	struct thread_map *map;
+
+	qsort(l->tids, l->nr, sizeof(pid_t), cmp_pid);
+	map = thread_map__alloc(l->nr);
+	if (!map)
+		return NULL;
+	map->nr = 0;
+	for (int i = 0; i < l->nr; i++) {
+		if (i && l->tids[i] == l->tids[i - 1])
+			continue;
+		map->map[map->nr++] = l->tids[i];
+	}
+	return map;
+}
+
+/* Returns NULL with errno set from @err, or the map. */
+static struct thread_map *tid_list__finish(struct tid_list *l, int err)
+{
+	struct thread_map *map = NULL;
+
+	if (!err) {
+		map = tid_list__to_map(l);
+		if (!map)
+			err = -ENOMEM;
+	}
+	free(l->tids);
+	if (err)
+		errno = -err;
+	return map;
+}
+
+struct thread_map *thread_map__new_by_pid(pid_t pid)
+{
+	struct tid_list l = { NULL, 0, 0 };
+
+	return tid_list__finish(&l, pid < 0 ? -ESRCH : tid_list__add_process(&l, pid));
+}
+
+struct thread_map *thread_map__new_by_tid(pid_t tid)
+{
+	struct tid_list l = { NULL, 0, 0 };
+
+	return tid_list__finish(&l, tid < 0 ? -ESRCH : tid_list__add_thread(&l, tid));
+}
+
+/* "N[,N...]": each item added by @add; blanks and empty items are EINVAL. */
+static int tid_list__add_str(struct tid_list *l, const char *str,
+			     int (*add)(struct tid_list *l, pid_t id))
+{
+	const char *p = str;
+
+	if (!*p)
+		return -EINVAL;
+	for (;;) {
+		pid_t id;
+		int err = parse_tid(p, &p, &id);
+
+		if (err)
+			return err;
+		err = add(l, id);
+		if (err)
+			return err;
+		if (*p == '\0')
+			return 0;
+		if (*p != ',' || p[1] == '\0')
+			return -EINVAL;
+		p++;
+	}
+}
+
+/*
+ * Either list may be NULL; with both NULL the map is the dummy one.  A pid
+ * or tid that does not exist fails the whole map with ESRCH, because
+ * monitoring fewer threads than asked for would mislead.
+ */
+struct thread_map *thread_map__new_str(const char *pid, const char *tid)
+{
+	struct tid_list l = { NULL, 0, 0 };
+	int err = 0;
+
+	if (!pid && !tid)
+		return thread_map__new_dummy();
+	if (pid)
+		err = tid_list__add_str(&l, pid, tid_list__add_process);
+	if (!err && tid)
+		err = tid_list__add_str(&l, tid, tid_list__add_thread);
+	if (err)
+		pr_debug("bad thread list pid='%s' tid='%s': %s\n", pid ? pid : "",
+			 tid ? tid : "", strerror(-err));
+	return tid_list__finish(&l, err);
+}
