@@ -1012,13 +1012,17 @@ static int record__create_maps(struct record *rec)
 	} else if (opts->system_wide || opts->cpu_list) {
 		threads = thread_map__new_dummy();
 	} else {
-		/* A forked workload: per-thread buffers, inherited by its children. */
+		/* A forked workload, inherited by its children. */
 		threads = thread_map__new_by_tid(rec->evlist->workload_pid);
 	}
-	if (opts->system_wide || opts->cpu_list)
-		cpus = cpu_map__new(opts->cpu_list);
-	else
+	/*
+	 * Buffers are per CPU even for a task: the kernel will not mmap an
+	 * inherited per-task event that is not bound to a CPU.
+	 */
+	if (opts->no_inherit && !opts->system_wide && !opts->cpu_list)
 		cpus = cpu_map__dummy_new();
+	else
+		cpus = cpu_map__new(opts->cpu_list);
 	if (!cpus || !threads) {
 		if (!cpus && opts->cpu_list)
 			pr_err("Invalid -C/--cpu list '%s': use a list like 0-3,7 of online CPUs.\n",
