@@ -282,6 +282,7 @@ static bool selected(int idx, struct test_entry *e, int argc, char **argv)
 
 static const char * const test_usage[] = {
 	"-l, --list       list the tests instead of running them",
+	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, ...",
 	"-v, --verbose    show each test's output",
 	"-h, --help       show this help",
 	NULL
@@ -292,6 +293,7 @@ int cmd_test(int argc, const char **argv)
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "workload", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -299,7 +301,7 @@ int cmd_test(int argc, const char **argv)
 	int passed = 0, failed = 0, skipped = 0;
 	int c;
 
-	while ((c = getopt_long(argc, (char **)argv, "+lvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+lvhw:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			list = true;
@@ -307,6 +309,9 @@ int cmd_test(int argc, const char **argv)
 		case 'v':
 			verbose++;
 			break;
+		case 'w':
+			/* The workload's own arguments follow its name. */
+			return test__workload(argc - optind + 1, argv + optind - 1);
 		case 'h':
 			usage_with_options("perf test [<options>] [{list <test-name-fragment>|[<test-name-fragments>|<test-numbers>]}]",
 					   test_usage);

@@ -29,6 +29,9 @@ struct test_suite {
 /* Records why the test is skipped (shown as "Skip (reason)"); returns TEST_SKIP. */
 int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* perf test -w NAME ARGS: the built-in workloads (tests/workloads.c). */
+int test__workload(int argc, const char **argv);
+
 #define TEST_ASSERT_VAL(text, cond)						\
 	do {									\
 		if (!(cond)) {							\

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Flight recorder: --overwrite --switch-output dumps read by the distro perf
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_oracle
+need_tracefs
+cd "$TMPD"
+NCPU=$(nproc)
+
+# 1. The headline command under a syscall storm, five signals, markers before each.
+"$PERF" test -w getppid 2000000000 & LOAD=$!
+"$PERF" record -q -g -e cycles -e 'raw_syscalls:*/call-graph=no/' \
+	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a -o fr.data 2>rec.err &
+REC=$!
+sleep 1.5
+for n in 1 2 3 4 5; do
+	"$PERF" test -w mark "mark-$n" $REC
+	sleep 0.7
+done
+kill -INT $REC; wait $REC; rc=$?
+kill $LOAD; wait $LOAD 2>/dev/null
+[ $rc -eq 0 ] || { cat rec.err; fail "record exited $rc"; }
+files=$(ls fr.data.* 2>/dev/null)
+nr=$(echo "$files" | wc -w)
+[ "$nr" -eq 6 ] || { ls -l; cat rec.err; fail "expected 6 dumps (5 signals + exit), got $nr"; }
+[ ! -e fr.data ] || fail "an unfinished fr.data was left behind"
+# Buffers: 512 KiB per CPU per evlist; metadata (tracking, tail synthesis, header) bounded.
+limit=$(( NCPU * 512 * 1024 + 8 * 1024 * 1024 ))
+prev_last=0
+n=0
+for f in $files; do
+	n=$((n + 1))
+	size=$(stat -c %s "$f")
+	[ "$size" -le "$limit" ] || fail "$f is $size bytes, more than $limit"
+	oracle_ok "script $f" script -i "$f" -F comm,time,event > "$f.txt"
+	if [ $n -le 5 ]; then
+		grep -q "mark-$n" "$f.txt" || fail "$f lacks the marker mark-$n"
+		[ $n -eq 1 ] || ! grep -q "mark-$((n - 1))" "$f.txt" ||
+			fail "$f repeats the previous dump's marker mark-$((n - 1))"
+	fi
+	grep -q 'raw_syscalls:sys_enter' "$f.txt" || fail "$f has no syscalls"
+	# Nothing older than the previous dump's newest syscall.
+	first=$(grep 'raw_syscalls' "$f.txt" | awk '{ sub(":", "", $2); print $2 }' | sort -n | head -1)
+	last=$(grep 'raw_syscalls' "$f.txt" | awk '{ sub(":", "", $2); print $2 }' | sort -n | tail -1)
+	awk -v a="$first" -v b="$prev_last" 'BEGIN { exit !(a >= b) }' ||
+		fail "$f starts at $first, before the previous dump's last event $prev_last"
+	prev_last=$last
+	echo "$f: $size bytes, $(grep -c raw_syscalls "$f.txt") syscalls, $first..$last"
+done
+
+# 2. A workload's samples carry its comm, not perf's.
+"$PERF" record -q -m 4 -e 'raw_syscalls:*' -g --overwrite --switch-output -o dd.data \
+	-- dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>dd.err &
+REC=$!
+sleep 1
+kill -USR2 $REC
+sleep 0.5
+kill -INT $REC; wait $REC
+first=$(ls dd.data.* | head -1)
+[ -n "$first" ] || fail "no dd dump"
+oracle_ok "script dd" script -i "$first" -F comm,event > dd.txt
+total=$(grep -c raw_syscalls dd.txt)
+ddn=$(grep -c '^ *dd ' dd.txt)
+echo "dd dump: $ddn of $total samples show comm dd"
+[ "$total" -gt 0 ] && [ "$ddn" -eq "$total" ] || fail "dd's samples do not all show comm dd"
+
+# 3. Mixed forward and backward events: no out-of-order warning.
+"$PERF" record -q -m 1 -e raw_syscalls:sys_exit/overwrite/ -e raw_syscalls:sys_enter -o mix.data \
+	-- dd if=/dev/zero of=/dev/null count=300 2>/dev/null || fail "record mix"
+oracle_ok "script mix" script -i mix.data > mix.txt
+grep -q 'raw_syscalls:sys_exit' mix.txt || fail "no backward sys_exit in the mixed file"
+grep -q 'raw_syscalls:sys_enter' mix.txt || fail "no forward sys_enter in the mixed file"
+exit 0

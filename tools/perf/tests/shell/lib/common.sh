@@ -1,0 +1,28 @@
+# Sourced by the shell tests: $PERF is our binary, ORACLE the distro perf.
+ORACLE=${ORACLE:-/usr/bin/perf}
+TMPD=$(mktemp -d /tmp/perf-test.XXXXXX)
+trap 'rm -rf "$TMPD"' EXIT
+
+skip() { echo "$*"; exit 2; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_oracle() { [ -x "$ORACLE" ] || skip "the distro perf ($ORACLE) is not installed"; }
+need_tracefs() {
+	if ! grep -q tracefs /proc/mounts; then
+		[ "$(id -u)" -eq 0 ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	fi
+	grep -q tracefs /proc/mounts || skip "tracefs is not available"
+}
+
+# Runs the oracle on a file; fails if it exits non-zero or warns about the file.
+oracle_ok() {
+	local what=$1; shift
+	local out=$TMPD/oracle.out err=$TMPD/oracle.err
+	"$ORACLE" "$@" >"$out" 2>"$err" || { cat "$err" >&2; fail "$what: oracle exited $?"; }
+	if grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|properly terminated|out of order|Check IO' "$err"; then
+		cat "$err" >&2
+		fail "$what: the oracle warned about the file"
+	fi
+	cat "$out"
+}

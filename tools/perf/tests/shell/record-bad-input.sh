@@ -1,0 +1,39 @@
+#!/bin/bash
+# perf record: bad input gives one clear error and no file
+. "$(dirname "$0")/lib/common.sh"
+cd "$TMPD"
+echo precious > perf.data.old
+
+expect_error() {
+	local what=$1; shift
+	"$PERF" record "$@" >out.txt 2>err.txt
+	local rc=$?
+	[ $rc -ne 0 ] || fail "$what: exit status 0"
+	[ $rc -lt 128 ] || [ $rc -eq 129 ] || fail "$what: crashed (exit $rc)"
+	[ -s err.txt ] || fail "$what: no message"
+	[ ! -e perf.data ] || fail "$what: left a perf.data behind"
+	[ "$(cat perf.data.old)" = precious ] || fail "$what: perf.data.old was touched"
+	echo "$what -> $(head -1 err.txt)"
+}
+
+expect_error "-m 0" -m 0 -e cpu-clock -- true
+expect_error "-m lots" -m lots -e cpu-clock -- true
+expect_error "-e nosuch:event" -e nosuch:event -- true
+expect_error "bad term" -e 'cpu-clock/bogus/' -- true
+expect_error "missing workload" -e cpu-clock -- /nonexistent/command
+expect_error "missing command in PATH" -e cpu-clock -- no-such-command-xyz
+expect_error "-p of a missing pid" -e cpu-clock -p 999999999
+expect_error "-o in a missing dir" -e cpu-clock -o /nonexistent/dir/x.data -- true
+expect_error "missing option argument" -e
+expect_error "unknown option" --bogus-option -- true
+expect_error "nothing to record"
+expect_error "bad --switch-output" --switch-output=soon -e cpu-clock -- true
+grep -q "Usage" err.txt || true
+
+# The workload's exit status is ours.
+if [ "$(id -u)" -eq 0 ]; then
+	"$PERF" record -q -e cpu-clock -o st.data -- sh -c 'exit 7'
+	[ $? -eq 7 ] || fail "workload exit status not passed on"
+	ls -l st.data | grep -q '^-rw-------' || fail "perf.data is not created 0600"
+fi
+exit 0
