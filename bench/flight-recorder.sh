@@ -1,0 +1,59 @@
+#!/bin/bash
+# Flight recorder, ours vs the distro perf: (1) steady-state cost, (2) the
+# blind window per dump with 64 MiB of buffers, (3) signal-to-file latency.
+. "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null || { echo "strace is needed" >&2; exit 1; }
+CALLS=${CALLS:-3000000}
+NCPU=$(nproc)
+EVENTS=(-g -e cycles -e 'raw_syscalls:*/call-graph=no/' -e 'sched:sched_switch/call-graph=no/')
+
+# (1) steady state: workload wall time alone, then under each recorder.
+wall() { local s e; s=$(date +%s.%N); "$OURS" test -w getppid "$CALLS"; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN { print b - a }'; }
+base=$(wall)
+declare -A slow rcpu
+for who in distro ours; do
+	bin=$DISTRO; [ $who = ours ] && bin=$OURS
+	/usr/bin/time -f "%U %S" -o "$W/t.$who" "$bin" record -q "${EVENTS[@]}" --overwrite \
+		--switch-output -a -o "$W/ss.$who" 2>/dev/null &
+	rec=$!
+	sleep 1
+	t=$(wall)
+	kill -INT $rec; wait $rec
+	slow[$who]=$(awk -v a="$t" -v b="$base" 'BEGIN { printf "%.3f", a / b }')
+	rcpu[$who]=$(cpu_of "$W/t.$who")
+	rm -f "$W"/ss.$who*
+done
+echo "(1) steady state: workload alone ${base}s; slowdown distro ${slow[distro]}x, ours ${slow[ours]}x;" \
+     "recorder CPU distro ${rcpu[distro]}s, ours ${rcpu[ours]}s;" \
+     "ratio ours/distro cpu $(ratio "${rcpu[ours]}" "${rcpu[distro]}")"
+
+# (2) blind window and (3) signal-to-file latency, 64 MiB of buffers in all.
+pages=$(( 64 * 1024 * 1024 / 4096 / NCPU ))
+p=1; while [ $p -lt $pages ]; do p=$((p * 2)); done; [ $p -gt $pages ] && p=$((p / 2))
+declare -A blind lat
+for who in distro ours; do
+	bin=$DISTRO; [ $who = ours ] && bin=$OURS
+	"$OURS" test -w getppid 4000000000 & load=$!
+	strace -f -T -tt -e trace=ioctl -o "$W/strace.$who" "$bin" record -q -e 'raw_syscalls:*' -m $p \
+		--overwrite --switch-output -a -o "$W/bw.$who" 2>/dev/null &
+	rec=$!
+	sleep 3
+	pid=$(pgrep -P $rec -x perf | head -1); [ -n "$pid" ] || pid=$(pgrep -n -f "record -q -e raw_syscalls:\* -m $p")
+	before=$(ls "$W"/bw.$who.* 2>/dev/null | wc -l)
+	s=$(date +%s%N)
+	kill -USR2 "$pid"
+	while [ "$(ls "$W"/bw.$who.* 2>/dev/null | wc -l)" -le "$before" ]; do sleep 0.001; done
+	e=$(date +%s%N)
+	lat[$who]=$(( (e - s) / 1000000 ))
+	sleep 1
+	kill -INT "$pid"; wait $rec; kill $load; wait $load 2>/dev/null
+	# PAUSE_OUTPUT is _IOW('$', 9, u32): 0x40042409.  First pause -> next resume.
+	blind[$who]=$(awk '
+		/ioctl\(.*(PERF_EVENT_IOC_PAUSE_OUTPUT|0x40042409), 1/ { if (!t0) { split($2, a, ":"); t0 = a[1]*3600 + a[2]*60 + a[3] } }
+		/ioctl\(.*(PERF_EVENT_IOC_PAUSE_OUTPUT|0x40042409), 0/ { if (t0 && !t1) { split($2, a, ":"); t1 = a[1]*3600 + a[2]*60 + a[3] } }
+		END { if (t0 && t1) printf "%.1f", (t1 - t0) * 1000; else print "n/a" }' "$W/strace.$who")
+	rm -f "$W"/bw.$who*
+done
+echo "(2) blind window (first pause to its resume, from strace): distro ${blind[distro]} ms, ours ${blind[ours]} ms;" \
+     "ratio $(ratio "${blind[ours]}" "${blind[distro]}")"
+echo "(3) signal to file: distro ${lat[distro]} ms, ours ${lat[ours]} ms; ratio $(ratio "${lat[ours]}" "${lat[distro]}")"
