@@ -18,26 +18,6 @@
 /* The largest sample-id trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
 #define MAX_SAMPLE_ID_SIZE	(6 * sizeof(u64))
 
-/* Bytes of trailer for @sample_type, matching perf_event__synthesize_sample_id(). */
-static size_t sample_id__size(u64 sample_type)
-{
-	size_t n = 0;
-
-	if (sample_type & PERF_SAMPLE_TID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_TIME)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_STREAM_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_CPU)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_IDENTIFIER)
-		n += 8;
-	return n;
-}
-
 /* The kernel's sample_id_all layout (struct sample_id in perf_event_open(2)). */
 size_t perf_event__synthesize_sample_id(void *buf, u64 sample_type, pid_t pid, pid_t tid,
 					u64 time, u64 id, u32 cpu)
