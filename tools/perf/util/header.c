@@ -264,6 +264,11 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	h.attrs.offset = sizeof(h);
 	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
 	ids_off = h.attrs.offset + h.attrs.size;
+	off = ids_off;
+	evlist__for_each_entry(evlist, evsel)
+		off += (u64)evsel->nr_ids * sizeof(u64);
+	/* Where the records go is known now; only their size waits for the finish. */
+	h.data.offset = PERF_ALIGN(off, 8);
 
 	fbuf__add(&b, &h, sizeof(h));
 	off = ids_off;
@@ -284,7 +289,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	if (b.err)
 		return b.err;
 
-	data->data_offset = PERF_ALIGN(off, 8);
+	data->data_offset = h.data.offset;
 	data->data_size = 0;
 	fbuf__add_zeros(&b, data->data_offset - off);
 	/* The data section in this header is still empty: see the comment at the top. */
