@@ -1,0 +1,199 @@
+/* perf.data naming: .old only after a successful create, timestamps, rotation. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tests.h"
+#include "util/data.h"
+
+static int test__data_timestamp(void)
+{
+	char prev[32] = "", ts[32];
+
+	for (int i = 0; i < 1000; i++) {
+		perf_data__timestamp(ts);
+		TEST_ASSERT_EQUAL("16 characters", strlen(ts), 16);
+		TEST_ASSERT_EQUAL("all digits", strspn(ts, "0123456789"), 16);
+		TEST_ASSERT_VAL("increasing and unique", strcmp(ts, prev) > 0);
+		strcpy(prev, ts);
+	}
+	return TEST_OK;
+}
+DEFINE_SUITE(data_timestamp, "perf.data switch timestamps are unique and increasing");
+
+static int touch(const char *dir, const char *name, const char *content)
+{
+	char path[4200];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	fputs(content, fp);
+	fclose(fp);
+	return 0;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static int read_back(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[4200];
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	n = fread(buf, 1, size - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return 0;
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static int test__data_rotate(void)
+{
+	char tmpl[] = "/tmp/perf-rotate-XXXXXX", path[4200];
+	const char *dir = mkdtemp(tmpl);
+	static const char *dumps[] = {
+		"perf.data.2026010112000001", "perf.data.2026010112000002",
+		"perf.data.2026010112000003", "perf.data.2026010112000004",
+		"perf.data.2026010112000005",
+	};
+	static const char *decoys[] = {
+		"perf.data", "perf.data.old", "perf.data.abc", "perf.data.123",
+		"perf.data.20260101120000019", "other.data.2026010112000001",
+	};
+	int ret = TEST_FAIL, removed;
+
+	if (!dir)
+		return test__skip("mkdtemp failed: %s", strerror(errno));
+	for (size_t i = 0; i < 5; i++)
+		if (touch(dir, dumps[i], "x"))
+			goto out;
+	for (size_t i = 0; i < sizeof(decoys) / sizeof(decoys[0]); i++)
+		if (touch(dir, decoys[i], "x"))
+			goto out;
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	removed = perf_data__rotate(path, 2);
+	if (removed != 3) {
+		fprintf(stderr, "removed %d, expected 3\n", removed);
+		goto out;
+	}
+	for (size_t i = 0; i < 3; i++)
+		if (exists(dir, dumps[i])) {
+			fprintf(stderr, "%s should be gone\n", dumps[i]);
+			goto out;
+		}
+	for (size_t i = 3; i < 5; i++)
+		if (!exists(dir, dumps[i])) {
+			fprintf(stderr, "%s should be kept\n", dumps[i]);
+			goto out;
+		}
+	for (size_t i = 0; i < sizeof(decoys) / sizeof(decoys[0]); i++)
+		if (!exists(dir, decoys[i])) {
+			fprintf(stderr, "decoy %s was removed\n", decoys[i]);
+			goto out;
+		}
+	if (perf_data__rotate(path, 2) != 0)
+		goto out;
+	ret = TEST_OK;
+out:
+	rm_rf(dir);
+	return ret;
+}
+DEFINE_SUITE(data_rotate, "perf.data rotation keeps the newest N dumps only");
+
+static int test__data_create(void)
+{
+	char tmpl[] = "/tmp/perf-create-XXXXXX", path[4200], buf[64];
+	const char *dir = mkdtemp(tmpl);
+	struct perf_data data;
+	struct stat st;
+	int ret = TEST_FAIL, err;
+	char *dump = NULL;
+
+	if (!dir)
+		return test__skip("mkdtemp failed: %s", strerror(errno));
+	if (touch(dir, "perf.data", "first") || touch(dir, "perf.data.old", "older"))
+		goto out;
+
+	/* A create that fails must not rename anything. */
+	snprintf(path, sizeof(path), "%s/missing/perf.data", dir);
+	err = perf_data__create(&data, path);
+	if (err != -ENOENT) {
+		fprintf(stderr, "create in a missing dir: %d\n", err);
+		goto out;
+	}
+	if (read_back(dir, "perf.data.old", buf, sizeof(buf)) || strcmp(buf, "older"))
+		goto out;
+
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	err = perf_data__create(&data, path);
+	if (err) {
+		fprintf(stderr, "create: %s\n", strerror(-err));
+		goto out;
+	}
+	if (read_back(dir, "perf.data.old", buf, sizeof(buf)) || strcmp(buf, "first")) {
+		fprintf(stderr, "perf.data.old should hold the previous perf.data\n");
+		goto out_close;
+	}
+	if (stat(path, &st) || (st.st_mode & 0777) != 0600 || st.st_size != 0) {
+		fprintf(stderr, "new file mode %o size %lld\n", st.st_mode & 0777,
+			(long long)st.st_size);
+		goto out_close;
+	}
+	if (perf_data__write(&data, "abcdef", 6) || data.data_size != 6)
+		goto out_close;
+
+	err = perf_data__switch(&data, &dump);
+	if (err || !dump) {
+		fprintf(stderr, "switch: %s\n", strerror(-err));
+		goto out_close;
+	}
+	if (read_back(dir, strrchr(dump, '/') + 1, buf, sizeof(buf)) || strcmp(buf, "abcdef")) {
+		fprintf(stderr, "the dump %s should hold what was written\n", dump);
+		goto out_close;
+	}
+	if (stat(path, &st) || st.st_size != 0 || data.data_size != 0) {
+		fprintf(stderr, "after switch the file at the path should be fresh\n");
+		goto out_close;
+	}
+	/* Leftover temporaries would pile up in the user's directory. */
+	{
+		char cmd[4300];
+
+		snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q tmp", dir);
+		if (system(cmd) == 0) {
+			fprintf(stderr, "a temporary file was left behind\n");
+			goto out_close;
+		}
+	}
+	ret = TEST_OK;
+out_close:
+	free(dump);
+	perf_data__close(&data);
+out:
+	rm_rf(dir);
+	return ret;
+}
+DEFINE_SUITE(data_create, "perf.data creation keeps perf.data.old, switch renames");

@@ -1,0 +1,351 @@
+/*
+ * Writes a perf.data file by hand -- header, synthesized records, samples,
+ * features -- and has the distro perf read it back: our files must be
+ * ones the oracle reads without a complaint.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tests.h"
+#include "util/data.h"
+#include "util/header.h"
+#include "util/evlist.h"
+#include "util/synthetic-events.h"
+#include "util/tracepoint.h"
+
+#define ORACLE "/usr/bin/perf"
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+struct writer {
+	struct perf_data data;
+	struct perf_header_info info;
+	int err;
+};
+
+static int writer__process(void *arg, union perf_event *event)
+{
+	struct writer *w = arg;
+	int err = perf_data__write(&w->data, event, event->header.size);
+
+	perf_header_info__note_event(&w->info, event);
+	return err;
+}
+
+static struct evsel *new_evsel(u32 type, u64 config, u64 sample_type, const char *name,
+			       const u64 *ids, int nr_ids)
+{
+	struct perf_event_attr attr = { 0 };
+	struct evsel *evsel;
+
+	attr.type = type;
+	attr.config = config;
+	attr.sample_period = 1;
+	attr.sample_type = sample_type;
+	attr.sample_id_all = 1;
+	attr.disabled = 1;
+	evsel = evsel__new(&attr);
+	if (!evsel || evsel__set_name(evsel, name))
+		return NULL;
+	evsel->ids = calloc(nr_ids, sizeof(u64));
+	if (!evsel->ids)
+		return NULL;
+	memcpy(evsel->ids, ids, nr_ids * sizeof(u64));
+	evsel->nr_ids = nr_ids;
+	return evsel;
+}
+
+static struct evlist *build_evlist(bool *with_tp)
+{
+	static const u64 clock_ids[] = { 1, 2 }, tp_ids[] = { 3, 4 };
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel;
+	int id;
+
+	if (!evlist)
+		return NULL;
+	evsel = new_evsel(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, SAMPLE_TYPE, "cpu-clock",
+			  clock_ids, 2);
+	if (!evsel)
+		goto out_err;
+	evsel->attr.mmap = evsel->attr.comm = evsel->attr.task = evsel->attr.mmap2 = 1;
+	evlist__add(evlist, evsel);
+
+	*with_tp = false;
+	id = tracepoint__id("sched", "sched_switch");
+	if (id > 0) {
+		evsel = new_evsel(PERF_TYPE_TRACEPOINT, id, SAMPLE_TYPE | PERF_SAMPLE_RAW,
+				  "sched:sched_switch", tp_ids, 2);
+		if (!evsel)
+			goto out_err;
+		evsel->tp_sys = strdup("sched");
+		evsel->tp_name = strdup("sched_switch");
+		evlist__add(evlist, evsel);
+		*with_tp = true;
+	}
+	return evlist;
+out_err:
+	evlist__delete(evlist);
+	return NULL;
+}
+
+/* A cpu-clock sample laid out for SAMPLE_TYPE, in ABI order. */
+static int write_sample(struct writer *w, u64 ip, u64 time)
+{
+	struct {
+		struct perf_event_header header;
+		u64 identifier, ip;
+		u32 pid, tid;
+		u64 time;
+		u32 cpu, res;
+		u64 period;
+	} s = { 0 };
+
+	s.header.type = PERF_RECORD_SAMPLE;
+	s.header.misc = PERF_RECORD_MISC_USER;
+	s.header.size = sizeof(s);
+	s.identifier = 1;
+	s.ip = ip;
+	s.pid = getpid();
+	s.tid = getpid();
+	s.time = time;
+	s.period = 1;
+	if (!w->info.first_sample_time)
+		w->info.first_sample_time = time;
+	w->info.last_sample_time = time;
+	return perf_data__write(&w->data, &s, sizeof(s));
+}
+
+static int write_file(const char *path, struct evlist *evlist, bool finish)
+{
+	static const char *argv[] = { "record", "-e", "cpu-clock", "header-write-test" };
+	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
+	struct writer w = { 0 };
+	struct synth_ctx ctx = {
+		.process = writer__process,
+		.arg = &w,
+		.sample_id_all = true,
+		.sample_type = SAMPLE_TYPE,
+		.id = 1,
+	};
+	int err;
+
+	w.info.argc = 4;
+	w.info.argv = argv;
+	err = perf_data__create(&w.data, path);
+	if (err)
+		return err;
+	err = perf_header__write_begin(&w.data, evlist);
+	if (!err)
+		err = perf_event__synthesize_kernel_mmap(&ctx);
+	if (!err)
+		err = perf_event__synthesize_process(&ctx, getpid());
+	for (int i = 0; i < 4 && !err; i++)
+		err = write_sample(&w, (u64)(unsigned long)write_sample + 4 * i, 1000000 + 1000 * i);
+	if (!err)
+		err = perf_data__write(&w.data, &round, sizeof(round));
+	if (!err && finish)
+		err = perf_header__write_finish(&w.data, evlist, &w.info);
+	perf_header_info__exit(&w.info);
+	perf_data__close(&w.data);
+	return err;
+}
+
+/* Runs @cmd, returns its exit status and (malloc'd) stdout+stderr in *@out. */
+static int run(const char *cmd, char **out)
+{
+	size_t cap = 65536, len = 0, n;
+	FILE *fp = popen(cmd, "r");
+	char *buf = malloc(cap + 1);
+	int status;
+
+	if (!fp || !buf) {
+		if (fp)
+			pclose(fp);
+		free(buf);
+		return -1;
+	}
+	while ((n = fread(buf + len, 1, cap - len, fp)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	buf[len] = '\0';
+	status = pclose(fp);
+	*out = buf;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool complaint(const char *out)
+{
+	static const char *bad[] = { "WARNING", "Warning", "corrupt", "Fail", "not valid",
+				     "Error", "error" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (strstr(out, bad[i])) {
+			fprintf(stderr, "oracle complained (%s):\n%s\n", bad[i], out);
+			return true;
+		}
+	return false;
+}
+
+static int oracle(const char *args, const char *path, char **out)
+{
+	char cmd[8400];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "%s %s -i '%s' 2>&1", ORACLE, args, path);
+	rc = run(cmd, out);
+	if (rc != 0)
+		fprintf(stderr, "'%s' exited %d:\n%s\n", cmd, rc, *out ? *out : "");
+	return rc;
+}
+
+static int test__header_write(void)
+{
+	static const char *features[] = {
+		"# hostname :", "# os release :", "# perf version :", "# arch :",
+		"# nrcpus online :", "# cpudesc :", "# cpuid :", "# total memory :",
+		"# cmdline :", "# event : name = cpu-clock", "# time of first sample :",
+	};
+	char tmpl[] = "/tmp/perf-header-XXXXXX", path[4200], comm[32] = "";
+	const char *dir = mkdtemp(tmpl);
+	struct evlist *evlist = NULL;
+	char *out = NULL, *p;
+	bool with_tp;
+	int ret = TEST_FAIL, err;
+	FILE *fp;
+
+	if (!dir)
+		return test__skip("mkdtemp failed: %s", strerror(errno));
+	evlist = build_evlist(&with_tp);
+	if (!evlist)
+		goto out;
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	err = write_file(path, evlist, true);
+	if (err) {
+		fprintf(stderr, "writing %s: %s\n", path, strerror(-err));
+		goto out;
+	}
+	if (access(ORACLE, X_OK)) {
+		ret = test__skip("no %s to read the file back", ORACLE);
+		goto out;
+	}
+
+	if (oracle("report --header-only", path, &out) || complaint(out))
+		goto out;
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+		if (!strstr(out, features[i])) {
+			fprintf(stderr, "no '%s' in the header:\n%s\n", features[i], out);
+			goto out;
+		}
+	if (!strstr(out, "header-write-test") ||
+	    (with_tp && !strstr(out, "# event : name = sched:sched_switch"))) {
+		fprintf(stderr, "cmdline or tracepoint event missing:\n%s\n", out);
+		goto out;
+	}
+	free(out);
+	out = NULL;
+
+	if (oracle("buildid-list", path, &out) || complaint(out))
+		goto out;
+	if (!strstr(out, "[kernel.kallsyms]") && access("/sys/kernel/notes", R_OK) == 0) {
+		fprintf(stderr, "no kernel build id:\n%s\n", out);
+		goto out;
+	}
+	free(out);
+	out = NULL;
+
+	if (oracle("evlist -v", path, &out) || complaint(out))
+		goto out;
+	if (!strstr(out, "cpu-clock") || !strstr(out, "sample_id_all: 1")) {
+		fprintf(stderr, "evlist -v:\n%s\n", out);
+		goto out;
+	}
+	free(out);
+	out = NULL;
+
+	fp = fopen("/proc/self/comm", "r");
+	if (fp) {
+		if (fgets(comm, sizeof(comm), fp))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(fp);
+	}
+	if (oracle("script", path, &out) || complaint(out))
+		goto out;
+	p = strstr(out, "cpu-clock");
+	if (!p || !comm[0] || !strstr(out, comm)) {
+		fprintf(stderr, "no cpu-clock sample of '%s' in perf script:\n%s\n", comm, out);
+		goto out;
+	}
+	if (!strstr(out, "write_sample")) {
+		fprintf(stderr, "samples not resolved to write_sample:\n%s\n", out);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	free(out);
+	evlist__delete(evlist);
+	unlink(path);
+	rmdir(dir);
+	return ret;
+}
+DEFINE_SUITE(header_write, "perf.data we write is read by the distro perf without complaint");
+
+static int test__header_unfinished(void)
+{
+	char tmpl[] = "/tmp/perf-unfinished-XXXXXX", path[4200];
+	const char *dir = mkdtemp(tmpl);
+	struct evlist *evlist = NULL;
+	u64 hdr[7];
+	char *out = NULL;
+	bool with_tp;
+	int ret = TEST_FAIL, fd;
+
+	if (!dir)
+		return test__skip("mkdtemp failed: %s", strerror(errno));
+	evlist = build_evlist(&with_tp);
+	if (!evlist)
+		goto out;
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	if (write_file(path, evlist, false))
+		goto out;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, hdr, sizeof(hdr)) != sizeof(hdr)) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	/* magic, size, attr_size, attrs{offset,size}, data{offset,size} */
+	TEST_ASSERT_VAL("magic", !memcmp(hdr, "PERFILE2", 8));
+	TEST_ASSERT_EQUAL("unfinished: data size still 0", hdr[6], 0);
+	TEST_ASSERT_VAL("data offset set", hdr[5] > 0);
+	if (access(ORACLE, X_OK)) {
+		ret = test__skip("no %s to read the file back", ORACLE);
+		goto out;
+	}
+	oracle("report --header-only", path, &out);
+	if (!out || !strstr(out, "data size field is 0")) {
+		fprintf(stderr, "the oracle did not flag the unfinished file:\n%s\n", out);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	free(out);
+	evlist__delete(evlist);
+	unlink(path);
+	rmdir(dir);
+	return ret;
+}
+DEFINE_SUITE(header_unfinished, "An unfinished perf.data is detectably incomplete");

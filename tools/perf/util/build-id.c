@@ -1,0 +1,138 @@
+/* GNU build ids of ELF files and of the running kernel. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "build-id.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+/* Walks a buffer of notes (Elf_Nhdr, name, desc, each 4-aligned) for the GNU build id. */
+static int notes__find_build_id(const void *buf, size_t len, u8 *bid, size_t size)
+{
+	const char *p = buf, *end = p + len;
+
+	while (p + sizeof(Elf32_Nhdr) <= end) {
+		const Elf32_Nhdr *n = (const Elf32_Nhdr *)p;
+		size_t namesz = PERF_ALIGN(n->n_namesz, 4), descsz = PERF_ALIGN(n->n_descsz, 4);
+		const char *name = p + sizeof(*n), *desc = name + namesz;
+
+		if (desc + descsz > end || desc < name)
+			break;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
+			size_t l = n->n_descsz < size ? n->n_descsz : size;
+
+			memcpy(bid, desc, l);
+			return (int)l;
+		}
+		p = desc + descsz;
+	}
+	return -ENOENT;
+}
+
+int filename__read_build_id(const char *path, u8 *bid, size_t size)
+{
+	int fd, err = -ENOENT;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		err = -EINVAL;
+		goto out_end;
+	}
+	while ((scn = elf_nextscn(elf, scn)) && err < 0) {
+		GElf_Shdr shdr;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf)
+			err = notes__find_build_id(d->d_buf, d->d_size, bid, size);
+	}
+	if (err < 0) {
+		size_t phnum;
+
+		/* Stripped of section headers: the notes are still in PT_NOTE. */
+		if (elf_getphdrnum(elf, &phnum) == 0) {
+			for (size_t i = 0; i < phnum && err < 0; i++) {
+				GElf_Phdr ph;
+				Elf_Data *d;
+
+				if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+					continue;
+				d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+				if (d && d->d_buf)
+					err = notes__find_build_id(d->d_buf, d->d_size, bid, size);
+			}
+		}
+	}
+out_end:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int sysfs__read_build_id(const char *path, u8 *bid, size_t size)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	int fd, err;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out_close;
+		}
+		if (n == 0)
+			break;
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				err = -ENOMEM;
+				goto out_close;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	err = notes__find_build_id(buf, len, bid, size);
+out_close:
+	close(fd);
+out_free:
+	free(buf);
+	return err;
+}
+
+void build_id__sprintf(const u8 *bid, size_t len, char *out)
+{
+	for (size_t i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", bid[i]);
+	out[2 * len] = '\0';
+}

@@ -1,0 +1,579 @@
+/*
+ * Writing the perf.data header: the file header and attr section before the
+ * records, the feature sections after them.  The layout is
+ *
+ *	file header | attrs (attr + ids section each) | id arrays | data | features
+ *
+ * and the header is rewritten with the real sizes only when the file is
+ * finished, so a file whose recorder died keeps a data size of zero.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "header.h"
+#include "data.h"
+#include "evlist.h"
+#include "build-id.h"
+#include "trace-event-info.h"
+#include "debug.h"
+#include "perf.h"
+
+#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
+#define NAME_ALIGN	64
+/* perf's own flag in a build-id record: build_id[20] carries its length. */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+
+struct perf_file_section {
+	u64 offset;
+	u64 size;
+};
+
+struct perf_file_header {
+	u64 magic;
+	u64 size;			/* sizeof(struct perf_file_header) */
+	u64 attr_size;			/* one attrs entry: attr + its ids section */
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types;	/* unused, always empty */
+	u64 adds_features[HEADER_FEAT_BITS / 64];
+};
+
+struct perf_file_attr {
+	struct perf_event_attr attr;
+	struct perf_file_section ids;
+};
+
+struct perf_record_build_id {
+	struct perf_event_header header;
+	s32 pid;
+	u8 build_id[20];
+	u8 size;
+	u8 reserved[3];
+	char filename[];
+};
+
+/* A growable byte buffer for one feature's payload. */
+struct fbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void fbuf__add(struct fbuf *b, const void *data, size_t len)
+{
+	if (b->err)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *n;
+
+		while (cap < b->len + len)
+			cap *= 2;
+		n = realloc(b->p, cap);
+		if (!n) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = n;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void fbuf__add_u32(struct fbuf *b, u32 v)
+{
+	fbuf__add(b, &v, sizeof(v));
+}
+
+static void fbuf__add_u64(struct fbuf *b, u64 v)
+{
+	fbuf__add(b, &v, sizeof(v));
+}
+
+static void fbuf__add_zeros(struct fbuf *b, size_t n)
+{
+	static const char zeros[NAME_ALIGN];
+
+	while (n) {
+		size_t l = n < sizeof(zeros) ? n : sizeof(zeros);
+
+		fbuf__add(b, zeros, l);
+		n -= l;
+	}
+}
+
+/* A perf.data string: u32 padded length (NUL included), then the padded bytes. */
+static void fbuf__add_string(struct fbuf *b, const char *s)
+{
+	size_t len = strlen(s) + 1, padded = PERF_ALIGN(len, NAME_ALIGN);
+
+	fbuf__add_u32(b, padded);
+	fbuf__add(b, s, len);
+	fbuf__add_zeros(b, padded - len);
+}
+
+static int pwrite_full(int fd, const void *buf, size_t size, off_t off)
+{
+	const char *p = buf;
+
+	while (size) {
+		ssize_t n = pwrite(fd, p, size, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENOSPC;
+		p += n;
+		size -= n;
+		off += n;
+	}
+	return 0;
+}
+
+/* ---- the set of mapped files, for BUILD_ID ---- */
+
+struct perf_dso_set {
+	char **slots;			/* open addressing, NULL = empty */
+	size_t nr, cap;			/* cap is a power of two */
+};
+
+static u64 str_hash(const char *s)
+{
+	u64 h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int dso_set__add(struct perf_dso_set *set, const char *name)
+{
+	size_t i;
+
+	if (set->nr * 2 >= set->cap) {
+		size_t ncap = set->cap ? set->cap * 2 : 64;
+		char **ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (size_t j = 0; j < set->cap; j++) {
+			if (!set->slots[j])
+				continue;
+			i = str_hash(set->slots[j]) & (ncap - 1);
+			while (ns[i])
+				i = (i + 1) & (ncap - 1);
+			ns[i] = set->slots[j];
+		}
+		free(set->slots);
+		set->slots = ns;
+		set->cap = ncap;
+	}
+	i = str_hash(name) & (set->cap - 1);
+	while (set->slots[i]) {
+		if (!strcmp(set->slots[i], name))
+			return 0;
+		i = (i + 1) & (set->cap - 1);
+	}
+	set->slots[i] = strdup(name);
+	if (!set->slots[i])
+		return -ENOMEM;
+	set->nr++;
+	return 0;
+}
+
+/* Only files that can carry a build id: real paths, not anon memory, devices or deleted files. */
+static bool dso_name__wanted(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (name[0] != '/')
+		return false;
+	if (!strncmp(name, "/dev/", 5) || !strncmp(name, "/memfd:", 7) ||
+	    !strncmp(name, "/SYSV", 5))
+		return false;
+	if (len > 10 && !strcmp(name + len - 10, " (deleted)"))
+		return false;
+	return true;
+}
+
+void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event)
+{
+	const char *name;
+	size_t max;
+
+	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	if (event->header.type == PERF_RECORD_MMAP) {
+		name = event->mmap.filename;
+		max = event->header.size - offsetof(struct perf_record_mmap, filename);
+	} else if (event->header.type == PERF_RECORD_MMAP2) {
+		if (!(event->mmap2.prot & 4 /* PROT_EXEC */))
+			return;
+		name = event->mmap2.filename;
+		max = event->header.size - offsetof(struct perf_record_mmap2, filename);
+	} else {
+		return;
+	}
+	if (event->header.size <= offsetof(struct perf_record_mmap, filename) ||
+	    !memchr(name, '\0', max) || !dso_name__wanted(name))
+		return;
+	if (!info->dsos) {
+		info->dsos = calloc(1, sizeof(*info->dsos));
+		if (!info->dsos)
+			return;
+	}
+	if (dso_set__add(info->dsos, name))
+		pr_debug("out of memory noting %s for the build-id table\n", name);
+}
+
+void perf_header_info__exit(struct perf_header_info *info)
+{
+	struct perf_dso_set *set = info->dsos;
+
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->cap; i++)
+		free(set->slots[i]);
+	free(set->slots);
+	free(set);
+	info->dsos = NULL;
+}
+
+/* ---- begin ---- */
+
+int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
+{
+	struct perf_file_header h = { 0 };
+	struct evsel *evsel;
+	struct fbuf b = { 0 };
+	u64 ids_off, off;
+	int err;
+
+	if (data->is_pipe)
+		return -ENOTSUP;
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(struct perf_file_attr);
+	h.attrs.offset = sizeof(h);
+	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
+	ids_off = h.attrs.offset + h.attrs.size;
+	off = ids_off;
+	evlist__for_each_entry(evlist, evsel)
+		off += (u64)evsel->nr_ids * sizeof(u64);
+	/* Where the records go is known now; only their size waits for the finish. */
+	h.data.offset = PERF_ALIGN(off, 8);
+
+	fbuf__add(&b, &h, sizeof(h));
+	off = ids_off;
+	evlist__for_each_entry(evlist, evsel) {
+		struct perf_file_attr fa = { 0 };
+
+		fa.attr = evsel->attr;
+		/* Readers size the attr by this field: it is what we were compiled with. */
+		fa.attr.size = sizeof(fa.attr);
+		fa.ids.offset = off;
+		fa.ids.size = (u64)evsel->nr_ids * sizeof(u64);
+		off += fa.ids.size;
+		fbuf__add(&b, &fa, sizeof(fa));
+	}
+	evlist__for_each_entry(evlist, evsel)
+		if (evsel->nr_ids)
+			fbuf__add(&b, evsel->ids, evsel->nr_ids * sizeof(u64));
+	if (b.err)
+		return b.err;
+
+	data->data_offset = h.data.offset;
+	data->data_size = 0;
+	fbuf__add_zeros(&b, data->data_offset - off);
+	/* The data section in this header is still empty: see the comment at the top. */
+	err = b.err ? b.err : pwrite_full(data->fd, b.p, b.len, 0);
+	free(b.p);
+	if (err)
+		return err;
+	if (ftruncate(data->fd, data->data_offset) < 0 ||
+	    lseek(data->fd, data->data_offset, SEEK_SET) < 0)
+		return -errno;
+	return 0;
+}
+
+/* ---- features ---- */
+
+static char *proc_field(const char *file, const char *key)
+{
+	size_t klen = strlen(key), n = 0;
+	char *line = NULL, *val = NULL;
+	FILE *fp = fopen(file, "r");
+
+	if (!fp)
+		return NULL;
+	while (getline(&line, &n, fp) > 0) {
+		char *p = line;
+
+		if (strncmp(p, key, klen))
+			continue;
+		p += klen;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != ':')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		p[strcspn(p, "\n")] = '\0';
+		val = strdup(p);
+		break;
+	}
+	free(line);
+	fclose(fp);
+	return val;
+}
+
+static int write_cpudesc(struct fbuf *b)
+{
+	char *s = proc_field("/proc/cpuinfo", "model name");
+	char *r, *w;
+
+	if (!s)
+		s = proc_field("/proc/cpuinfo", "cpu model");
+	if (!s)
+		return -ENOENT;
+	/* Runs of blanks are squeezed, as the distro tool does. */
+	for (r = w = s; *r; r++)
+		if (!(*r == ' ' && w > s && w[-1] == ' '))
+			*w++ = *r;
+	*w = '\0';
+	fbuf__add_string(b, s);
+	free(s);
+	return 0;
+}
+
+/* x86 style: "vendor,family,model,stepping" with the extended family/model folded in. */
+static int write_cpuid(struct fbuf *b)
+{
+	char *vendor = proc_field("/proc/cpuinfo", "vendor_id");
+	char *family = proc_field("/proc/cpuinfo", "cpu family");
+	char *model = proc_field("/proc/cpuinfo", "model");
+	char *stepping = proc_field("/proc/cpuinfo", "stepping");
+	int err = -ENOENT;
+
+	if (vendor && family && model && stepping) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
+		fbuf__add_string(b, buf);
+		err = 0;
+	}
+	free(vendor);
+	free(family);
+	free(model);
+	free(stepping);
+	return err;
+}
+
+static int write_total_mem(struct fbuf *b)
+{
+	char *s = proc_field("/proc/meminfo", "MemTotal");
+
+	if (!s)
+		return -ENOENT;
+	fbuf__add_u64(b, strtoull(s, NULL, 10));
+	free(s);
+	return 0;
+}
+
+static int write_cmdline(struct fbuf *b, struct perf_header_info *info)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n < 0)
+		snprintf(exe, sizeof(exe), "perf");
+	else
+		exe[n] = '\0';
+	fbuf__add_u32(b, 1 + (info ? info->argc : 0));
+	fbuf__add_string(b, exe);
+	for (int i = 0; info && i < info->argc; i++)
+		fbuf__add_string(b, info->argv[i] ? info->argv[i] : "");
+	return 0;
+}
+
+static int write_event_desc(struct fbuf *b, struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	fbuf__add_u32(b, evlist->nr_entries);
+	fbuf__add_u32(b, sizeof(struct perf_event_attr));
+	evlist__for_each_entry(evlist, evsel) {
+		struct perf_event_attr attr = evsel->attr;
+
+		attr.size = sizeof(attr);
+		fbuf__add(b, &attr, sizeof(attr));
+		fbuf__add_u32(b, evsel->nr_ids);
+		fbuf__add_string(b, evsel__name(evsel));
+		if (evsel->nr_ids)
+			fbuf__add(b, evsel->ids, evsel->nr_ids * sizeof(u64));
+	}
+	return 0;
+}
+
+static void add_build_id(struct fbuf *b, u16 cpumode, const u8 *bid, int len, const char *name)
+{
+	struct perf_record_build_id r = { 0 };
+	size_t nlen = strlen(name) + 1, padded = PERF_ALIGN(nlen, NAME_ALIGN);
+
+	r.header.type = PERF_RECORD_HEADER_BUILD_ID;
+	r.header.misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	r.header.size = sizeof(r) + padded;
+	r.pid = -1;		/* the host machine */
+	memcpy(r.build_id, bid, len);
+	r.size = len;
+	fbuf__add(b, &r, sizeof(r));
+	fbuf__add(b, name, nlen);
+	fbuf__add_zeros(b, padded - nlen);
+}
+
+static int write_build_id(struct fbuf *b, struct perf_header_info *info)
+{
+	u8 bid[BUILD_ID_SIZE];
+	int len;
+
+	len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
+	if (len > 0)
+		add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
+	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
+		const char *name = info->dsos->slots[i];
+
+		if (!name)
+			continue;
+		len = filename__read_build_id(name, bid, sizeof(bid));
+		if (len > 0)
+			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
+	}
+	return b->len ? 0 : -ENOENT;
+}
+
+static int write_feature(int feat, struct fbuf *b, struct evlist *evlist,
+			 struct perf_header_info *info)
+{
+	struct utsname uts;
+	void *td;
+	size_t tdlen;
+	int err;
+
+	if (feat >= HEADER_HOSTNAME && feat <= HEADER_ARCH && uname(&uts) < 0)
+		return -errno;
+	switch (feat) {
+	case HEADER_TRACING_DATA:
+		err = tracing_data__get(evlist, &td, &tdlen);
+		if (err)
+			return err;
+		fbuf__add(b, td, tdlen);
+		free(td);
+		return 0;
+	case HEADER_BUILD_ID:
+		return write_build_id(b, info);
+	case HEADER_HOSTNAME:
+		fbuf__add_string(b, uts.nodename);
+		return 0;
+	case HEADER_OSRELEASE:
+		fbuf__add_string(b, uts.release);
+		return 0;
+	case HEADER_VERSION:
+		fbuf__add_string(b, PERF_VERSION);
+		return 0;
+	case HEADER_ARCH:
+		fbuf__add_string(b, uts.machine);
+		return 0;
+	case HEADER_NRCPUS:
+		fbuf__add_u32(b, sysconf(_SC_NPROCESSORS_CONF));
+		fbuf__add_u32(b, sysconf(_SC_NPROCESSORS_ONLN));
+		return 0;
+	case HEADER_CPUDESC:
+		return write_cpudesc(b);
+	case HEADER_CPUID:
+		return write_cpuid(b);
+	case HEADER_TOTAL_MEM:
+		return write_total_mem(b);
+	case HEADER_CMDLINE:
+		return write_cmdline(b, info);
+	case HEADER_EVENT_DESC:
+		return write_event_desc(b, evlist);
+	case HEADER_SAMPLE_TIME:
+		if (!info || !info->last_sample_time)
+			return -ENOENT;
+		fbuf__add_u64(b, info->first_sample_time);
+		fbuf__add_u64(b, info->last_sample_time);
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
+			      struct perf_header_info *info)
+{
+	static const int feats[] = {
+		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
+		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
+		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
+	};
+	struct perf_file_section secs[ARRAY_SIZE(feats)];
+	struct fbuf payload = { 0 };
+	struct perf_file_header h = { 0 };
+	u64 feat_off = data->data_offset + data->data_size, off;
+	int nr = 0, err;
+
+	if (data->is_pipe)
+		return -ENOTSUP;
+	/* Payloads go after the section table, whose size is known once all are built. */
+	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
+		size_t before = payload.len;
+
+		err = write_feature(feats[i], &payload, evlist, info);
+		if (payload.err) {
+			err = payload.err;
+			goto out_free;
+		}
+		if (err) {
+			/* A feature this machine cannot describe is simply left out. */
+			pr_debug("header: feature %d not written: %s\n", feats[i], strerror(-err));
+			payload.len = before;
+			continue;
+		}
+		secs[nr].offset = before;
+		secs[nr].size = payload.len - before;
+		h.adds_features[feats[i] / 64] |= 1ULL << (feats[i] % 64);
+		nr++;
+	}
+	off = feat_off + nr * sizeof(secs[0]);
+	for (int i = 0; i < nr; i++)
+		secs[i].offset += off;
+	err = pwrite_full(data->fd, secs, nr * sizeof(secs[0]), feat_off);
+	if (!err)
+		err = pwrite_full(data->fd, payload.p, payload.len, off);
+	if (err)
+		goto out_free;
+	if (ftruncate(data->fd, off + payload.len) < 0) {
+		err = -errno;
+		goto out_free;
+	}
+
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(struct perf_file_attr);
+	h.attrs.offset = sizeof(h);
+	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
+	h.data.offset = data->data_offset;
+	h.data.size = data->data_size;
+	err = pwrite_full(data->fd, &h, sizeof(h), 0);
+out_free:
+	free(payload.p);
+	return err;
+}

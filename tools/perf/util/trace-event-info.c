@@ -1,0 +1,168 @@
+/*
+ * The tracing-data block of perf.data: what a reader needs to decode the
+ * raw payload of tracepoint samples without access to this machine's tracefs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "trace-event-info.h"
+#include "evlist.h"
+#include "tracepoint.h"
+#include "debug.h"
+
+struct tbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void tbuf__add(struct tbuf *b, const void *data, size_t len)
+{
+	if (b->err)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		char *n;
+
+		while (cap < b->len + len)
+			cap *= 2;
+		n = realloc(b->p, cap);
+		if (!n) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = n;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+/* A tracefs file with its size in front; 4- or 8-byte size as the block requires. */
+static void tbuf__add_file(struct tbuf *b, const char *rel, int size_bytes, bool must_exist)
+{
+	size_t len = 0;
+	char *s = tracepoint__read_file(rel, &len);
+
+	if (!s) {
+		if (must_exist && !b->err)
+			b->err = errno ? -errno : -ENOENT;
+		len = 0;
+	}
+	if (size_bytes == 4) {
+		u32 l = len;
+
+		tbuf__add(b, &l, 4);
+	} else {
+		u64 l = len;
+
+		tbuf__add(b, &l, 8);
+	}
+	if (s)
+		tbuf__add(b, s, len);
+	free(s);
+}
+
+/* Tracepoint evsels, by system then name, deduplicated. */
+struct tp_ref {
+	const char *sys, *name;
+};
+
+static int tp_ref__cmp(const void *a, const void *b)
+{
+	const struct tp_ref *x = a, *y = b;
+	int c = strcmp(x->sys, y->sys);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+int tracing_data__get(struct evlist *evlist, void **buf, size_t *size)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct tbuf b = { 0 };
+	struct tp_ref *refs;
+	struct evsel *evsel;
+	int nr = 0, nsys = 0;
+	u32 u, zero = 0;
+	u8 c;
+
+	refs = calloc(evlist->nr_entries + 1, sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	evlist__for_each_entry(evlist, evsel) {
+		if (!evsel__is_tracepoint(evsel) || !evsel->tp_sys || !evsel->tp_name)
+			continue;
+		refs[nr].sys = evsel->tp_sys;
+		refs[nr].name = evsel->tp_name;
+		nr++;
+	}
+	if (!nr) {
+		free(refs);
+		return -ENOENT;
+	}
+	qsort(refs, nr, sizeof(*refs), tp_ref__cmp);
+
+	tbuf__add(&b, magic, sizeof(magic));
+	tbuf__add(&b, "0.6", 4);
+	c = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	tbuf__add(&b, &c, 1);
+	c = sizeof(long);
+	tbuf__add(&b, &c, 1);
+	u = sysconf(_SC_PAGESIZE);
+	tbuf__add(&b, &u, 4);
+
+	tbuf__add(&b, "header_page", 12);
+	tbuf__add_file(&b, "events/header_page", 8, true);
+	tbuf__add(&b, "header_event", 13);
+	tbuf__add_file(&b, "events/header_event", 8, true);
+
+	/* ftrace's own events: none are recorded as tracepoint evsels. */
+	tbuf__add(&b, &zero, 4);
+
+	for (int i = 0; i < nr; i++)
+		if (i == 0 || strcmp(refs[i].sys, refs[i - 1].sys))
+			nsys++;
+	u = nsys;
+	tbuf__add(&b, &u, 4);
+	for (int i = 0; i < nr;) {
+		int j = i;
+		u32 count = 0;
+
+		while (j < nr && !strcmp(refs[j].sys, refs[i].sys)) {
+			if (j == i || strcmp(refs[j].name, refs[j - 1].name))
+				count++;
+			j++;
+		}
+		tbuf__add(&b, refs[i].sys, strlen(refs[i].sys) + 1);
+		tbuf__add(&b, &count, 4);
+		for (int k = i; k < j; k++) {
+			char rel[1024];
+
+			if (k > i && !strcmp(refs[k].name, refs[k - 1].name))
+				continue;
+			snprintf(rel, sizeof(rel), "events/%s/%s/format", refs[k].sys, refs[k].name);
+			tbuf__add_file(&b, rel, 8, true);
+		}
+		i = j;
+	}
+
+	/*
+	 * kallsyms is left empty (a zero size, as readers accept): they use
+	 * the MMAP records and their own symbol sources instead.
+	 */
+	tbuf__add(&b, &zero, 4);
+	tbuf__add_file(&b, "printk_formats", 4, false);
+	tbuf__add_file(&b, "saved_cmdlines", 8, false);
+
+	free(refs);
+	if (b.err) {
+		pr_debug("tracing data: %s\n", strerror(-b.err));
+		free(b.p);
+		return b.err;
+	}
+	*buf = b.p;
+	*size = b.len;
+	return 0;
+}
