@@ -1259,8 +1259,22 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		}
 		if (done)
 			break;
-		if (nr > 0)
+		if (nr > 0) {
+			/*
+			 * Busy buffers keep us from sleeping in ppoll(): open the
+			 * signal mask for an instant so SIGINT, SIGCHLD and SIGUSR2
+			 * are still taken (a system-wide syscall trace of our own
+			 * writes never runs dry).
+			 */
+			struct timespec zero = { 0, 0 };
+
+			ppoll(NULL, 0, &zero, loop_mask);
+			if (child_exited) {
+				record__reap_workload(rec, false);
+				done = 1;
+			}
 			continue;
+		}
 
 		{
 			struct timespec ts = { .tv_sec = 0, .tv_nsec = 500 * 1000000 };

@@ -34,10 +34,10 @@ for f in st.data.*; do
 done
 
 # A full disk during a dump: a clear error, earlier dumps intact, a clean stop.
-mkdir full && mount -t tmpfs -o size=2m tmpfs full || skip "cannot mount a tmpfs"
+mkdir full && mount -t tmpfs -o size=1m tmpfs full || skip "cannot mount a tmpfs"
 trap 'umount "$TMPD/full" 2>/dev/null; rm -rf "$TMPD"' EXIT
 "$PERF" test -w getppid 2000000000 & LOAD=$!
-"$PERF" record -q -e 'raw_syscalls:*' -m 64 --overwrite --switch-output -a -o full/fr.data 2>full.err &
+"$PERF" record -q -e 'raw_syscalls:*' -m 128 --overwrite --switch-output -a -o full/fr.data 2>full.err &
 REC=$!
 sleep 1
 kill -USR2 $REC; sleep 1

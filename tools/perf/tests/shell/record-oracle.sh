@@ -7,7 +7,8 @@ need_tracefs
 cd "$TMPD"
 
 # (a) cpu-clock with frame-pointer callchains over our own workload.
-$PERF record -q -e cpu-clock -g -o a.data -- "$PERF" test -w burn 0.5 || fail "record (a)"
+$PERF record -q -e cpu-clock -g -o a.data -- sh -c "'$PERF' test -w burn 0.4; '$PERF' test -w getppid 400000" ||
+	fail "record (a)"
 oracle_ok "script (a)" script -i a.data > a.txt
 grep -q '^ *perf ' a.txt || fail "(a) no samples of the workload's comm"
 grep -Eq '\[kernel\.kallsyms\]' a.txt || fail "(a) no kernel frame symbolized"
