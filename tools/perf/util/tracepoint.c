@@ -1,9 +1,11 @@
 /*
  * tracefs: where it is, mounting it when we must, and reading its files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,9 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+#include <event-parse.h>
 #include "tracepoint.h"
+#include "debug.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 
@@ -163,4 +167,179 @@ int tracepoint__id(const char *sys, const char *name)
 	id = strtol(s, NULL, 10);
 	free(s);
 	return id > 0 ? (int)id : -EINVAL;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static void free_names(char **names, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * The subdirectories of @dir whose names match @glob, sorted bytewise so the
+ * order does not depend on the locale or on the order readdir happens to use.
+ * Plain files (enable, filter, header_page, ...) are not tracepoints.
+ */
+static int list_subdirs(const char *dir, const char *glob, char ***namesp, size_t *nrp)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t nr = 0, cap = 0;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (fnmatch(glob, de->d_name, 0))
+			continue;
+		if (nr == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **n = realloc(names, ncap * sizeof(*names));
+
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			names = n;
+			cap = ncap;
+		}
+		names[nr] = strdup(de->d_name);
+		if (!names[nr]) {
+			err = -ENOMEM;
+			break;
+		}
+		nr++;
+	}
+	closedir(d);
+	if (err) {
+		free_names(names, nr);
+		return err;
+	}
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
+	*namesp = names;
+	*nrp = nr;
+	return 0;
+}
+
+int tracepoint__for_each(const char *sys_glob, const char *name_glob,
+			 int (*cb)(const char *sys, const char *name, void *arg), void *arg)
+{
+	const char *tracefs = tracepoint__tracefs_dir();
+	char **systems = NULL;
+	size_t nr_systems = 0;
+	char *path = NULL;
+	int ret;
+
+	if (!tracefs)
+		return errno ? -errno : -ENOENT;
+	if (asprintf(&path, "%s/events", tracefs) < 0)
+		return -ENOMEM;
+	ret = list_subdirs(path, sys_glob ? sys_glob : "*", &systems, &nr_systems);
+	free(path);
+	if (ret)
+		return ret;
+
+	for (size_t i = 0; i < nr_systems && !ret; i++) {
+		char **events = NULL;
+		size_t nr_events = 0;
+
+		if (asprintf(&path, "%s/events/%s", tracefs, systems[i]) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* A system that vanished or that we may not read is not fatal. */
+		if (list_subdirs(path, name_glob ? name_glob : "*", &events, &nr_events) < 0)
+			pr_debug("tracepoint: cannot list %s\n", path);
+		free(path);
+		for (size_t j = 0; j < nr_events && !ret; j++)
+			ret = cb(systems[i], events[j], arg);
+		free_names(events, nr_events);
+	}
+	free_names(systems, nr_systems);
+	return ret;
+}
+
+static struct tep_handle *tep;
+
+/*
+ * libtraceevent needs the ring-buffer page header to decode raw records and
+ * the host's word size and byte order; event formats are added one by one as
+ * they are asked for, so a session pays only for the events it uses.
+ */
+struct tep_handle *tracepoint__tep(void)
+{
+	char *header;
+	size_t size;
+
+	if (tep)
+		return tep;
+	tep = tep_alloc();
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, sysconf(_SC_PAGESIZE));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_file_bigendian(tep, TEP_BIG_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+#endif
+	header = tracepoint__read_file("events/header_page", &size);
+	if (header) {
+		if (tep_parse_header_page(tep, header, size, sizeof(long)))
+			pr_debug("tracepoint: cannot parse events/header_page\n");
+		free(header);
+	} else {
+		pr_debug("tracepoint: cannot read events/header_page: %s\n", strerror(errno));
+	}
+	return tep;
+}
+
+struct tep_event *tracepoint__format(const char *sys, const char *name)
+{
+	struct tep_handle *t = tracepoint__tep();
+	struct tep_event *event;
+	char *rel = NULL, *buf;
+	size_t size;
+	int ret;
+
+	if (!t)
+		return NULL;
+	event = tep_find_event_by_name(t, sys, name);
+	if (event)
+		return event;
+	if (asprintf(&rel, "events/%s/%s/format", sys, name) < 0)
+		return NULL;
+	buf = tracepoint__read_file(rel, &size);
+	free(rel);
+	if (!buf)
+		return NULL;
+	ret = tep_parse_event(t, buf, size, sys);
+	free(buf);
+	/*
+	 * A print format libtraceevent cannot fully parse still yields an
+	 * event whose fields decode, so look it up whatever the result.
+	 */
+	if (ret)
+		pr_debug("tracepoint: %s:%s: format parsed with error %d\n", sys, name, ret);
+	return tep_find_event_by_name(t, sys, name);
 }
