@@ -20,6 +20,11 @@ struct perf_data {
 int perf_data__create(struct perf_data *data, const char *path);
 /* Writes all of @buf (retries short writes and EINTR); 0 or -errno. */
 int perf_data__write(struct perf_data *data, const void *buf, size_t size);
+/*
+ * Writes all of @buf at @offset (the header and feature sections), leaving
+ * the file position and data_size alone; 0 or -errno.
+ */
+int perf_data__pwrite(struct perf_data *data, const void *buf, size_t size, u64 offset);
 void perf_data__close(struct perf_data *data);
 /*
  * Timestamp for switch-output names: YYYYMMDDHHMMSScc (16 digits).  Never

@@ -44,13 +44,33 @@ enum {
 	HEADER_FEAT_BITS = 256,
 };
 
-/* What the features of one file say beyond the evlist. */
+/*
+ * What the features of one file say beyond the evlist.  Zero it before use;
+ * perf_header_info__exit() frees what note_event collected.
+ */
 struct perf_header_info {
 	int argc;
-	const char **argv;		/* CMDLINE */
-	u64 first_sample_time, last_sample_time;
+	/*
+	 * CMDLINE: the command's own arguments as cmd_record got them
+	 * (argv[0] = "record"); the path of this perf binary is put in front.
+	 */
+	const char **argv;
+	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
 };
+
+/*
+ * A growable byte buffer that one feature's payload is built in.  On
+ * allocation failure err becomes -ENOMEM and later additions are ignored,
+ * so a writer checks err once at the end.
+ */
+struct perf_feat_buf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len);
 
 /*
  * Writes the file header (sizes still zero, so an unfinished file is
