@@ -93,75 +93,75 @@ out_err:
 	return NULL;
 }
 
-/* A cpu-clock sample laid out for SAMPLE_TYPE, in ABI order. */
-static int write_sample(struct writer *w, u64 ip, u64 time)
-{
-	struct {
-		struct perf_event_header header;
-		u64 identifier, ip;
-		u32 pid, tid;
-		u64 time;
-		u32 cpu, res;
-		u64 period;
-	} s = { 0 };
+/* The fixed part of a sample laid out for SAMPLE_TYPE, in ABI order. */
+struct test_sample {
+	struct perf_event_header header;
+	u64 identifier, ip;
+	u32 pid, tid;
+	u64 time;
+	u32 cpu, res;
+	u64 period;
+};
 
-	s.header.type = PERF_RECORD_SAMPLE;
-	s.header.misc = PERF_RECORD_MISC_USER;
-	s.header.size = sizeof(s);
-	s.identifier = 1;
-	s.ip = ip;
-	s.pid = getpid();
-	s.tid = getpid();
-	s.time = time;
-	s.period = 1;
+static void test_sample__init(struct test_sample *s, struct writer *w, u16 misc, u16 size,
+			      u64 id, u64 ip, u64 time)
+{
+	s->header.type = PERF_RECORD_SAMPLE;
+	s->header.misc = misc;
+	s->header.size = size;
+	s->identifier = id;
+	s->ip = ip;
+	s->pid = s->tid = getpid();
+	s->time = time;
+	s->period = 1;
 	if (!w->info.first_sample_time)
 		w->info.first_sample_time = time;
 	w->info.last_sample_time = time;
+}
+
+/* A cpu-clock sample (id 1) of this process. */
+static int write_sample(struct writer *w, u64 ip, u64 time)
+{
+	struct test_sample s = { 0 };
+
+	test_sample__init(&s, w, PERF_RECORD_MISC_USER, sizeof(s), 1, ip, time);
 	return perf_data__write(&w->data, &s, sizeof(s));
 }
 
-/* A sched_switch sample whose raw payload follows the tracepoint's format (offsets fixed by ABI). */
+/* sched_switch's payload; natural alignment gives the offsets of its format file. */
+struct sched_switch_raw {
+	u16 common_type;
+	u8 common_flags, common_preempt_count;
+	s32 common_pid;
+	char prev_comm[16];
+	s32 prev_pid, prev_prio;
+	s64 prev_state;
+	char next_comm[16];
+	s32 next_pid, next_prio;
+};
+
+/* A sched_switch sample (id 3): the fixed part, u32 raw size, payload, padding to 8. */
 static int write_tp_sample(struct writer *w, u64 tp_id, u64 time)
 {
-	struct {
-		struct perf_event_header header;
-		u64 identifier, ip;
-		u32 pid, tid;
-		u64 time;
-		u32 cpu, res;
-		u64 period;
-		u32 raw_size;
-		u16 common_type;
-		u8 common_flags, common_preempt_count;
-		s32 common_pid;
-		char prev_comm[16];
-		s32 prev_pid, prev_prio;
-		s64 prev_state;
-		char next_comm[16];
-		s32 next_pid, next_prio;
-		u32 pad;
-	} __attribute__((packed)) s = { 0 };
+	struct sched_switch_raw raw = { 0 };
+	size_t size = PERF_ALIGN(sizeof(struct test_sample) + 4 + sizeof(raw), 8);
+	u32 raw_size = size - sizeof(struct test_sample) - 4;
+	u64 rec[32] = { 0 };
+	struct test_sample *s = (struct test_sample *)rec;
 
-	s.header.type = PERF_RECORD_SAMPLE;
-	s.header.misc = PERF_RECORD_MISC_KERNEL;
-	s.header.size = sizeof(s);
-	s.identifier = 3;
-	s.ip = 0;
-	s.pid = s.tid = getpid();
-	s.time = time;
-	s.period = 1;
+	test_sample__init(s, w, PERF_RECORD_MISC_KERNEL, size, 3, 0, time);
+	raw.common_type = tp_id;
+	raw.common_pid = getpid();
+	strcpy(raw.prev_comm, "wr-prev");
+	raw.prev_pid = 1234;
+	raw.prev_prio = 120;
+	strcpy(raw.next_comm, "wr-next");
+	raw.next_pid = 5678;
+	raw.next_prio = 120;
 	/* The raw size covers the padding that keeps the record 8-aligned. */
-	s.raw_size = sizeof(s) - offsetof(typeof(s), common_type);
-	s.common_type = tp_id;
-	s.common_pid = getpid();
-	strcpy(s.prev_comm, "wr-prev");
-	s.prev_pid = 1234;
-	s.prev_prio = 120;
-	strcpy(s.next_comm, "wr-next");
-	s.next_pid = 5678;
-	s.next_prio = 120;
-	w->info.last_sample_time = time;
-	return perf_data__write(&w->data, &s, sizeof(s));
+	memcpy((char *)rec + sizeof(*s), &raw_size, 4);
+	memcpy((char *)rec + sizeof(*s) + 4, &raw, sizeof(raw));
+	return perf_data__write(&w->data, rec, size);
 }
 
 static int write_file(const char *path, struct evlist *evlist, bool finish)
