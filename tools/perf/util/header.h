@@ -73,15 +73,29 @@ struct perf_feat_buf {
 void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len);
 
 /*
- * Writes the file header (sizes still zero, so an unfinished file is
- * detectably incomplete) and the attr section with each attr's ids, and
- * leaves the file positioned at the start of the data section.
+ * Writes the file header (data size still zero, so an unfinished file is
+ * detectably incomplete: the distro perf says "data size field is 0") and
+ * the attr section -- each evsel's attr with attr.size = sizeof(struct
+ * perf_event_attr) and its evsel->ids -- and leaves the file positioned at
+ * the start of the data section (data->data_offset; data_size reset to 0).
+ * The evlist's ids must be final: they are not rewritten at finish.
  */
 int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
-/* Writes the feature sections after the data and rewrites the header with the sizes. */
+/*
+ * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
+ * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
+ * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
+ * CMDLINE, EVENT_DESC, SAMPLE_TIME -- leaving out any this machine cannot
+ * describe, then rewrites the header with the real sizes and feature bits.
+ * @info may be NULL.  0 or -errno.
+ */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info);
-/* Remembers the file of an MMAP/MMAP2 record (cheap; call for every record written). */
+/*
+ * Remembers the file of a user-space executable MMAP/MMAP2 record for
+ * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are
+ * skipped).  Cheap: call it for every record written, whatever its type.
+ */
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
 void perf_header_info__exit(struct perf_header_info *info);
 
