@@ -1,5 +1,6 @@
 /* perf.data naming: .old only after a successful create, timestamps, rotation. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,3 +198,19 @@ out:
 	return ret;
 }
 DEFINE_SUITE(data_create, "perf.data creation keeps perf.data.old, switch renames");
+
+static int test__data_write_full(void)
+{
+	struct perf_data data = { .fd = open("/dev/full", O_WRONLY) };
+	char buf[4096] = { 0 };
+	int err;
+
+	if (data.fd < 0)
+		return test__skip("no /dev/full: %s", strerror(errno));
+	err = perf_data__write(&data, buf, sizeof(buf));
+	close(data.fd);
+	TEST_ASSERT_EQUAL("a full disk is -ENOSPC", err, -ENOSPC);
+	TEST_ASSERT_EQUAL("nothing counted as written", data.data_size, 0);
+	return TEST_OK;
+}
+DEFINE_SUITE(data_write_full, "perf.data writes report a full disk as -ENOSPC");

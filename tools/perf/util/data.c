@@ -88,12 +88,13 @@ int perf_data__create(struct perf_data *data, const char *path)
 	return 0;
 }
 
-static int write_full(int fd, const void *buf, size_t size)
+/* Writes all of @buf, at @off or (off < 0) at the file position; 0 or -errno. */
+static int write_full(int fd, const void *buf, size_t size, off_t off)
 {
 	const char *p = buf;
 
 	while (size) {
-		ssize_t n = write(fd, p, size);
+		ssize_t n = off < 0 ? write(fd, p, size) : pwrite(fd, p, size, off);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -104,17 +105,24 @@ static int write_full(int fd, const void *buf, size_t size)
 			return -ENOSPC;
 		p += n;
 		size -= n;
+		if (off >= 0)
+			off += n;
 	}
 	return 0;
 }
 
 int perf_data__write(struct perf_data *data, const void *buf, size_t size)
 {
-	int err = write_full(data->fd, buf, size);
+	int err = write_full(data->fd, buf, size, -1);
 
 	if (!err)
 		data->data_size += size;
 	return err;
+}
+
+int perf_data__pwrite(struct perf_data *data, const void *buf, size_t size, u64 offset)
+{
+	return write_full(data->fd, buf, size, (off_t)offset);
 }
 
 void perf_data__close(struct perf_data *data)

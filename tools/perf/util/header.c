@@ -55,14 +55,7 @@ struct perf_record_build_id {
 	char filename[];
 };
 
-/* A growable byte buffer for one feature's payload. */
-struct fbuf {
-	char *p;
-	size_t len, cap;
-	int err;
-};
-
-static void fbuf__add(struct fbuf *b, const void *data, size_t len)
+void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len)
 {
 	if (b->err)
 		return;
@@ -84,57 +77,36 @@ static void fbuf__add(struct fbuf *b, const void *data, size_t len)
 	b->len += len;
 }
 
-static void fbuf__add_u32(struct fbuf *b, u32 v)
+static void fbuf__add_u32(struct perf_feat_buf *b, u32 v)
 {
-	fbuf__add(b, &v, sizeof(v));
+	perf_feat_buf__add(b, &v, sizeof(v));
 }
 
-static void fbuf__add_u64(struct fbuf *b, u64 v)
+static void fbuf__add_u64(struct perf_feat_buf *b, u64 v)
 {
-	fbuf__add(b, &v, sizeof(v));
+	perf_feat_buf__add(b, &v, sizeof(v));
 }
 
-static void fbuf__add_zeros(struct fbuf *b, size_t n)
+static void fbuf__add_zeros(struct perf_feat_buf *b, size_t n)
 {
 	static const char zeros[NAME_ALIGN];
 
 	while (n) {
 		size_t l = n < sizeof(zeros) ? n : sizeof(zeros);
 
-		fbuf__add(b, zeros, l);
+		perf_feat_buf__add(b, zeros, l);
 		n -= l;
 	}
 }
 
 /* A perf.data string: u32 padded length (NUL included), then the padded bytes. */
-static void fbuf__add_string(struct fbuf *b, const char *s)
+static void fbuf__add_string(struct perf_feat_buf *b, const char *s)
 {
 	size_t len = strlen(s) + 1, padded = PERF_ALIGN(len, NAME_ALIGN);
 
 	fbuf__add_u32(b, padded);
-	fbuf__add(b, s, len);
+	perf_feat_buf__add(b, s, len);
 	fbuf__add_zeros(b, padded - len);
-}
-
-static int pwrite_full(int fd, const void *buf, size_t size, off_t off)
-{
-	const char *p = buf;
-
-	while (size) {
-		ssize_t n = pwrite(fd, p, size, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENOSPC;
-		p += n;
-		size -= n;
-		off += n;
-	}
-	return 0;
 }
 
 /* ---- the set of mapped files, for BUILD_ID ---- */
@@ -252,7 +224,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 {
 	struct perf_file_header h = { 0 };
 	struct evsel *evsel;
-	struct fbuf b = { 0 };
+	struct perf_feat_buf b = { 0 };
 	u64 ids_off, off;
 	int err;
 
@@ -270,7 +242,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	/* Where the records go is known now; only their size waits for the finish. */
 	h.data.offset = PERF_ALIGN(off, 8);
 
-	fbuf__add(&b, &h, sizeof(h));
+	perf_feat_buf__add(&b, &h, sizeof(h));
 	off = ids_off;
 	evlist__for_each_entry(evlist, evsel) {
 		struct perf_file_attr fa = { 0 };
@@ -281,11 +253,11 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 		fa.ids.offset = off;
 		fa.ids.size = (u64)evsel->nr_ids * sizeof(u64);
 		off += fa.ids.size;
-		fbuf__add(&b, &fa, sizeof(fa));
+		perf_feat_buf__add(&b, &fa, sizeof(fa));
 	}
 	evlist__for_each_entry(evlist, evsel)
 		if (evsel->nr_ids)
-			fbuf__add(&b, evsel->ids, evsel->nr_ids * sizeof(u64));
+			perf_feat_buf__add(&b, evsel->ids, evsel->nr_ids * sizeof(u64));
 	if (b.err)
 		return b.err;
 
@@ -293,7 +265,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	data->data_size = 0;
 	fbuf__add_zeros(&b, data->data_offset - off);
 	/* The data section in this header is still empty: see the comment at the top. */
-	err = b.err ? b.err : pwrite_full(data->fd, b.p, b.len, 0);
+	err = b.err ? b.err : perf_data__pwrite(data, b.p, b.len, 0);
 	free(b.p);
 	if (err)
 		return err;
@@ -335,7 +307,7 @@ static char *proc_field(const char *file, const char *key)
 	return val;
 }
 
-static int write_cpudesc(struct fbuf *b)
+static int write_cpudesc(struct perf_feat_buf *b)
 {
 	char *s = proc_field("/proc/cpuinfo", "model name");
 	char *r, *w;
@@ -355,7 +327,7 @@ static int write_cpudesc(struct fbuf *b)
 }
 
 /* x86 style: "vendor,family,model,stepping" with the extended family/model folded in. */
-static int write_cpuid(struct fbuf *b)
+static int write_cpuid(struct perf_feat_buf *b)
 {
 	char *vendor = proc_field("/proc/cpuinfo", "vendor_id");
 	char *family = proc_field("/proc/cpuinfo", "cpu family");
@@ -377,7 +349,7 @@ static int write_cpuid(struct fbuf *b)
 	return err;
 }
 
-static int write_total_mem(struct fbuf *b)
+static int write_total_mem(struct perf_feat_buf *b)
 {
 	char *s = proc_field("/proc/meminfo", "MemTotal");
 
@@ -388,7 +360,7 @@ static int write_total_mem(struct fbuf *b)
 	return 0;
 }
 
-static int write_cmdline(struct fbuf *b, struct perf_header_info *info)
+static int write_cmdline(struct perf_feat_buf *b, struct perf_header_info *info)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -404,7 +376,7 @@ static int write_cmdline(struct fbuf *b, struct perf_header_info *info)
 	return 0;
 }
 
-static int write_event_desc(struct fbuf *b, struct evlist *evlist)
+static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
 {
 	struct evsel *evsel;
 
@@ -414,16 +386,17 @@ static int write_event_desc(struct fbuf *b, struct evlist *evlist)
 		struct perf_event_attr attr = evsel->attr;
 
 		attr.size = sizeof(attr);
-		fbuf__add(b, &attr, sizeof(attr));
+		perf_feat_buf__add(b, &attr, sizeof(attr));
 		fbuf__add_u32(b, evsel->nr_ids);
 		fbuf__add_string(b, evsel__name(evsel));
 		if (evsel->nr_ids)
-			fbuf__add(b, evsel->ids, evsel->nr_ids * sizeof(u64));
+			perf_feat_buf__add(b, evsel->ids, evsel->nr_ids * sizeof(u64));
 	}
 	return 0;
 }
 
-static void add_build_id(struct fbuf *b, u16 cpumode, const u8 *bid, int len, const char *name)
+static void add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
+			 const char *name)
 {
 	struct perf_record_build_id r = { 0 };
 	size_t nlen = strlen(name) + 1, padded = PERF_ALIGN(nlen, NAME_ALIGN);
@@ -434,12 +407,12 @@ static void add_build_id(struct fbuf *b, u16 cpumode, const u8 *bid, int len, co
 	r.pid = -1;		/* the host machine */
 	memcpy(r.build_id, bid, len);
 	r.size = len;
-	fbuf__add(b, &r, sizeof(r));
-	fbuf__add(b, name, nlen);
+	perf_feat_buf__add(b, &r, sizeof(r));
+	perf_feat_buf__add(b, name, nlen);
 	fbuf__add_zeros(b, padded - nlen);
 }
 
-static int write_build_id(struct fbuf *b, struct perf_header_info *info)
+static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info)
 {
 	u8 bid[BUILD_ID_SIZE];
 	int len;
@@ -459,24 +432,16 @@ static int write_build_id(struct fbuf *b, struct perf_header_info *info)
 	return b->len ? 0 : -ENOENT;
 }
 
-static int write_feature(int feat, struct fbuf *b, struct evlist *evlist,
+static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
 			 struct perf_header_info *info)
 {
 	struct utsname uts;
-	void *td;
-	size_t tdlen;
-	int err;
 
 	if (feat >= HEADER_HOSTNAME && feat <= HEADER_ARCH && uname(&uts) < 0)
 		return -errno;
 	switch (feat) {
 	case HEADER_TRACING_DATA:
-		err = tracing_data__get(evlist, &td, &tdlen);
-		if (err)
-			return err;
-		fbuf__add(b, td, tdlen);
-		free(td);
-		return 0;
+		return tracing_data__write(b, evlist);
 	case HEADER_BUILD_ID:
 		return write_build_id(b, info);
 	case HEADER_HOSTNAME:
@@ -525,7 +490,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
-	struct fbuf payload = { 0 };
+	struct perf_feat_buf payload = { 0 };
 	struct perf_file_header h = { 0 };
 	u64 feat_off = data->data_offset + data->data_size, off;
 	int nr = 0, err;
@@ -555,9 +520,9 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	off = feat_off + nr * sizeof(secs[0]);
 	for (int i = 0; i < nr; i++)
 		secs[i].offset += off;
-	err = pwrite_full(data->fd, secs, nr * sizeof(secs[0]), feat_off);
+	err = perf_data__pwrite(data, secs, nr * sizeof(secs[0]), feat_off);
 	if (!err)
-		err = pwrite_full(data->fd, payload.p, payload.len, off);
+		err = perf_data__pwrite(data, payload.p, payload.len, off);
 	if (err)
 		goto out_free;
 	if (ftruncate(data->fd, off + payload.len) < 0) {
@@ -572,7 +537,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
 	h.data.offset = data->data_offset;
 	h.data.size = data->data_size;
-	err = pwrite_full(data->fd, &h, sizeof(h), 0);
+	err = perf_data__pwrite(data, &h, sizeof(h), 0);
 out_free:
 	free(payload.p);
 	return err;

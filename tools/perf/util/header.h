@@ -44,24 +44,58 @@ enum {
 	HEADER_FEAT_BITS = 256,
 };
 
-/* What the features of one file say beyond the evlist. */
+/*
+ * What the features of one file say beyond the evlist.  Zero it before use;
+ * perf_header_info__exit() frees what note_event collected.
+ */
 struct perf_header_info {
 	int argc;
-	const char **argv;		/* CMDLINE */
-	u64 first_sample_time, last_sample_time;
+	/*
+	 * CMDLINE: the command's own arguments as cmd_record got them
+	 * (argv[0] = "record"); the path of this perf binary is put in front.
+	 */
+	const char **argv;
+	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
 };
 
 /*
- * Writes the file header (sizes still zero, so an unfinished file is
- * detectably incomplete) and the attr section with each attr's ids, and
- * leaves the file positioned at the start of the data section.
+ * A growable byte buffer that one feature's payload is built in.  On
+ * allocation failure err becomes -ENOMEM and later additions are ignored,
+ * so a writer checks err once at the end.
+ */
+struct perf_feat_buf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len);
+
+/*
+ * Writes the file header (data size still zero, so an unfinished file is
+ * detectably incomplete: the distro perf says "data size field is 0") and
+ * the attr section -- each evsel's attr with attr.size = sizeof(struct
+ * perf_event_attr) and its evsel->ids -- and leaves the file positioned at
+ * the start of the data section (data->data_offset; data_size reset to 0).
+ * The evlist's ids must be final: they are not rewritten at finish.
  */
 int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
-/* Writes the feature sections after the data and rewrites the header with the sizes. */
+/*
+ * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
+ * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
+ * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
+ * CMDLINE, EVENT_DESC, SAMPLE_TIME -- leaving out any this machine cannot
+ * describe, then rewrites the header with the real sizes and feature bits.
+ * @info may be NULL.  0 or -errno.
+ */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info);
-/* Remembers the file of an MMAP/MMAP2 record (cheap; call for every record written). */
+/*
+ * Remembers the file of a user-space executable MMAP/MMAP2 record for
+ * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are
+ * skipped).  Cheap: call it for every record written, whatever its type.
+ */
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
 void perf_header_info__exit(struct perf_header_info *info);
 

@@ -11,23 +11,44 @@
 
 struct thread_map;
 
+/*
+ * Each record is built in a buffer owned by the synthesizer and is valid
+ * only during the process() call; its size is 8-aligned, the name padded
+ * with NULs.  A non-zero return from process() stops the walk and is returned.
+ */
 struct synth_ctx {
 	perf_event__handler_t process;
 	void *arg;			/* passed to process() */
 	bool sample_id_all;		/* append a sample-id trailer ... */
 	u64 sample_type;		/* ... laid out for this sample_type */
 	u64 id;				/* the id to put in the trailer */
-	u64 time;			/* the time to put in the trailer (0: none) */
+	u64 time;			/* the time to put in the trailer (0 is fine) */
 };
 
+/*
+ * The kernel as one MMAP (pid -1, misc KERNEL, "[kernel.kallsyms]_text",
+ * start = pgoff = _text, up to the highest core-kernel symbol).  Without the
+ * privilege to see kallsyms addresses start is 0.
+ */
 int perf_event__synthesize_kernel_mmap(struct synth_ctx *ctx);
+/* One MMAP per /proc/modules entry, named "[name]"; none without modules. */
 int perf_event__synthesize_modules(struct synth_ctx *ctx);
-/* COMM for each thread of @pid, FORK for threads other than the leader, MMAP2 for exec maps. */
+/*
+ * For the process containing thread @pid: FORK + COMM for each thread (the
+ * leader first, forked from its parent; other threads from the leader), then
+ * MMAP2 (misc USER) for each executable mapping in /proc/PID/maps.
+ * -ESRCH if the process is gone; a thread that exits meanwhile is skipped.
+ */
 int perf_event__synthesize_process(struct synth_ctx *ctx, pid_t pid);
+/* Each process of @threads once; a map of just -1 means every process. */
 int perf_event__synthesize_thread_map(struct synth_ctx *ctx, struct thread_map *threads);
-/* Every process in /proc. */
+/* Every process in /proc; those that vanish during the walk are skipped. */
 int perf_event__synthesize_threads(struct synth_ctx *ctx);
-/* Writes the trailer for @sample_type at @buf; returns its size. */
+/*
+ * Writes the sample_id_all trailer for @sample_type at @buf (TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER, those present, in that order; at most 48
+ * bytes); returns its size.
+ */
 size_t perf_event__synthesize_sample_id(void *buf, u64 sample_type, pid_t pid, pid_t tid,
 					u64 time, u64 id, u32 cpu);
 

@@ -9,39 +9,13 @@
 #include <unistd.h>
 #include "trace-event-info.h"
 #include "evlist.h"
+#include "header.h"
 #include "tracepoint.h"
 #include "debug.h"
 
-struct tbuf {
-	char *p;
-	size_t len, cap;
-	int err;
-};
-
-static void tbuf__add(struct tbuf *b, const void *data, size_t len)
-{
-	if (b->err)
-		return;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *n;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		n = realloc(b->p, cap);
-		if (!n) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = n;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-}
-
 /* A tracefs file with its size in front; 4- or 8-byte size as the block requires. */
-static void tbuf__add_file(struct tbuf *b, const char *rel, int size_bytes, bool must_exist)
+static void tracing_data__add_file(struct perf_feat_buf *b, const char *rel, int size_bytes,
+				   bool must_exist)
 {
 	size_t len = 0;
 	char *s = tracepoint__read_file(rel, &len);
@@ -54,14 +28,14 @@ static void tbuf__add_file(struct tbuf *b, const char *rel, int size_bytes, bool
 	if (size_bytes == 4) {
 		u32 l = len;
 
-		tbuf__add(b, &l, 4);
+		perf_feat_buf__add(b, &l, 4);
 	} else {
 		u64 l = len;
 
-		tbuf__add(b, &l, 8);
+		perf_feat_buf__add(b, &l, 8);
 	}
 	if (s)
-		tbuf__add(b, s, len);
+		perf_feat_buf__add(b, s, len);
 	free(s);
 }
 
@@ -78,10 +52,10 @@ static int tp_ref__cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
-int tracing_data__get(struct evlist *evlist, void **buf, size_t *size)
+int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	struct tbuf b = { 0 };
+	size_t start = b->len;
 	struct tp_ref *refs;
 	struct evsel *evsel;
 	int nr = 0, nsys = 0;
@@ -104,28 +78,28 @@ int tracing_data__get(struct evlist *evlist, void **buf, size_t *size)
 	}
 	qsort(refs, nr, sizeof(*refs), tp_ref__cmp);
 
-	tbuf__add(&b, magic, sizeof(magic));
-	tbuf__add(&b, "0.6", 4);
+	perf_feat_buf__add(b, magic, sizeof(magic));
+	perf_feat_buf__add(b, "0.6", 4);
 	c = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-	tbuf__add(&b, &c, 1);
+	perf_feat_buf__add(b, &c, 1);
 	c = sizeof(long);
-	tbuf__add(&b, &c, 1);
+	perf_feat_buf__add(b, &c, 1);
 	u = sysconf(_SC_PAGESIZE);
-	tbuf__add(&b, &u, 4);
+	perf_feat_buf__add(b, &u, 4);
 
-	tbuf__add(&b, "header_page", 12);
-	tbuf__add_file(&b, "events/header_page", 8, true);
-	tbuf__add(&b, "header_event", 13);
-	tbuf__add_file(&b, "events/header_event", 8, true);
+	perf_feat_buf__add(b, "header_page", 12);
+	tracing_data__add_file(b, "events/header_page", 8, true);
+	perf_feat_buf__add(b, "header_event", 13);
+	tracing_data__add_file(b, "events/header_event", 8, true);
 
 	/* ftrace's own events: none are recorded as tracepoint evsels. */
-	tbuf__add(&b, &zero, 4);
+	perf_feat_buf__add(b, &zero, 4);
 
 	for (int i = 0; i < nr; i++)
 		if (i == 0 || strcmp(refs[i].sys, refs[i - 1].sys))
 			nsys++;
 	u = nsys;
-	tbuf__add(&b, &u, 4);
+	perf_feat_buf__add(b, &u, 4);
 	for (int i = 0; i < nr;) {
 		int j = i;
 		u32 count = 0;
@@ -135,15 +109,15 @@ int tracing_data__get(struct evlist *evlist, void **buf, size_t *size)
 				count++;
 			j++;
 		}
-		tbuf__add(&b, refs[i].sys, strlen(refs[i].sys) + 1);
-		tbuf__add(&b, &count, 4);
+		perf_feat_buf__add(b, refs[i].sys, strlen(refs[i].sys) + 1);
+		perf_feat_buf__add(b, &count, 4);
 		for (int k = i; k < j; k++) {
 			char rel[1024];
 
 			if (k > i && !strcmp(refs[k].name, refs[k - 1].name))
 				continue;
 			snprintf(rel, sizeof(rel), "events/%s/%s/format", refs[k].sys, refs[k].name);
-			tbuf__add_file(&b, rel, 8, true);
+			tracing_data__add_file(b, rel, 8, true);
 		}
 		i = j;
 	}
@@ -152,17 +126,20 @@ int tracing_data__get(struct evlist *evlist, void **buf, size_t *size)
 	 * kallsyms is left empty (a zero size, as readers accept): they use
 	 * the MMAP records and their own symbol sources instead.
 	 */
-	tbuf__add(&b, &zero, 4);
-	tbuf__add_file(&b, "printk_formats", 4, false);
-	tbuf__add_file(&b, "saved_cmdlines", 8, false);
+	perf_feat_buf__add(b, &zero, 4);
+	tracing_data__add_file(b, "printk_formats", 4, false);
+	tracing_data__add_file(b, "saved_cmdlines", 8, false);
 
 	free(refs);
-	if (b.err) {
-		pr_debug("tracing data: %s\n", strerror(-b.err));
-		free(b.p);
-		return b.err;
+	if (b->err) {
+		int err = b->err;
+
+		/* A missing format is this feature's failure only: drop what it added. */
+		pr_debug("tracing data: %s\n", strerror(-err));
+		b->len = start;
+		if (err != -ENOMEM)
+			b->err = 0;
+		return err;
 	}
-	*buf = b.p;
-	*size = b.len;
 	return 0;
 }

@@ -3,14 +3,16 @@
 #include <stddef.h>
 
 struct evlist;
+struct perf_feat_buf;
 
 /*
  * Builds the HEADER_TRACING_DATA payload (trace-cmd's "tracing" block,
  * version 0.6) for the tracepoint evsels of @evlist: the tracefs header
  * formats, the format file of each of those tracepoints grouped by system,
- * an empty kallsyms, printk formats and saved cmdlines.  *@buf is malloc'd.
- * Returns 0, -ENOENT when the evlist has no tracepoints, or -errno.
+ * an empty kallsyms, printk formats and saved cmdlines -- appended to @b.
+ * Returns 0, -ENOENT when the evlist has no tracepoints (nothing added), or
+ * -errno (what was added is dropped again).
  */
-int tracing_data__get(struct evlist *evlist, void **buf, size_t *size);
+int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist);
 
 #endif
