@@ -374,6 +374,8 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 
 	if (s->one_layout)
 		return first;
+	if (ev->header.type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
+		return first;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
 		if ((u64)first->id_pos + 1 >= words)
 			return NULL;
@@ -383,6 +385,9 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 			return NULL;
 		w = (const u64 *)ev + words - first->is_pos;
 	}
+	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
+	if (!*w)
+		return first;
 	return session__evsel_by_id(s, *w);
 }
 

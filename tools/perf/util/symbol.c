@@ -5,10 +5,12 @@
  * looked up.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,7 +187,7 @@ static size_t leading_underscores(const char *s)
 
 /*
  * Of two symbols at one address, the one users expect: one with a size,
- * then global over weak over local, then fewer leading underscores, then
+ * then global over local over weak, then fewer leading underscores, then
  * the longer name.
  */
 static bool ranked__better(const struct ranked *a, const struct ranked *b)
@@ -324,7 +326,7 @@ static int dso__load_kallsyms(struct dso *dso)
 			mod = name + name_len + 1;
 		if (!addr || !name_len)
 			continue;
-		err = builder__add(&b, addr, 0, name, name_len, isupper(type) ? 2 : 0);
+		err = builder__add(&b, addr, 0, name, name_len, toupper(type) == 'W' ? 0 : isupper(type) ? 2 : 1);
 		if (err)
 			break;
 		if (mod) {
@@ -349,7 +351,45 @@ static int dso__load_kallsyms(struct dso *dso)
 	return err;
 }
 
+/* The GNU build-id note as hex, for finding the separate debug file. */
+static void elf__build_id(Elf *elf, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	hex[0] = '\0';
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+				continue;
+			for (size_t i = 0; i < nh.n_descsz && 2 * i + 3 < len; i++)
+				snprintf(hex + 2 * i, 3, "%02x",
+					 ((unsigned char *)data->d_buf)[desc_off + i]);
+			return;
+		}
+	}
+}
+
+static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file);
+
+/*
+ * A stripped file keeps only .dynsym; its full .symtab may be in the debug
+ * file named by its build id (what a -dbg package installs).
+ */
 static int dso__load_elf(struct dso *dso)
+{
+	return dso__load_elf_file(dso, dso->name, true);
+}
+
+static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
 {
 	struct sym_builder b = { 0 };
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
@@ -358,7 +398,7 @@ static int dso__load_elf(struct dso *dso)
 	Elf *elf;
 	int fd, err = 0;
 
-	fd = open(dso->name, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	elf_version(EV_CURRENT);
@@ -368,12 +408,14 @@ static int dso__load_elf(struct dso *dso)
 		err = -EINVAL;
 		goto out;
 	}
-	dso->segs = calloc(nr_phdr ? nr_phdr : 1, sizeof(*dso->segs));
-	if (!dso->segs) {
-		err = -ENOMEM;
-		goto out;
+	if (main_file) {
+		dso->segs = calloc(nr_phdr ? nr_phdr : 1, sizeof(*dso->segs));
+		if (!dso->segs) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
-	for (size_t i = 0; i < nr_phdr; i++) {
+	for (size_t i = 0; main_file && i < nr_phdr; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
@@ -393,7 +435,20 @@ static int dso__load_elf(struct dso *dso)
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
 	}
+	if (main_file && !symtab) {
+		char id[128], dbg[PATH_MAX];
+
+		elf__build_id(elf, id, sizeof(id));
+		if (id[0] && id[1] && id[2]) {
+			snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+			if (!access(dbg, R_OK) && !dso__load_elf_file(dso, dbg, false) &&
+			    dso->nr_syms)
+				goto out;
+		}
+	}
 	scn = symtab ? symtab : dynsym;
+	if (!main_file && !symtab)
+		scn = NULL;
 	if (scn) {
 		GElf_Shdr sh;
 		Elf_Data *data = elf_getdata(scn, NULL);
@@ -413,15 +468,26 @@ static int dso__load_elf(struct dso *dso)
 				break;
 			type = GELF_ST_TYPE(sym.st_info);
 			bind = GELF_ST_BIND(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+			    !sym.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
+			/* Code labels (no type, in an executable section) count too. */
+			if (type == STT_NOTYPE) {
+				Elf_Scn *in = elf_getscn(elf, sym.st_shndx);
+				GElf_Shdr ish;
+
+				if (name[0] == '.' || name[0] == '$' || !in || !gelf_getshdr(in, &ish) ||
+				    !(ish.sh_flags & SHF_EXECINSTR))
+					continue;
+			} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+				continue;
+			}
 			err = builder__add(&b, sym.st_value, sym.st_value + sym.st_size, name,
 					   strlen(name),
-					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0);
+					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
 			if (err)
 				goto out;
 		}
