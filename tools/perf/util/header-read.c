@@ -170,10 +170,10 @@ int perf_session__read_features(struct perf_session *s)
 		if (bit >= (int)ARRAY_SIZE(feat_names) || !feat_names[bit])
 			continue;
 		if (sec[0] > s->file_size || sec[1] > s->file_size - sec[0]) {
-			snprintf(s->errmsg, sizeof(s->errmsg),
-				 "file is corrupt: feature %s section out of bounds at offset %llu",
-				 feat_names[bit], (unsigned long long)(table + (idx - 1) * 16));
-			return -EINVAL;
+			/* Truncated after the data: the samples are still all there. */
+			pr_warning("WARNING: feature %s of %s lies past the end of the file "
+				   "(truncated?); ignoring it.\n", feat_names[bit], s->path);
+			continue;
 		}
 		buf = malloc(sec[1] + 1);
 		if (!buf)

@@ -207,6 +207,10 @@ out:
 
 static int session__check_header(struct perf_session *s, struct file_header *h)
 {
+	if (!s->file_size) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "zero-sized file, nothing to do");
+		return -EINVAL;
+	}
 	if (s->file_size < sizeof(h->magic) + sizeof(h->size))
 		return corrupt(s, 0, "file too small for a header (%llu bytes)",
 			       (unsigned long long)s->file_size);

@@ -187,7 +187,8 @@ static size_t leading_underscores(const char *s)
 
 /*
  * Of two symbols at one address, the one users expect: one with a size,
- * then global over local over weak, then fewer leading underscores, then
+ * then global over local over weak, then more leading underscores (the
+ * implementation rather than its alias, which is what perf shows), then
  * the longer name.
  */
 static bool ranked__better(const struct ranked *a, const struct ranked *b)
@@ -202,7 +203,7 @@ static bool ranked__better(const struct ranked *a, const struct ranked *b)
 	au = leading_underscores(a->sym.name);
 	bu = leading_underscores(b->sym.name);
 	if (au != bu)
-		return au < bu;
+		return au > bu;
 	return strlen(a->sym.name) >= strlen(b->sym.name);
 }
 
@@ -378,23 +379,81 @@ static void elf__build_id(Elf *elf, char *hex, size_t len)
 	}
 }
 
-static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file);
-
 /*
- * A stripped file keeps only .dynsym; its full .symtab may be in the debug
- * file named by its build id (what a -dbg package installs).
+ * PLT entries have no symbols of their own: name them "<target>@plt" from
+ * .rela.plt, in order, as perf does.  With IBT (.plt.sec) the entries
+ * have no header; a classic .plt starts with one header entry.
  */
-static int dso__load_elf(struct dso *dso)
+static int elf__add_plt(Elf *elf, struct sym_builder *b)
 {
-	return dso__load_elf_file(dso, dso->name, true);
+	Elf_Scn *scn = NULL, *plt = NULL, *plt_sec = NULL, *rela = NULL;
+	GElf_Shdr plt_sh, rela_sh, sym_sh, sh;
+	Elf_Data *rdata, *sdata;
+	size_t shstrndx, nr;
+	u64 addr, entsize;
+	int err = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".plt"))
+			plt = scn;
+		else if (!strcmp(name, ".plt.sec"))
+			plt_sec = scn;
+		else if (!strcmp(name, ".rela.plt"))
+			rela = scn;
+	}
+	if (plt_sec)
+		plt = plt_sec;
+	if (!plt || !rela || !gelf_getshdr(plt, &plt_sh) || !gelf_getshdr(rela, &rela_sh) ||
+	    rela_sh.sh_type != SHT_RELA || !rela_sh.sh_entsize)
+		return 0;
+	scn = elf_getscn(elf, rela_sh.sh_link);
+	if (!scn || !gelf_getshdr(scn, &sym_sh))
+		return 0;
+	rdata = elf_getdata(rela, NULL);
+	sdata = elf_getdata(scn, NULL);
+	if (!rdata || !sdata)
+		return 0;
+	entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
+	addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
+	nr = rela_sh.sh_size / rela_sh.sh_entsize;
+	for (size_t i = 0; i < nr && addr + entsize <= plt_sh.sh_addr + plt_sh.sh_size; i++) {
+		char name[512];
+		const char *target = "";
+		GElf_Rela r;
+		GElf_Sym sym;
+
+		if (!gelf_getrela(rdata, i, &r))
+			break;
+		if (GELF_R_SYM(r.r_info) && gelf_getsym(sdata, GELF_R_SYM(r.r_info), &sym))
+			target = elf_strptr(elf, sym_sh.sh_link, sym.st_name);
+		snprintf(name, sizeof(name), "%s@plt", target ? target : "");
+		err = builder__add(b, addr, addr + entsize, name, strlen(name), 2);
+		if (err)
+			break;
+		addr += entsize;
+	}
+	return err;
 }
 
-static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
+/*
+ * Adds the symbols of one ELF file to @b: .symtab, else .dynsym.  For the
+ * DSO's own file also its segments, PLT names and build id (*@id, hex).
+ */
+static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
+			  struct sym_builder *b, bool *has_symtab, char *id, size_t id_len)
 {
-	struct sym_builder b = { 0 };
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	GElf_Ehdr ehdr;
-	size_t nr_phdr, shstrndx;
+	size_t nr_phdr;
 	Elf *elf;
 	int fd, err = 0;
 
@@ -404,7 +463,7 @@ static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr) ||
-	    elf_getphdrnum(elf, &nr_phdr) || elf_getshdrstrndx(elf, &shstrndx)) {
+	    elf_getphdrnum(elf, &nr_phdr)) {
 		err = -EINVAL;
 		goto out;
 	}
@@ -414,16 +473,20 @@ static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
 			err = -ENOMEM;
 			goto out;
 		}
-	}
-	for (size_t i = 0; main_file && i < nr_phdr; i++) {
-		GElf_Phdr ph;
+		for (size_t i = 0; i < nr_phdr; i++) {
+			GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		dso->segs[dso->nr_segs].offset = ph.p_offset;
-		dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
-		dso->segs[dso->nr_segs].size = ph.p_filesz;
-		dso->nr_segs++;
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			dso->segs[dso->nr_segs].offset = ph.p_offset;
+			dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
+			dso->segs[dso->nr_segs].size = ph.p_filesz;
+			dso->nr_segs++;
+		}
+		elf__build_id(elf, id, id_len);
+		err = elf__add_plt(elf, b);
+		if (err)
+			goto out;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -435,20 +498,8 @@ static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
 	}
-	if (main_file && !symtab) {
-		char id[128], dbg[PATH_MAX];
-
-		elf__build_id(elf, id, sizeof(id));
-		if (id[0] && id[1] && id[2]) {
-			snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
-			if (!access(dbg, R_OK) && !dso__load_elf_file(dso, dbg, false) &&
-			    dso->nr_syms)
-				goto out;
-		}
-	}
-	scn = symtab ? symtab : dynsym;
-	if (!main_file && !symtab)
-		scn = NULL;
+	*has_symtab = symtab != NULL;
+	scn = symtab ? symtab : main_file ? dynsym : NULL;
 	if (scn) {
 		GElf_Shdr sh;
 		Elf_Data *data = elf_getdata(scn, NULL);
@@ -485,20 +536,41 @@ static int dso__load_elf_file(struct dso *dso, const char *path, bool main_file)
 			} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
 				continue;
 			}
-			err = builder__add(&b, sym.st_value, sym.st_value + sym.st_size, name,
+			err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name,
 					   strlen(name),
 					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
 			if (err)
 				goto out;
 		}
 	}
-	err = builder__finish(&b, dso, 0);
 out:
-	if (err)
-		builder__free(&b);
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	return err;
+}
+
+/*
+ * A stripped file keeps only .dynsym; its full .symtab may be in the debug
+ * file named by its build id (what a -dbg package installs).
+ */
+static int dso__load_elf(struct dso *dso)
+{
+	struct sym_builder b = { 0 };
+	char id[128] = "", dbg[PATH_MAX];
+	bool has_symtab = false, dbg_symtab = false;
+	int err;
+
+	err = elf__load_syms(dso, dso->name, true, &b, &has_symtab, id, sizeof(id));
+	if (!err && !has_symtab && strlen(id) > 2) {
+		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+		if (!access(dbg, R_OK))
+			elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
+	}
+	if (!err)
+		err = builder__finish(&b, dso, 0);
+	if (err)
+		builder__free(&b);
 	return err;
 }
 
