@@ -477,12 +477,12 @@ static int session__process_record(struct perf_session *s, const union perf_even
 	/* Only the time is needed now; the record is decoded again when delivered. */
 	if (evsel__parse_sample(&evsel->attr, ev, &sample))
 		return corrupt(s, offset, "record fields run past its size %u", ev->header.size);
-	if (sample.time == (u64)-1) {
-		/* No time to sort by: deliver what is due first, then this one. */
-		int err = ordered_events__flush_all(&s->oe);
-
-		return err ? err : session__deliver(s, (union perf_event *)ev, evsel, offset);
-	}
+	/*
+	 * No time to sort by (or 0, as synthesized records have): delivered at
+	 * once, ahead of what is queued, as perf does.
+	 */
+	if (sample.time == (u64)-1 || !sample.time)
+		return session__deliver(s, (union perf_event *)ev, evsel, offset);
 	return ordered_events__queue(&s->oe, ev, sample.time, evsel);
 }
 

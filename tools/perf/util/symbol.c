@@ -186,16 +186,17 @@ static size_t leading_underscores(const char *s)
 }
 
 /*
- * Of two symbols at one address, the one users expect: one with a size,
- * then global over local over weak, then more leading underscores (the
- * implementation rather than its alias, which is what perf shows), then
- * the longer name.
+ * Of two ELF symbols at one address, the one perf shows: one with a size,
+ * then global over local over weak, then fewer leading underscores, then
+ * the longer name.  (Kernel aliases: the last one listed wins.)
  */
-static bool ranked__better(const struct ranked *a, const struct ranked *b)
+static bool ranked__better(const struct ranked *a, const struct ranked *b, bool kernel)
 {
 	bool asz = a->sym.end > a->sym.start, bsz = b->sym.end > b->sym.start;
 	size_t au, bu;
 
+	if (kernel)
+		return true;
 	if (asz != bsz)
 		return asz;
 	if (a->rank != b->rank)
@@ -203,7 +204,7 @@ static bool ranked__better(const struct ranked *a, const struct ranked *b)
 	au = leading_underscores(a->sym.name);
 	bu = leading_underscores(b->sym.name);
 	if (au != bu)
-		return au > bu;
+		return au < bu;
 	return strlen(a->sym.name) >= strlen(b->sym.name);
 }
 
@@ -229,7 +230,7 @@ static int builder__finish(struct sym_builder *b, struct dso *dso, u64 last_len)
 	qsort(r, b->nr, sizeof(*r), ranked__cmp);
 	for (size_t i = 0; i < b->nr; i++) {
 		if (n && r[n - 1].sym.start == r[i].sym.start) {
-			if (ranked__better(&r[i], &r[n - 1]))
+			if (ranked__better(&r[i], &r[n - 1], dso->kernel))
 				r[n - 1] = r[i];
 			continue;
 		}
