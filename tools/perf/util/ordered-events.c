@@ -86,7 +86,8 @@ static int oe__flush(struct ordered_events *oe, u64 limit)
 			break;
 		}
 	}
-	memmove(oe->q, oe->q + i, (oe->nr - i) * sizeof(*oe->q));
+	if (i && oe->nr > i)
+		memmove(oe->q, oe->q + i, (oe->nr - i) * sizeof(*oe->q));
 	oe->nr -= i;
 	return err;
 }

@@ -199,7 +199,8 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 			}
 		}
 	}
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
+	if (s->nr_ids)
+		qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
 out:
 	free(buf);
 	return err;
