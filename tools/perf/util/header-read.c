@@ -1,0 +1,411 @@
+/*
+ * Reading the feature sections of perf.data and the tracing data block
+ * (header_page, event formats per system, kallsyms, printk formats), and
+ * printing attrs the way perf evlist -v does.  Every length is checked
+ * against the bytes that are really there.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+#include "session.h"
+#include "header.h"
+#include "debug.h"
+
+/* A bounded cursor over one feature section, read into memory. */
+struct fcur {
+	const char *p, *end;
+};
+
+static int fcur__u32(struct fcur *c, u32 *v)
+{
+	if (c->end - c->p < 4)
+		return -EINVAL;
+	memcpy(v, c->p, 4);
+	c->p += 4;
+	return 0;
+}
+
+static int fcur__u64(struct fcur *c, u64 *v)
+{
+	if (c->end - c->p < 8)
+		return -EINVAL;
+	memcpy(v, c->p, 8);
+	c->p += 8;
+	return 0;
+}
+
+/* u32 length (padding included), then a NUL-terminated string. */
+static char *fcur__string(struct fcur *c)
+{
+	u32 len;
+	char *s;
+
+	if (fcur__u32(c, &len) || len > (u64)(c->end - c->p))
+		return NULL;
+	s = strndup(c->p, len);
+	c->p += len;
+	return s;
+}
+
+static int session__feature_string(struct perf_session *s, struct fcur *c, char **dst)
+{
+	free(*dst);
+	*dst = fcur__string(c);
+	return *dst ? 0 : -EINVAL;
+}
+
+static int session__event_desc(struct perf_session *s, struct fcur *c)
+{
+	u32 nr, sz;
+	struct evsel *e;
+
+	if (fcur__u32(c, &nr) || fcur__u32(c, &sz))
+		return -EINVAL;
+	e = evlist__first(s->evlist);
+	for (u32 i = 0; i < nr; i++) {
+		u32 nr_ids;
+		char *name;
+
+		if (sz > (u64)(c->end - c->p))
+			return -EINVAL;
+		c->p += sz;
+		if (fcur__u32(c, &nr_ids))
+			return -EINVAL;
+		name = fcur__string(c);
+		if (!name)
+			return -EINVAL;
+		if (e && &e->node != &s->evlist->entries) {
+			evsel__set_name(e, name);
+			e = list_entry(e->node.next, struct evsel, node);
+		}
+		free(name);
+		if (nr_ids > (u64)(c->end - c->p) / 8)
+			return -EINVAL;
+		c->p += (u64)nr_ids * 8;
+	}
+	return 0;
+}
+
+static int session__feature(struct perf_session *s, int feat, struct fcur *c)
+{
+	u32 n;
+
+	switch (feat) {
+	case HEADER_TRACING_DATA:
+		return perf_session__read_tracing_data(s, c->p, c->end - c->p);
+	case HEADER_HOSTNAME:
+		return session__feature_string(s, c, &s->hostname);
+	case HEADER_OSRELEASE:
+		return session__feature_string(s, c, &s->osrelease);
+	case HEADER_VERSION:
+		return session__feature_string(s, c, &s->version);
+	case HEADER_ARCH:
+		return session__feature_string(s, c, &s->arch);
+	case HEADER_CPUDESC:
+		return session__feature_string(s, c, &s->cpudesc);
+	case HEADER_CPUID:
+		return session__feature_string(s, c, &s->cpuid);
+	case HEADER_NRCPUS:
+		if (fcur__u32(c, &s->nr_cpus_avail) || fcur__u32(c, &s->nr_cpus_online))
+			return -EINVAL;
+		return 0;
+	case HEADER_TOTAL_MEM:
+		return fcur__u64(c, &s->total_mem);
+	case HEADER_CMDLINE:
+		if (fcur__u32(c, &n) || n > (u64)(c->end - c->p) / 4)
+			return -EINVAL;
+		s->cmdline = calloc(n ? n : 1, sizeof(char *));
+		if (!s->cmdline)
+			return -ENOMEM;
+		for (; s->nr_cmdline < n; s->nr_cmdline++) {
+			s->cmdline[s->nr_cmdline] = fcur__string(c);
+			if (!s->cmdline[s->nr_cmdline])
+				return -EINVAL;
+		}
+		return 0;
+	case HEADER_EVENT_DESC:
+		return session__event_desc(s, c);
+	default:
+		/* BUILD_ID and the rest: not needed to decode the data. */
+		return 0;
+	}
+}
+
+static const char *const feat_names[] = {
+	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_HOSTNAME] = "HOSTNAME",
+	[HEADER_OSRELEASE] = "OSRELEASE", [HEADER_VERSION] = "VERSION",
+	[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS", [HEADER_CPUDESC] = "CPUDESC",
+	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
+	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
+};
+
+int perf_session__read_features(struct perf_session *s)
+{
+	u64 table = s->data_offset + s->data_size;
+	int nr = 0, idx = 0, err = 0;
+
+	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++)
+		if (s->features[bit / 64] & (1ULL << (bit % 64)))
+			nr++;
+	if (!nr)
+		return 0;
+	if (table > s->file_size || (u64)nr * 16 > s->file_size - table) {
+		pr_warning("WARNING: the feature table at offset %llu is past the end of %s; "
+			   "ignoring the features.\n", (unsigned long long)table, s->path);
+		return 0;
+	}
+	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++) {
+		u64 sec[2];
+		char *buf;
+		struct fcur c;
+
+		if (!(s->features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (pread(s->fd, sec, sizeof(sec), table + idx * 16) != sizeof(sec))
+			return -EIO;
+		idx++;
+		if (bit >= (int)ARRAY_SIZE(feat_names) || !feat_names[bit])
+			continue;
+		if (sec[0] > s->file_size || sec[1] > s->file_size - sec[0]) {
+			/* Truncated after the data: the samples are still all there. */
+			pr_warning("WARNING: feature %s of %s lies past the end of the file "
+				   "(truncated?); ignoring it.\n", feat_names[bit], s->path);
+			continue;
+		}
+		buf = malloc(sec[1] + 1);
+		if (!buf)
+			return -ENOMEM;
+		if (sec[1] && pread(s->fd, buf, sec[1], sec[0]) != (ssize_t)sec[1]) {
+			free(buf);
+			return -EIO;
+		}
+		buf[sec[1]] = '\0';
+		c.p = buf;
+		c.end = buf + sec[1];
+		err = session__feature(s, bit, &c);
+		free(buf);
+		if (err == -EINVAL) {
+			/* A damaged feature costs that feature only; the data may be fine. */
+			pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
+				   "ignoring it.\n", feat_names[bit], s->path,
+				   (unsigned long long)sec[0]);
+			err = 0;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The tracing data block; see trace-cmd.dat(5) for its layout (version 0.6). */
+int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct fcur c = { buf, buf + size };
+	struct tep_handle *tep;
+	const char *ver;
+	u32 page_size, nr;
+	u64 len;
+	int long_size;
+
+	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic)))
+		return -EINVAL;
+	c.p += sizeof(magic);
+	ver = c.p;
+	c.p = memchr(c.p, '\0', c.end - c.p);
+	if (!c.p || c.end - ++c.p < 6)
+		return -EINVAL;
+	if (c.p[0])		/* big-endian files are not supported */
+		return -EINVAL;
+	long_size = c.p[1];
+	c.p += 2;
+	if (fcur__u32(&c, &page_size))
+		return -EINVAL;
+	tep = tep_alloc();
+	if (!tep)
+		return -ENOMEM;
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+
+#define NEED(x) do { if (!(x)) goto out_bad; } while (0)
+	/* "header_page\0", u64 size, data; then the same for "header_event". */
+	NEED(c.end - c.p >= 12 && !memcmp(c.p, "header_page", 12));
+	c.p += 12;
+	NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
+	tep_parse_header_page(tep, (char *)c.p, len, long_size);
+	c.p += len;
+	NEED(c.end - c.p >= 13 && !memcmp(c.p, "header_event", 13));
+	c.p += 13;
+	NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
+	c.p += len;
+	/* ftrace's own formats: counted, each sized. */
+	NEED(!fcur__u32(&c, &nr));
+	for (u32 i = 0; i < nr; i++) {
+		NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
+		tep_parse_event(tep, c.p, len, "ftrace");
+		c.p += len;
+	}
+	NEED(!fcur__u32(&c, &nr));
+	for (u32 i = 0; i < nr; i++) {
+		const char *sys = c.p;
+		u32 nr_ev;
+
+		c.p = memchr(c.p, '\0', c.end - c.p);
+		NEED(c.p);
+		c.p++;
+		NEED(!fcur__u32(&c, &nr_ev));
+		for (u32 j = 0; j < nr_ev; j++) {
+			NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
+			tep_parse_event(tep, c.p, len, sys);
+			c.p += len;
+		}
+	}
+	/* kallsyms and printk formats are optional extras: the event fields print without. */
+	(void)ver;
+	if (s->tep)
+		tep_free(s->tep);
+	s->tep = tep;
+	return 0;
+#undef NEED
+out_bad:
+	tep_free(tep);
+	return -EINVAL;
+}
+
+struct bit_name {
+	u64 bit;
+	const char *name;
+};
+
+static const struct bit_name sample_bits[] = {
+	{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
+	{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
+	{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
+	{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
+	{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
+	{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
+	{ PERF_SAMPLE_REGS_INTR, "REGS_INTR" }, { PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+	{ PERF_SAMPLE_WEIGHT, "WEIGHT" }, { PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ PERF_SAMPLE_AUX, "AUX" }, { PERF_SAMPLE_CGROUP, "CGROUP" },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+	{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" }, { 0, NULL }
+};
+
+static const struct bit_name read_bits[] = {
+	{ PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
+	{ PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" },
+	{ PERF_FORMAT_ID, "ID" }, { PERF_FORMAT_GROUP, "GROUP" }, { PERF_FORMAT_LOST, "LOST" },
+	{ 0, NULL }
+};
+
+static void print_bits(FILE *fp, u64 v, const struct bit_name *b)
+{
+	bool first = true;
+
+	for (; b->name; b++) {
+		if (v & b->bit) {
+			fprintf(fp, "%s%s", first ? "" : "|", b->name);
+			first = false;
+		}
+	}
+}
+
+void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *a, const char *sep)
+{
+	bool first = true;
+
+#define FIELD(name, val, fmt)							\
+	do {									\
+		if (val) {							\
+			fprintf(fp, "%s%s%s" fmt, first ? "" : ", ", name, sep,	\
+				(unsigned long long)(val));			\
+			first = false;						\
+		}								\
+	} while (0)
+#define BITS(name, val, tab)							\
+	do {									\
+		if (val) {							\
+			fprintf(fp, "%s%s%s", first ? "" : ", ", name, sep);	\
+			print_bits(fp, val, tab);				\
+			first = false;						\
+		}								\
+	} while (0)
+#define FLAG(f) FIELD(#f, a->f, "%llu")
+	FIELD("type", a->type, "%llu");
+	FIELD("size", a->size, "%llu");
+	FIELD("config", a->config, "%#llx");
+	FIELD("{ sample_period, sample_freq }", a->sample_period, "%llu");
+	BITS("sample_type", a->sample_type, sample_bits);
+	BITS("read_format", a->read_format, read_bits);
+	FLAG(disabled); FLAG(inherit); FLAG(pinned); FLAG(exclusive);
+	FLAG(exclude_user); FLAG(exclude_kernel); FLAG(exclude_hv); FLAG(exclude_idle);
+	FLAG(mmap); FLAG(comm); FLAG(freq); FLAG(inherit_stat); FLAG(enable_on_exec);
+	FLAG(task); FLAG(watermark); FLAG(precise_ip); FLAG(mmap_data); FLAG(sample_id_all);
+	FLAG(exclude_host); FLAG(exclude_guest); FLAG(exclude_callchain_kernel);
+	FLAG(exclude_callchain_user); FLAG(mmap2); FLAG(comm_exec); FLAG(use_clockid);
+	FLAG(context_switch); FLAG(write_backward); FLAG(namespaces); FLAG(ksymbol);
+	FLAG(bpf_event); FLAG(aux_output); FLAG(cgroup); FLAG(text_poke); FLAG(build_id);
+	FLAG(inherit_thread); FLAG(remove_on_exec); FLAG(sigtrap);
+	FIELD("{ wakeup_events, wakeup_watermark }", a->wakeup_events, "%llu");
+	FLAG(bp_type);
+	FIELD("{ bp_addr, config1 }", a->bp_addr, "%#llx");
+	FIELD("{ bp_len, config2 }", a->bp_len, "%#llx");
+	FIELD("branch_sample_type", a->branch_sample_type, "%#llx");
+	FIELD("sample_regs_user", a->sample_regs_user, "%#llx");
+	FLAG(sample_stack_user);
+	if (a->clockid) {
+		fprintf(fp, "%sclockid%s%d", first ? "" : ", ", sep, (int)a->clockid);
+		first = false;
+	}
+	FIELD("sample_regs_intr", a->sample_regs_intr, "%#llx");
+	FLAG(aux_watermark); FLAG(sample_max_stack);
+#undef FLAG
+#undef BITS
+#undef FIELD
+}
+
+void perf_session__print_header(struct perf_session *s, FILE *fp)
+{
+	struct evsel *e;
+
+	fprintf(fp, "# ========\n");
+	fprintf(fp, "# data offset    : %llu\n", (unsigned long long)s->data_offset);
+	fprintf(fp, "# data size      : %llu\n", (unsigned long long)s->data_size);
+	if (s->hostname)
+		fprintf(fp, "# hostname : %s\n", s->hostname);
+	if (s->osrelease)
+		fprintf(fp, "# os release : %s\n", s->osrelease);
+	if (s->version)
+		fprintf(fp, "# perf version : %s\n", s->version);
+	if (s->arch)
+		fprintf(fp, "# arch : %s\n", s->arch);
+	if (s->nr_cpus_online || s->nr_cpus_avail) {
+		fprintf(fp, "# nrcpus online : %u\n", s->nr_cpus_online);
+		fprintf(fp, "# nrcpus avail : %u\n", s->nr_cpus_avail);
+	}
+	if (s->cpudesc)
+		fprintf(fp, "# cpudesc : %s\n", s->cpudesc);
+	if (s->cpuid)
+		fprintf(fp, "# cpuid : %s\n", s->cpuid);
+	if (s->total_mem)
+		fprintf(fp, "# total memory : %llu kB\n", (unsigned long long)s->total_mem);
+	if (s->nr_cmdline) {
+		fprintf(fp, "# cmdline : ");
+		for (u32 i = 0; i < s->nr_cmdline; i++)
+			fprintf(fp, "%s ", s->cmdline[i]);
+		fputc('\n', fp);
+	}
+	evlist__for_each_entry(s->evlist, e) {
+		fprintf(fp, "# event : name = %s, , ", evsel__name(e));
+		perf_event_attr__fprintf(fp, &e->attr, " = ");
+		fputc('\n', fp);
+	}
+	fprintf(fp, "# ========\n#\n");
+}

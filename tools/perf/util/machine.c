@@ -1,0 +1,427 @@
+/*
+ * Threads, maps and DSOs rebuilt from a file's side-band records.  Threads
+ * and processes live in open hash tables keyed by tid / pid; a process's
+ * maps are a sorted array searched by bisection, since lookups (one per
+ * sample and callchain entry) far outnumber MMAP records.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "machine.h"
+
+static inline size_t int_hash(int v, size_t nr)
+{
+	return ((u32)v * 2654435761u) & (nr - 1);
+}
+
+int machine__init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	dso_table__init(&m->dsos);
+	m->kernel_dso = dso_table__findnew(&m->dsos, "[kernel.kallsyms]", true);
+	return m->kernel_dso ? 0 : -ENOMEM;
+}
+
+void machine__exit(struct machine *m)
+{
+	for (size_t i = 0; i < m->nr_thread_buckets; i++) {
+		struct thread *t = m->threads[i], *n;
+
+		for (; t; t = n) {
+			n = t->next;
+			free(t->comms);
+			free(t);
+		}
+	}
+	for (size_t i = 0; i < m->nr_maps_buckets; i++) {
+		struct maps *p = m->maps[i], *n;
+
+		for (; p; p = n) {
+			n = p->next;
+			free(p->map);
+			free(p);
+		}
+	}
+	free(m->threads);
+	free(m->maps);
+	dso_table__exit(&m->dsos);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Doubles a hash table whose chains are linked through the first member. */
+#define REHASH(table, nr_buckets, type, key)					\
+	({									\
+		size_t __nr = (nr_buckets) ? (nr_buckets) * 2 : 256;		\
+		type **__b = calloc(__nr, sizeof(*__b));			\
+		if (__b) {							\
+			for (size_t __i = 0; __i < (nr_buckets); __i++) {	\
+				type *__e = (table)[__i], *__n;			\
+				for (; __e; __e = __n) {			\
+					size_t __h = int_hash(__e->key, __nr);	\
+					__n = __e->next;			\
+					__e->next = __b[__h];			\
+					__b[__h] = __e;				\
+				}						\
+			}							\
+			free(table);						\
+			(table) = __b;						\
+			(nr_buckets) = __nr;					\
+		}								\
+		__b ? 0 : -ENOMEM;						\
+	})
+
+static struct thread *machine__find_thread(struct machine *m, int tid)
+{
+	struct thread *t;
+
+	if (!m->nr_thread_buckets)
+		return NULL;
+	for (t = m->threads[int_hash(tid, m->nr_thread_buckets)]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static int thread__push_comm(struct thread *t, const char *comm, size_t len, u64 time)
+{
+	struct comm_entry *c;
+
+	if (t->nr_comms == t->cap_comms) {
+		int cap = t->cap_comms ? t->cap_comms * 2 : 2;
+
+		c = realloc(t->comms, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		t->comms = c;
+		t->cap_comms = cap;
+	}
+	c = &t->comms[t->nr_comms++];
+	c->time = time;
+	if (len > sizeof(c->comm) - 1)
+		len = sizeof(c->comm) - 1;
+	memcpy(c->comm, comm, len);
+	c->comm[len] = '\0';
+	return 0;
+}
+
+struct thread *machine__findnew_thread(struct machine *m, int pid, int tid)
+{
+	struct thread *t = machine__find_thread(m, tid);
+	char name[32];
+	size_t h;
+
+	if (t) {
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid;
+		return t;
+	}
+	if (m->nr_threads >= m->nr_thread_buckets &&
+	    REHASH(m->threads, m->nr_thread_buckets, struct thread, tid))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	/* Until a COMM says otherwise: the idle task's name, or ":tid" as perf shows it. */
+	if (tid == 0)
+		snprintf(name, sizeof(name), "swapper");
+	else
+		snprintf(name, sizeof(name), ":%d", tid);
+	if (thread__push_comm(t, name, strlen(name), 0)) {
+		free(t);
+		return NULL;
+	}
+	h = int_hash(tid, m->nr_thread_buckets);
+	t->next = m->threads[h];
+	m->threads[h] = t;
+	m->nr_threads++;
+	return t;
+}
+
+const char *thread__comm(const struct thread *t)
+{
+	return t->comms[t->nr_comms - 1].comm;
+}
+
+const char *thread__comm_at(const struct thread *t, u64 time)
+{
+	int lo = 0, hi = t->nr_comms;
+
+	if (time == (u64)-1)
+		return thread__comm(t);
+	/* The last entry not newer than @time; the oldest one if all are. */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (t->comms[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t->comms[lo ? lo - 1 : 0].comm;
+}
+
+int machine__process_comm(struct machine *m, const union perf_event *event, u64 time)
+{
+	const struct perf_record_comm *c = &event->comm;
+	size_t max, len;
+	struct thread *t;
+
+	if (event->header.size < offsetof(struct perf_record_comm, comm))
+		return -EINVAL;
+	max = event->header.size - offsetof(struct perf_record_comm, comm);
+	len = strnlen(c->comm, max);
+	t = machine__findnew_thread(m, c->pid, c->tid);
+	if (!t)
+		return -ENOMEM;
+	if (time == (u64)-1)
+		time = 0;
+	/* The first real name replaces the made-up one rather than following it. */
+	if (!t->comm_set && t->nr_comms == 1) {
+		t->nr_comms = 0;
+		time = 0;
+	}
+	t->comm_set = true;
+	return thread__push_comm(t, c->comm, len, time);
+}
+
+static struct maps *machine__find_maps(struct machine *m, int pid)
+{
+	struct maps *p;
+
+	if (!m->nr_maps_buckets)
+		return NULL;
+	for (p = m->maps[int_hash(pid, m->nr_maps_buckets)]; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+static struct maps *machine__findnew_maps(struct machine *m, int pid)
+{
+	struct maps *p = machine__find_maps(m, pid);
+	size_t h;
+
+	if (p)
+		return p;
+	if (m->nr_maps >= m->nr_maps_buckets &&
+	    REHASH(m->maps, m->nr_maps_buckets, struct maps, pid))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	h = int_hash(pid, m->nr_maps_buckets);
+	p->next = m->maps[h];
+	m->maps[h] = p;
+	m->nr_maps++;
+	return p;
+}
+
+static int maps__reserve(struct maps *p, size_t extra)
+{
+	struct map *n;
+	size_t cap;
+
+	if (p->nr + extra <= p->cap)
+		return 0;
+	cap = p->cap ? p->cap * 2 : 16;
+	while (cap < p->nr + extra)
+		cap *= 2;
+	n = realloc(p->map, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->map = n;
+	p->cap = cap;
+	return 0;
+}
+
+/* Index of the first map ending after @addr. */
+static size_t maps__lower(const struct maps *p, u64 addr)
+{
+	size_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->map[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A new mapping replaces whatever it overlaps, as mmap(2) does. */
+static int maps__insert(struct maps *p, const struct map *new)
+{
+	size_t i, j;
+
+	if (maps__reserve(p, 2))
+		return -ENOMEM;
+	i = maps__lower(p, new->start);
+	if (i < p->nr && p->map[i].start < new->start && p->map[i].end > new->end) {
+		/* Split the one map that contains the new one. */
+		struct map tail = p->map[i];
+
+		tail.pgoff += new->end - tail.start;
+		tail.start = new->end;
+		p->map[i].end = new->start;
+		memmove(&p->map[i + 2], &p->map[i + 1], (p->nr - i - 1) * sizeof(struct map));
+		p->map[i + 1] = *new;
+		p->map[i + 2] = tail;
+		p->nr += 2;
+		return 0;
+	}
+	if (i < p->nr && p->map[i].start < new->start) {
+		p->map[i].end = new->start;
+		i++;
+	}
+	for (j = i; j < p->nr && p->map[j].end <= new->end; j++)
+		;
+	if (j < p->nr && p->map[j].start < new->end) {
+		p->map[j].pgoff += new->end - p->map[j].start;
+		p->map[j].start = new->end;
+	}
+	/* Replace p->map[i, j) by the new map. */
+	memmove(&p->map[i + 1], &p->map[j], (p->nr - j) * sizeof(struct map));
+	p->map[i] = *new;
+	p->nr = p->nr - (j - i) + 1;
+	p->last_hit = 0;
+	return 0;
+}
+
+static int machine__add_map(struct machine *m, int pid, u64 start, u64 len, u64 pgoff,
+			    const char *filename, size_t max)
+{
+	char name[PATH_MAX];
+	size_t n = strnlen(filename, max);
+	struct map map;
+	struct maps *p;
+
+	/* Kernel and module maps: every kernel address is resolved via kallsyms. */
+	if (pid == -1 || !len || start + len < start)
+		return 0;
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, filename, n);
+	name[n] = '\0';
+	p = machine__findnew_maps(m, pid);
+	if (!p)
+		return -ENOMEM;
+	map.start = start;
+	map.end = start + len;
+	map.pgoff = pgoff;
+	map.dso = dso_table__findnew(&m->dsos, name, false);
+	if (!map.dso)
+		return -ENOMEM;
+	return maps__insert(p, &map);
+}
+
+int machine__process_mmap(struct machine *m, const union perf_event *event)
+{
+	const struct perf_record_mmap *e = &event->mmap;
+	size_t off = offsetof(struct perf_record_mmap, filename);
+
+	if (event->header.size <= off)
+		return -EINVAL;
+	if (event->header.misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0;
+	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
+				event->header.size - off);
+}
+
+int machine__process_mmap2(struct machine *m, const union perf_event *event)
+{
+	const struct perf_record_mmap2 *e = &event->mmap2;
+	size_t off = offsetof(struct perf_record_mmap2, filename);
+
+	if (event->header.size <= off)
+		return -EINVAL;
+	if (!(e->prot & PROT_EXEC))
+		return 0;
+	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
+				event->header.size - off);
+}
+
+int machine__process_fork(struct machine *m, const union perf_event *event)
+{
+	const struct perf_record_fork *f = &event->fork;
+	struct thread *parent, *child;
+
+	if (event->header.size < sizeof(*f))
+		return -EINVAL;
+	parent = machine__findnew_thread(m, (int)f->ppid, (int)f->ptid);
+	child = machine__findnew_thread(m, (int)f->pid, (int)f->tid);
+	if (!parent || !child)
+		return -ENOMEM;
+	/* A reused tid: the old thread's history no longer applies. */
+	child->exited = false;
+	child->pid = (int)f->pid;
+	if (thread__push_comm(child, thread__comm(parent), strlen(thread__comm(parent)),
+			      f->time))
+		return -ENOMEM;
+	child->comm_set = parent->comm_set;
+
+	/* A new process starts with a copy of its parent's address space. */
+	if ((int)f->pid != (int)f->ppid) {
+		struct maps *pm = machine__find_maps(m, (int)f->ppid);
+		struct maps *cm;
+
+		if (!pm || !pm->nr)
+			return 0;
+		cm = machine__findnew_maps(m, (int)f->pid);
+		/* findnew may have rehashed: pm itself is still valid (only chains move). */
+		if (!cm || maps__reserve(cm, pm->nr))
+			return -ENOMEM;
+		memcpy(cm->map, pm->map, pm->nr * sizeof(struct map));
+		cm->nr = pm->nr;
+		cm->last_hit = 0;
+	}
+	return 0;
+}
+
+int machine__process_exit(struct machine *m, const union perf_event *event)
+{
+	struct thread *t;
+
+	if (event->header.size < sizeof(event->fork))
+		return -EINVAL;
+	t = machine__find_thread(m, (int)event->fork.tid);
+	if (t)
+		t->exited = true;
+	return 0;
+}
+
+void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
+		      struct addr_location *al)
+{
+	struct maps *p;
+	size_t i;
+
+	memset(al, 0, sizeof(*al));
+	al->addr = addr;
+	al->sym_addr = addr;
+	if (kernel) {
+		al->dso = m->kernel_dso;
+		al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
+		return;
+	}
+	p = machine__find_maps(m, pid);
+	if (!p || !p->nr)
+		return;
+	i = p->last_hit;
+	if (i >= p->nr || addr < p->map[i].start || addr >= p->map[i].end) {
+		i = maps__lower(p, addr);
+		if (i >= p->nr || addr < p->map[i].start)
+			return;
+		p->last_hit = i;
+	}
+	al->map = &p->map[i];
+	al->dso = al->map->dso;
+	al->addr = addr - al->map->start + al->map->pgoff;
+	al->sym = dso__find_symbol(al->dso, al->addr, &al->sym_addr);
+}

@@ -1,0 +1,580 @@
+/*
+ * Reading perf.data (see session.h).  The file is untrusted: every size and
+ * offset is checked against the file size before use, and the data section
+ * is mapped a window at a time so files larger than memory work.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+#include "session.h"
+#include "debug.h"
+
+#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" */
+#define WINDOW_SIZE	(64ull << 20)
+#define PERF_RECORD_AUXTRACE_TYPE 71
+
+struct file_section {
+	u64 offset, size;
+};
+
+struct file_header {
+	u64 magic, size, attr_size;
+	struct file_section attrs, data, event_types;
+	u64 features[4];
+};
+
+static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(s->errmsg, sizeof(s->errmsg), "file is corrupt: %s at offset %llu", what,
+		 (unsigned long long)off);
+	return -EINVAL;
+}
+
+static int pread_all(int fd, void *buf, size_t len, u64 off)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf = (char *)buf + n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct evsel *session__evsel_by_id(struct perf_session *s, u64 id)
+{
+	size_t lo = 0, hi = s->nr_ids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ids[mid].id == id)
+			return s->ids[mid].evsel;
+		if (s->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Where the id sits: in a sample (words after the header), in a trailer (words from the end). */
+static void evsel__set_id_pos(struct evsel *e)
+{
+	u64 t = e->attr.sample_type;
+
+	e->id_pos = -1;
+	e->is_pos = -1;
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		e->id_pos = 0;
+		e->is_pos = 1;
+	} else if (t & PERF_SAMPLE_ID) {
+		e->id_pos = !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
+			    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
+		e->is_pos = 1 + !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
+	}
+}
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+
+/* Only for files without EVENT_DESC: a name from type/config. */
+static void evsel__guess_name(struct perf_session *s, struct evsel *e)
+{
+	char buf[128];
+
+	if (e->name)
+		return;
+	if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < ARRAY_SIZE(hw_names))
+		evsel__set_name(e, hw_names[e->attr.config]);
+	else if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < ARRAY_SIZE(sw_names))
+		evsel__set_name(e, sw_names[e->attr.config]);
+	else if (e->attr.type == PERF_TYPE_TRACEPOINT && s->tep) {
+		struct tep_event *ev = tep_find_event(s->tep, (int)e->attr.config);
+
+		if (ev) {
+			snprintf(buf, sizeof(buf), "%s:%s", ev->system, ev->name);
+			evsel__set_name(e, buf);
+		}
+	}
+	if (!e->name) {
+		snprintf(buf, sizeof(buf), "raw 0x%llx/type %u", (unsigned long long)e->attr.config,
+			 e->attr.type);
+		evsel__set_name(e, buf);
+	}
+}
+
+static int session__read_attrs(struct perf_session *s, const struct file_header *h)
+{
+	u64 nr = h->attrs.size / h->attr_size;
+	size_t cap = 0;
+	char *buf;
+	int err = 0;
+
+	buf = malloc(h->attr_size);
+	if (!buf)
+		return -ENOMEM;
+	for (u64 i = 0; i < nr; i++) {
+		u64 off = h->attrs.offset + i * h->attr_size;
+		struct perf_event_attr attr;
+		struct file_section ids;
+		struct evsel *e;
+		u64 asz = h->attr_size - sizeof(ids);
+
+		err = pread_all(s->fd, buf, h->attr_size, off);
+		if (err)
+			goto out;
+		memset(&attr, 0, sizeof(attr));
+		memcpy(&attr, buf, min_t(u64, asz, sizeof(attr)));
+		memcpy(&ids, buf + asz, sizeof(ids));
+		if (ids.size % sizeof(u64) || ids.offset > s->file_size ||
+		    ids.size > s->file_size - ids.offset) {
+			err = corrupt(s, off + asz, "attr %llu: id section out of bounds",
+				      (unsigned long long)i);
+			goto out;
+		}
+		e = evsel__new(&attr);
+		if (!e) {
+			err = -ENOMEM;
+			goto out;
+		}
+		e->attr.size = attr.size;
+		evsel__set_id_pos(e);
+		evlist__add(s->evlist, e);
+		if (ids.size) {
+			u64 n = ids.size / sizeof(u64);
+
+			if (s->nr_ids + n > cap) {
+				void *p;
+
+				cap = (s->nr_ids + n) * 2;
+				p = realloc(s->ids, cap * sizeof(*s->ids));
+				if (!p) {
+					err = -ENOMEM;
+					goto out;
+				}
+				s->ids = p;
+			}
+			for (u64 j = 0; j < n; j++) {
+				err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
+						ids.offset + j * sizeof(u64));
+				if (err)
+					goto out;
+				s->ids[s->nr_ids++].evsel = e;
+			}
+		}
+	}
+	if (s->nr_ids)
+		qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
+out:
+	free(buf);
+	return err;
+}
+
+static int session__check_header(struct perf_session *s, struct file_header *h)
+{
+	if (!s->file_size) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "zero-sized file, nothing to do");
+		return -EINVAL;
+	}
+	if (s->file_size < sizeof(h->magic) + sizeof(h->size))
+		return corrupt(s, 0, "file too small for a header (%llu bytes)",
+			       (unsigned long long)s->file_size);
+	if (pread_all(s->fd, h, min_t(u64, sizeof(*h), s->file_size), 0))
+		return -EIO;
+	if (h->magic != PERF_MAGIC2)
+		return corrupt(s, 0, "bad magic (not a perf.data file, or an unsupported version)");
+	if (h->size != sizeof(*h) || s->file_size < sizeof(*h))
+		return corrupt(s, 8, "header size %llu (expected %zu)",
+			       (unsigned long long)h->size, sizeof(*h));
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) ||
+	    h->attr_size > 4096)
+		return corrupt(s, 16, "attr_size %llu", (unsigned long long)h->attr_size);
+	if (h->attrs.offset > s->file_size || h->attrs.size > s->file_size - h->attrs.offset ||
+	    h->attrs.size % h->attr_size)
+		return corrupt(s, 24, "attr section [%llu, +%llu) out of bounds",
+			       (unsigned long long)h->attrs.offset,
+			       (unsigned long long)h->attrs.size);
+	if (!h->attrs.size)
+		return corrupt(s, 32, "no event attributes");
+	if (h->data.offset < sizeof(*h) || h->data.offset > s->file_size)
+		return corrupt(s, 40, "data section offset %llu out of bounds",
+			       (unsigned long long)h->data.offset);
+	s->attr_size = h->attr_size;
+	s->data_offset = h->data.offset;
+	s->data_size = h->data.size;
+	memcpy(s->features, h->features, sizeof(s->features));
+	if (!h->data.size) {
+		pr_warning("WARNING: data size is 0: was perf record properly terminated? "
+			   "Reading %s to its end.\n", s->path);
+		s->data_end = s->file_size;
+	} else if (h->data.size > s->file_size - h->data.offset) {
+		pr_warning("WARNING: %s is truncated: its data section should end at %llu, "
+			   "the file ends at %llu; showing what is there.\n", s->path,
+			   (unsigned long long)(h->data.offset + h->data.size),
+			   (unsigned long long)s->file_size);
+		s->truncated = true;
+		s->data_end = s->file_size;
+	} else {
+		s->data_end = h->data.offset + h->data.size;
+	}
+	return 0;
+}
+
+struct perf_session *perf_session__open(const char *path, int *err, char *errbuf, size_t len)
+{
+	struct perf_session *s = calloc(1, sizeof(*s));
+	struct file_header h;
+	struct evsel *e;
+	struct stat st;
+
+	*err = -ENOMEM;
+	if (!s)
+		return NULL;
+	s->fd = -1;
+	s->path = strdup(path);
+	s->evlist = evlist__new();
+	if (!s->path || !s->evlist || machine__init(&s->machine))
+		goto out_err;
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0 || fstat(s->fd, &st)) {
+		*err = -errno;
+		goto out_err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*err = -EISDIR;
+		goto out_err;
+	}
+	s->file_size = st.st_size;
+	*err = session__check_header(s, &h);
+	if (*err)
+		goto out_err;
+	*err = session__read_attrs(s, &h);
+	if (*err)
+		goto out_err;
+	/* The features come after the data, so an unfinished or truncated file has none. */
+	if (s->data_size && !s->truncated) {
+		*err = perf_session__read_features(s);
+		if (*err)
+			goto out_err;
+	}
+	s->one_layout = true;
+	evlist__for_each_entry(s->evlist, e) {
+		evsel__guess_name(s, e);
+		if (e->attr.sample_type != evlist__first(s->evlist)->attr.sample_type)
+			s->one_layout = false;
+		if (evsel__is_tracepoint(e) && s->tep)
+			e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
+	}
+	if (!s->one_layout) {
+		evlist__for_each_entry(s->evlist, e) {
+			if (e->id_pos < 0) {
+				*err = corrupt(s, h.attrs.offset,
+					       "events of different layouts without sample ids");
+				goto out_err;
+			}
+		}
+	}
+	return s;
+out_err:
+	if (errbuf)
+		snprintf(errbuf, len, "%s", s->errmsg[0] ? s->errmsg : strerror(-*err));
+	perf_session__delete(s);
+	return NULL;
+}
+
+void perf_session__delete(struct perf_session *s)
+{
+	if (!s)
+		return;
+	if (s->win)
+		munmap(s->win, s->win_len);
+	if (s->fd >= 0)
+		close(s->fd);
+	evlist__delete(s->evlist);
+	free(s->ids);
+	free(s->hostname);
+	free(s->osrelease);
+	free(s->version);
+	free(s->arch);
+	free(s->cpudesc);
+	free(s->cpuid);
+	for (u32 i = 0; i < s->nr_cmdline; i++)
+		free(s->cmdline[i]);
+	free(s->cmdline);
+	if (s->tep)
+		tep_free(s->tep);
+	machine__exit(&s->machine);
+	free(s->path);
+	free(s);
+}
+
+/* A pointer to [off, off + len) of the file, remapping the window when needed. */
+static const char *session__map(struct perf_session *s, u64 off, u64 len)
+{
+	u64 start, mlen;
+	void *p;
+
+	if (s->win && off >= s->win_off && off + len <= s->win_off + s->win_len)
+		return s->win + (off - s->win_off);
+	if (s->win)
+		munmap(s->win, s->win_len);
+	s->win = NULL;
+	start = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+	mlen = max_t(u64, WINDOW_SIZE, off + len - start);
+	if (mlen > s->file_size - start)
+		mlen = s->file_size - start;
+	if (off + len > start + mlen)
+		return NULL;
+	p = mmap(NULL, mlen, PROT_READ, MAP_SHARED, s->fd, start);
+	if (p == MAP_FAILED)
+		return NULL;
+	s->win = p;
+	s->win_off = start;
+	s->win_len = mlen;
+	return s->win + (off - start);
+}
+
+/* The evsel a record belongs to, via its sample id when layouts differ. */
+static struct evsel *session__evsel_of(struct perf_session *s, const union perf_event *ev)
+{
+	struct evsel *first = evlist__first(s->evlist);
+	const u64 *w;
+	u64 words = ev->header.size / sizeof(u64);
+
+	if (s->one_layout)
+		return first;
+	if (ev->header.type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
+		return first;
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if ((u64)first->id_pos + 1 >= words)
+			return NULL;
+		w = (const u64 *)ev + 1 + first->id_pos;
+	} else {
+		if (!first->attr.sample_id_all || (u64)first->is_pos >= words)
+			return NULL;
+		w = (const u64 *)ev + words - first->is_pos;
+	}
+	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
+	if (!*w)
+		return first;
+	return session__evsel_by_id(s, *w);
+}
+
+static int session__deliver(struct perf_session *s, union perf_event *ev, struct evsel *evsel,
+			    u64 offset)
+{
+	struct perf_sample sample;
+	struct perf_tool *tool = s->tool;
+	int err;
+
+	if (!evsel) {
+		s->nr_unknown_id++;
+		return 0;
+	}
+	if (evsel__parse_sample(&evsel->attr, ev, &sample))
+		return corrupt(s, offset, "%s record fields run past its size %u",
+			       ev->header.type == PERF_RECORD_SAMPLE ? "sample" : "side-band",
+			       ev->header.size);
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		s->nr_samples++;
+		return tool->sample ? tool->sample(tool, ev, &sample, evsel, &s->machine) : 0;
+	case PERF_RECORD_MMAP:
+		err = machine__process_mmap(&s->machine, ev);
+		break;
+	case PERF_RECORD_MMAP2:
+		err = machine__process_mmap2(&s->machine, ev);
+		break;
+	case PERF_RECORD_COMM:
+		err = machine__process_comm(&s->machine, ev, sample.time);
+		break;
+	case PERF_RECORD_FORK:
+		err = machine__process_fork(&s->machine, ev);
+		break;
+	case PERF_RECORD_EXIT:
+		err = machine__process_exit(&s->machine, ev);
+		break;
+	case PERF_RECORD_LOST:
+		if (ev->header.size < sizeof(ev->lost))
+			return corrupt(s, offset, "LOST record of size %u", ev->header.size);
+		s->nr_lost_chunks++;
+		s->nr_lost += ev->lost.lost;
+		err = 0;
+		break;
+	default:
+		err = 0;
+		break;
+	}
+	if (err == -EINVAL)
+		return corrupt(s, offset, "record of type %u too short (%u bytes)",
+			       ev->header.type, ev->header.size);
+	if (err)
+		return err;
+	return tool->other ? tool->other(tool, ev, &sample, &s->machine) : 0;
+}
+
+static int session__oe_deliver(struct ordered_events *oe, struct oe_event *e)
+{
+	struct perf_session *s = oe->data;
+
+	return session__deliver(s, e->event, e->priv, 0);
+}
+
+static int session__process_record(struct perf_session *s, const union perf_event *ev,
+				   u64 offset)
+{
+	struct evsel *evsel;
+	struct perf_sample sample;
+
+	s->nr_events++;
+	if (ev->header.type == PERF_RECORD_FINISHED_ROUND)
+		return ordered_events__flush_round(&s->oe);
+	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
+		return 0;
+	if (ev->header.size % sizeof(u64))
+		return corrupt(s, offset, "record size %u is not a multiple of 8",
+			       ev->header.size);
+	evsel = session__evsel_of(s, ev);
+	if (!evsel) {
+		s->nr_unknown_id++;
+		return 0;
+	}
+	/* Only the time is needed now; the record is decoded again when delivered. */
+	if (evsel__parse_sample(&evsel->attr, ev, &sample))
+		return corrupt(s, offset, "record fields run past its size %u", ev->header.size);
+	/*
+	 * No time to sort by (or 0, as synthesized records have): delivered at
+	 * once, ahead of what is queued, as perf does.
+	 */
+	if (sample.time == (u64)-1 || !sample.time)
+		return session__deliver(s, (union perf_event *)ev, evsel, offset);
+	return ordered_events__queue(&s->oe, ev, sample.time, evsel);
+}
+
+int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
+{
+	u64 off = s->data_offset;
+	int err = 0;
+
+	s->tool = tool;
+	ordered_events__init(&s->oe, session__oe_deliver, s);
+	while (off < s->data_end) {
+		const union perf_event *ev;
+		struct perf_event_header h;
+		const char *p;
+
+		if (s->data_end - off < sizeof(h)) {
+			if (s->truncated || !s->data_size)
+				break;
+			err = corrupt(s, off, "record header runs past the data section end");
+			goto out;
+		}
+		p = session__map(s, off, sizeof(h));
+		if (!p) {
+			err = -EIO;
+			goto out;
+		}
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h)) {
+			err = corrupt(s, off, "record size %u", h.size);
+			goto out;
+		}
+		if (h.size > s->data_end - off) {
+			if (s->truncated || !s->data_size) {
+				pr_warning("WARNING: the file ends inside the record at offset %llu; "
+					   "showing the records before it.\n",
+					   (unsigned long long)off);
+				break;
+			}
+			err = corrupt(s, off, "record of size %u runs past the data section end",
+				      h.size);
+			goto out;
+		}
+		p = session__map(s, off, h.size);
+		if (!p) {
+			err = -EIO;
+			goto out;
+		}
+		ev = (const union perf_event *)p;
+		err = session__process_record(s, ev, off);
+		if (err)
+			goto out;
+		off += h.size;
+		/* AUXTRACE data follows its record, outside header.size. */
+		if (h.type == PERF_RECORD_AUXTRACE_TYPE && h.size >= 16) {
+			u64 aux;
+
+			memcpy(&aux, p + 8, sizeof(aux));
+			if (aux > s->data_end - off) {
+				err = corrupt(s, off, "auxtrace data of %llu bytes runs past the end",
+					      (unsigned long long)aux);
+				goto out;
+			}
+			off += aux;
+		}
+	}
+	err = ordered_events__flush_all(&s->oe);
+out:
+	s->nr_unordered = s->oe.nr_unordered;
+	if (err == -EINVAL && !s->errmsg[0])
+		corrupt(s, off, "bad record");
+	ordered_events__exit(&s->oe);
+	return err;
+}
+
+void perf_session__warn_stats(struct perf_session *s)
+{
+	struct evsel *e;
+	bool backward = false;
+
+	if (s->nr_lost_chunks)
+		ui__warning("Processed %llu events and lost %llu chunks!\n\n"
+			    "Check IO/CPU overload!\n\n", (unsigned long long)s->nr_events,
+			    (unsigned long long)s->nr_lost_chunks);
+	if (s->nr_unknown_id)
+		ui__warning("%llu samples with id not present in the header\n",
+			    (unsigned long long)s->nr_unknown_id);
+	evlist__for_each_entry(s->evlist, e)
+		if (e->attr.write_backward)
+			backward = true;
+	/* Backward (overwrite) buffers hand records out newest first: that is expected. */
+	if (s->nr_unordered && !backward)
+		ui__warning("%llu out of order events recorded.\n",
+			    (unsigned long long)s->nr_unordered);
+}

@@ -1,0 +1,78 @@
+#ifndef PERF_UTIL_SESSION_H
+#define PERF_UTIL_SESSION_H
+/*
+ * Reading a perf.data file: the header is checked strictly (every length
+ * before use), attrs become an evlist, features are loaded, and the data
+ * section is walked in windows, records put in time order and handed to a
+ * tool.  Errors are negative errno; for a corrupt file the reason is in
+ * session->errmsg as "file is corrupt: <what> at offset <N>".
+ */
+#include <stdio.h>
+#include "types.h"
+#include "event.h"
+#include "evlist.h"
+#include "machine.h"
+#include "ordered-events.h"
+
+struct perf_session;
+struct tep_handle;
+
+struct perf_tool {
+	int (*sample)(struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct evsel *evsel, struct machine *machine);
+	/* Side-band records, after the machine has taken them into account. */
+	int (*other)(struct perf_tool *tool, union perf_event *event,
+		     struct perf_sample *sample, struct machine *machine);
+};
+
+struct perf_session {
+	char *path;
+	int fd;
+	u64 file_size;
+	u64 attr_size;
+	u64 data_offset, data_size, data_end;
+	u64 features[4];		/* adds_features bitmap */
+	struct evlist *evlist;
+	struct { u64 id; struct evsel *evsel; } *ids;	/* sorted by id */
+	size_t nr_ids;
+	bool one_layout;		/* every evsel has the same sample_type */
+
+	/* Features. */
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	u32 nr_cpus_avail, nr_cpus_online;
+	u64 total_mem;
+	char **cmdline;
+	u32 nr_cmdline;
+	struct tep_handle *tep;
+
+	struct machine machine;
+	struct ordered_events oe;
+	struct perf_tool *tool;
+
+	/* The window of the data section currently mapped. */
+	char *win;
+	u64 win_off, win_len;
+
+	/* Statistics for the end-of-file warnings. */
+	u64 nr_unordered;
+	u64 nr_events, nr_samples, nr_lost_chunks, nr_lost, nr_unknown_id;
+	bool truncated;
+	char errmsg[256];
+};
+
+/* NULL on failure with *err = -errno and (if it got that far) a message in errbuf. */
+struct perf_session *perf_session__open(const char *path, int *err, char *errbuf, size_t len);
+void perf_session__delete(struct perf_session *s);
+/* Walks the data section; warnings about the file go to stderr. 0 or -errno. */
+int perf_session__process_events(struct perf_session *s, struct perf_tool *tool);
+void perf_session__print_header(struct perf_session *s, FILE *fp);
+/* Prints the end-of-file warnings (lost, out of order, unknown ids). */
+void perf_session__warn_stats(struct perf_session *s);
+
+/* header-read.c: features and the tracing data, for session.c. */
+int perf_session__read_features(struct perf_session *s);
+int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size);
+/* "type: 2, size: 128, ..." as perf evlist -v prints it. */
+void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *attr, const char *sep);
+
+#endif

@@ -1,0 +1,639 @@
+/*
+ * Symbols of DSOs: the kernel's from /proc/kallsyms, user files' from
+ * their ELF .symtab (else .dynsym).  Each DSO keeps one sorted array and
+ * is searched by bisection; nothing is loaded until an address in it is
+ * looked up.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "symbol.h"
+#include "debug.h"
+
+const char *symbol__kallsyms_path = "/proc/kallsyms";
+
+static u64 str_hash(const char *s)
+{
+	u64 h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+void dso_table__init(struct dso_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static void dso__delete(struct dso *dso)
+{
+	free(dso->name);
+	free(dso->syms);
+	free(dso->strpool);
+	free(dso->segs);
+	free(dso);
+}
+
+void dso_table__exit(struct dso_table *t)
+{
+	for (size_t i = 0; i < t->nr_buckets; i++) {
+		struct dso *d = t->buckets[i], *n;
+
+		for (; d; d = n) {
+			n = d->next;
+			dso__delete(d);
+		}
+	}
+	free(t->buckets);
+	memset(t, 0, sizeof(*t));
+}
+
+static int dso_table__grow(struct dso_table *t)
+{
+	size_t nr = t->nr_buckets ? t->nr_buckets * 2 : 64;
+	struct dso **b = calloc(nr, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_buckets; i++) {
+		struct dso *d = t->buckets[i], *n;
+
+		for (; d; d = n) {
+			size_t h = str_hash(d->name) & (nr - 1);
+
+			n = d->next;
+			d->next = b[h];
+			b[h] = d;
+		}
+	}
+	free(t->buckets);
+	t->buckets = b;
+	t->nr_buckets = nr;
+	return 0;
+}
+
+struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kernel)
+{
+	struct dso *d;
+	size_t h;
+
+	if (t->nr_buckets) {
+		h = str_hash(name) & (t->nr_buckets - 1);
+		for (d = t->buckets[h]; d; d = d->next)
+			if (!strcmp(d->name, name))
+				return d;
+	}
+	if (t->nr >= t->nr_buckets && dso_table__grow(t))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->name = strdup(name);
+	if (!d->name) {
+		free(d);
+		return NULL;
+	}
+	d->kernel = kernel;
+	h = str_hash(name) & (t->nr_buckets - 1);
+	d->next = t->buckets[h];
+	t->buckets[h] = d;
+	t->nr++;
+	return d;
+}
+
+/* Growable symbol array plus string pool, used while loading. */
+struct sym_builder {
+	struct symbol *syms;
+	size_t nr, cap;
+	char *pool;
+	size_t pool_len, pool_cap;
+	/* Parallel to syms while building: binding rank and whether size was known. */
+	unsigned char *rank;
+};
+
+static int builder__add(struct sym_builder *b, u64 start, u64 end, const char *name,
+			size_t len, unsigned char rank)
+{
+	if (b->nr == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		struct symbol *s = realloc(b->syms, cap * sizeof(*s));
+		unsigned char *r;
+
+		if (!s)
+			return -ENOMEM;
+		b->syms = s;
+		r = realloc(b->rank, cap);
+		if (!r)
+			return -ENOMEM;
+		b->rank = r;
+		b->cap = cap;
+	}
+	if (b->pool_len + len + 1 > b->pool_cap) {
+		size_t cap = b->pool_cap ? b->pool_cap * 2 : 65536;
+		char *p;
+
+		while (cap < b->pool_len + len + 1)
+			cap *= 2;
+		p = realloc(b->pool, cap);
+		if (!p)
+			return -ENOMEM;
+		b->pool = p;
+		b->pool_cap = cap;
+	}
+	memcpy(b->pool + b->pool_len, name, len);
+	b->pool[b->pool_len + len] = '\0';
+	/* Names are offsets until the pool stops moving. */
+	b->syms[b->nr].name = (const char *)(uintptr_t)b->pool_len;
+	b->syms[b->nr].module = NULL;
+	b->syms[b->nr].start = start;
+	b->syms[b->nr].end = end;
+	b->rank[b->nr] = rank;
+	b->pool_len += len + 1;
+	b->nr++;
+	return 0;
+}
+
+struct ranked {
+	struct symbol sym;
+	unsigned char rank;
+	size_t order;
+};
+
+static int ranked__cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->sym.start != y->sym.start)
+		return x->sym.start < y->sym.start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Of two ELF symbols at one address, the one perf shows: one with a size,
+ * then global over local over weak, then fewer leading underscores, then
+ * the longer name.  (Kernel aliases: the last one listed wins.)
+ */
+static bool ranked__better(const struct ranked *a, const struct ranked *b, bool kernel)
+{
+	bool asz = a->sym.end > a->sym.start, bsz = b->sym.end > b->sym.start;
+	size_t au, bu;
+
+	if (kernel)
+		return true;
+	if (asz != bsz)
+		return asz;
+	if (a->rank != b->rank)
+		return a->rank > b->rank;
+	au = leading_underscores(a->sym.name);
+	bu = leading_underscores(b->sym.name);
+	if (au != bu)
+		return au < bu;
+	return strlen(a->sym.name) >= strlen(b->sym.name);
+}
+
+/* Sorts, drops duplicates at one address, and closes size-less symbols at the next start. */
+static int builder__finish(struct sym_builder *b, struct dso *dso, u64 last_len)
+{
+	struct ranked *r;
+	size_t n = 0;
+
+	if (!b->nr)
+		goto out_empty;
+	r = malloc(b->nr * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nr; i++) {
+		r[i].sym = b->syms[i];
+		r[i].sym.name = b->pool + (uintptr_t)b->syms[i].name;
+		if (b->syms[i].module)
+			r[i].sym.module = b->pool + (uintptr_t)b->syms[i].module - 1;
+		r[i].rank = b->rank[i];
+		r[i].order = i;
+	}
+	qsort(r, b->nr, sizeof(*r), ranked__cmp);
+	for (size_t i = 0; i < b->nr; i++) {
+		if (n && r[n - 1].sym.start == r[i].sym.start) {
+			if (ranked__better(&r[i], &r[n - 1], dso->kernel))
+				r[n - 1] = r[i];
+			continue;
+		}
+		r[n++] = r[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		b->syms[i] = r[i].sym;
+		if (b->syms[i].end <= b->syms[i].start)
+			b->syms[i].end = i + 1 < n ? r[i + 1].sym.start : r[i].sym.start + last_len;
+	}
+	free(r);
+out_empty:
+	dso->syms = b->syms;
+	dso->nr_syms = n;
+	dso->strpool = b->pool;
+	free(b->rank);
+	return 0;
+}
+
+static void builder__free(struct sym_builder *b)
+{
+	free(b->syms);
+	free(b->pool);
+	free(b->rank);
+}
+
+static char *read_whole(const char *path, size_t *lenp)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0 || !buf)
+		goto out_err;
+	for (;;) {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				goto out_err;
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out_err;
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+out_err:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* Lines are "address type name [module]"; only text symbols matter for samples. */
+static int dso__load_kallsyms(struct dso *dso)
+{
+	struct sym_builder b = { 0 };
+	size_t len;
+	char *buf = read_whole(symbol__kallsyms_path, &len);
+	char *line, *next;
+	int err = 0;
+
+	if (!buf)
+		return -errno;
+	for (line = buf; line < buf + len; line = next) {
+		char *end = memchr(line, '\n', buf + len - line), *p, *name, *mod = NULL;
+		size_t name_len;
+		u64 addr;
+		char type;
+
+		if (!end)
+			end = buf + len;
+		next = end + 1;
+		*end = '\0';
+		addr = strtoull(line, &p, 16);
+		if (p == line || *p != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		type = p[1];
+		if (toupper(type) != 'T' && toupper(type) != 'W')
+			continue;
+		name = p + 3;
+		name_len = strcspn(name, "\t ");
+		if (name[name_len] == '\t' && name[name_len + 1] == '[')
+			mod = name + name_len + 1;
+		if (!addr || !name_len)
+			continue;
+		err = builder__add(&b, addr, 0, name, name_len, toupper(type) == 'W' ? 0 : isupper(type) ? 2 : 1);
+		if (err)
+			break;
+		if (mod) {
+			/* Keep "[module]" after the name in the pool; offset + 1 marks "present". */
+			size_t mlen = strcspn(mod, "]") + 1;
+			size_t off = b.pool_len;
+
+			if (mod[mlen - 1] != ']')
+				continue;
+			err = builder__add(&b, 0, 0, mod, mlen, 0);
+			if (err)
+				break;
+			b.nr--;		/* only the string was wanted */
+			b.syms[b.nr - 1].module = (const char *)(uintptr_t)(off + 1);
+		}
+	}
+	free(buf);
+	if (!err)
+		err = builder__finish(&b, dso, 4096);
+	if (err)
+		builder__free(&b);
+	return err;
+}
+
+/* The GNU build-id note as hex, for finding the separate debug file. */
+static void elf__build_id(Elf *elf, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	hex[0] = '\0';
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+				continue;
+			for (size_t i = 0; i < nh.n_descsz && 2 * i + 3 < len; i++)
+				snprintf(hex + 2 * i, 3, "%02x",
+					 ((unsigned char *)data->d_buf)[desc_off + i]);
+			return;
+		}
+	}
+}
+
+/*
+ * PLT entries have no symbols of their own: name them "<target>@plt" from
+ * .rela.plt, in order, as perf does.  With IBT (.plt.sec) the entries
+ * have no header; a classic .plt starts with one header entry.
+ */
+static int elf__add_plt(Elf *elf, struct sym_builder *b)
+{
+	Elf_Scn *scn = NULL, *plt = NULL, *plt_sec = NULL, *rela = NULL;
+	GElf_Shdr plt_sh, rela_sh, sym_sh, sh;
+	Elf_Data *rdata, *sdata;
+	size_t shstrndx, nr;
+	u64 addr, entsize;
+	int err = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".plt"))
+			plt = scn;
+		else if (!strcmp(name, ".plt.sec"))
+			plt_sec = scn;
+		else if (!strcmp(name, ".rela.plt"))
+			rela = scn;
+	}
+	if (plt_sec)
+		plt = plt_sec;
+	if (!plt || !rela || !gelf_getshdr(plt, &plt_sh) || !gelf_getshdr(rela, &rela_sh) ||
+	    rela_sh.sh_type != SHT_RELA || !rela_sh.sh_entsize)
+		return 0;
+	scn = elf_getscn(elf, rela_sh.sh_link);
+	if (!scn || !gelf_getshdr(scn, &sym_sh))
+		return 0;
+	rdata = elf_getdata(rela, NULL);
+	sdata = elf_getdata(scn, NULL);
+	if (!rdata || !sdata)
+		return 0;
+	entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
+	addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
+	nr = rela_sh.sh_size / rela_sh.sh_entsize;
+	for (size_t i = 0; i < nr && addr + entsize <= plt_sh.sh_addr + plt_sh.sh_size; i++) {
+		char name[512];
+		const char *target = "";
+		GElf_Rela r;
+		GElf_Sym sym;
+
+		if (!gelf_getrela(rdata, i, &r))
+			break;
+		if (GELF_R_SYM(r.r_info) && gelf_getsym(sdata, GELF_R_SYM(r.r_info), &sym))
+			target = elf_strptr(elf, sym_sh.sh_link, sym.st_name);
+		snprintf(name, sizeof(name), "%s@plt", target ? target : "");
+		err = builder__add(b, addr, addr + entsize, name, strlen(name), 2);
+		if (err)
+			break;
+		addr += entsize;
+	}
+	return err;
+}
+
+/*
+ * Adds the symbols of one ELF file to @b: .symtab, else .dynsym.  For the
+ * DSO's own file also its segments, PLT names and build id (*@id, hex).
+ */
+static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
+			  struct sym_builder *b, bool *has_symtab, char *id, size_t id_len)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Ehdr ehdr;
+	size_t nr_phdr;
+	Elf *elf;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr) ||
+	    elf_getphdrnum(elf, &nr_phdr)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (main_file) {
+		dso->segs = calloc(nr_phdr ? nr_phdr : 1, sizeof(*dso->segs));
+		if (!dso->segs) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < nr_phdr; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			dso->segs[dso->nr_segs].offset = ph.p_offset;
+			dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
+			dso->segs[dso->nr_segs].size = ph.p_filesz;
+			dso->nr_segs++;
+		}
+		elf__build_id(elf, id, id_len);
+		err = elf__add_plt(elf, b);
+		if (err)
+			goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	*has_symtab = symtab != NULL;
+	scn = symtab ? symtab : main_file ? dynsym : NULL;
+	if (scn) {
+		GElf_Shdr sh;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t nr;
+
+		if (!gelf_getshdr(scn, &sh) || !data || !sh.sh_entsize) {
+			err = -EINVAL;
+			goto out;
+		}
+		nr = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; i < nr; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int type, bind;
+
+			if (!gelf_getsym(data, i, &sym))
+				break;
+			type = GELF_ST_TYPE(sym.st_info);
+			bind = GELF_ST_BIND(sym.st_info);
+			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+			    !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			/* Code labels (no type, in an executable section) count too. */
+			if (type == STT_NOTYPE) {
+				Elf_Scn *in = elf_getscn(elf, sym.st_shndx);
+				GElf_Shdr ish;
+
+				if (name[0] == '.' || name[0] == '$' || !in || !gelf_getshdr(in, &ish) ||
+				    !(ish.sh_flags & SHF_EXECINSTR))
+					continue;
+			} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+				continue;
+			}
+			err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name,
+					   strlen(name),
+					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
+			if (err)
+				goto out;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/*
+ * A stripped file keeps only .dynsym; its full .symtab may be in the debug
+ * file named by its build id (what a -dbg package installs).
+ */
+static int dso__load_elf(struct dso *dso)
+{
+	struct sym_builder b = { 0 };
+	char id[128] = "", dbg[PATH_MAX];
+	bool has_symtab = false, dbg_symtab = false;
+	int err;
+
+	err = elf__load_syms(dso, dso->name, true, &b, &has_symtab, id, sizeof(id));
+	if (!err && !has_symtab && strlen(id) > 2) {
+		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+		if (!access(dbg, R_OK))
+			elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
+	}
+	if (!err)
+		err = builder__finish(&b, dso, 0);
+	if (err)
+		builder__free(&b);
+	return err;
+}
+
+int dso__load(struct dso *dso)
+{
+	int err;
+
+	if (dso->loaded)
+		return 0;
+	dso->loaded = true;
+	if (dso->kernel)
+		err = dso__load_kallsyms(dso);
+	else if (dso->name[0] == '[' || dso->name[0] != '/')
+		err = -ENOENT;	/* [vdso], [heap], anon: no file to read */
+	else
+		err = dso__load_elf(dso);
+	if (err)
+		pr_debug("no symbols for %s: %s\n", dso->name, strerror(-err));
+	return err;
+}
+
+static u64 dso__offset_to_vaddr(const struct dso *dso, u64 off)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct dso_segment *s = &dso->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->size)
+			return off - s->offset + s->vaddr;
+	}
+	return off;
+}
+
+struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
+{
+	size_t lo = 0, hi;
+	struct symbol *s;
+
+	if (!dso->loaded)
+		dso__load(dso);
+	if (!dso->kernel)
+		addr = dso__offset_to_vaddr(dso, addr);
+	*sym_addr = addr;
+	if (!dso->nr_syms)
+		return NULL;
+	s = &dso->syms[dso->last_hit];
+	if (addr >= s->start && addr < s->end)
+		return s;
+	hi = dso->nr_syms;
+	/* The last symbol starting at or before addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dso->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &dso->syms[lo - 1];
+	if (addr >= s->end)
+		return NULL;
+	dso->last_hit = lo - 1;
+	return s;
+}

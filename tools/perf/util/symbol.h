@@ -1,0 +1,54 @@
+#ifndef PERF_UTIL_SYMBOL_H
+#define PERF_UTIL_SYMBOL_H
+#include "types.h"
+
+/* One function of a DSO, at DSO-relative (ELF virtual) or kernel addresses. */
+struct symbol {
+	u64 start, end;		/* [start, end) */
+	const char *name;	/* in the DSO's string pool */
+	const char *module;	/* kernel modules: "[name]"; NULL otherwise */
+};
+
+/* A program segment: maps file offsets to the addresses symbols use. */
+struct dso_segment {
+	u64 offset, vaddr, size;
+};
+
+struct dso {
+	struct dso *next;		/* in the dso table's hash chain */
+	char *name;			/* the path from the MMAP record, or "[kernel.kallsyms]" */
+	bool kernel;
+	bool loaded;			/* symbols were looked for (found or not) */
+	struct symbol *syms;		/* sorted by start, non-overlapping */
+	size_t nr_syms;
+	char *strpool;			/* names of syms, one allocation */
+	struct dso_segment *segs;	/* PT_LOAD of the ELF file */
+	size_t nr_segs;
+	size_t last_hit;		/* index of the last symbol found: samples cluster */
+};
+
+/* All DSOs one session knows, by name. */
+struct dso_table {
+	struct dso **buckets;
+	size_t nr_buckets, nr;
+};
+
+void dso_table__init(struct dso_table *t);
+void dso_table__exit(struct dso_table *t);
+struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kernel);
+
+/*
+ * The symbol at @addr: a kernel address for a kernel DSO, else a file
+ * offset in the DSO (map pgoff + distance from the map start), which is
+ * turned into an ELF address via the program headers.  *@sym_addr gets
+ * the address in the symbol's own space (for "+0x..." offsets).  Symbols
+ * are loaded on the first call and cached.
+ */
+struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
+/* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
+int dso__load(struct dso *dso);
+
+/* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
+extern const char *symbol__kallsyms_path;
+
+#endif
