@@ -369,6 +369,13 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 	return 1;
 }
 
+/*
+ * Below this many bytes in a pass the loop sleeps until a buffer reaches
+ * its wakeup watermark.  Draining a trickle at once would make a
+ * system-wide syscall trace feed on our own small writes.
+ */
+#define RECORD_BUSY_BYTES (64 * 1024)
+
 static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state want)
 {
 	enum overwrite_action action;
@@ -1243,9 +1250,15 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			if (err)
 				return err;
 		}
-		nr = record__mmap_read_all(rec);
-		if (nr < 0)
-			return nr;
+		{
+			u64 before = rec->bytes_written;
+
+			nr = record__mmap_read_all(rec);
+			if (nr < 0)
+				return nr;
+			if (rec->bytes_written - before < RECORD_BUSY_BYTES)
+				nr = 0;
+		}
 
 		if (trigger_is_hit(&rec->switch_trigger)) {
 			/* The request came after this pass paused nothing: read again. */
@@ -1281,9 +1294,11 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			struct fdarray *fda = &rec->evlist->pollfd;
 			int n = ppoll(fda->entries, fda->nr, &ts, loop_mask);
 
-			if (n > 0) {
+			if (n >= 0) {
 				rec->wakeups++;
 				rec->dump_wakeups++;
+			}
+			if (n > 0) {
 				/* Threads that exited: their buffers go once drained. */
 				if (perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP) == 0 &&
 				    !opts->system_wide && !opts->cpu_list)
