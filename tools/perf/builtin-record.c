@@ -69,6 +69,7 @@ struct record {
 	u64 samples;				/* in the current file */
 	u64 bytes_written;			/* in the current file */
 	u64 lost_events, lost_chunks;		/* in the whole run */
+	u64 lost_paused;			/* of those, in backward buffers while paused */
 	u64 wakeups, dump_wakeups;
 	u64 pause_ns_total, pause_ns_max;	/* how long backward buffers stayed paused */
 	int nr_dumps;
@@ -449,6 +450,8 @@ static int record__write_snapshots(struct record *rec)
 			if (event->header.size < sizeof(event->header))
 				break;
 			record__account(rec, event);
+			if (event->header.type == PERF_RECORD_LOST)
+				rec->lost_paused += event->lost.lost;
 			off += event->header.size;
 		}
 		if (!off)
@@ -1320,11 +1323,14 @@ static void record__print_summary(struct record *rec)
 {
 	if (rec->opts.quiet)
 		return;
-	if (rec->lost_events)
+	if (rec->lost_events > rec->lost_paused)
 		fprintf(stderr, "Warning:\nThe kernel lost %llu events in %llu chunks: the ring "
 			"buffers filled up. Try a bigger -m or a lower -F.\n",
-			(unsigned long long)rec->lost_events,
+			(unsigned long long)(rec->lost_events - rec->lost_paused),
 			(unsigned long long)rec->lost_chunks);
+	if (rec->lost_paused)
+		fprintf(stderr, "[ perf record: %llu events were not recorded while the overwrite "
+			"buffers were paused for dumps ]\n", (unsigned long long)rec->lost_paused);
 	if (rec->overwrite_evlist && rec->pause_ns_max)
 		pr_debug("overwrite buffers paused %.3f ms at most, %.3f ms in all\n",
 			 rec->pause_ns_max / 1e6, rec->pause_ns_total / 1e6);
