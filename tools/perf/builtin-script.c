@@ -128,8 +128,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		};
 
 		trace_seq_reset(&sc->seq);
-		tep_print_event(sc->session->tep, &sc->seq, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&sc->seq);
+		perf_session__print_tp(sc->session->tep, &sc->seq, &rec);
 		fputs(sc->seq.buffer, out);
 	}
 	if (chain) {

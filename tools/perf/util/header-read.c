@@ -5,11 +5,14 @@
  * against the bytes that are really there.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 #include "session.h"
 #include "header.h"
 #include "debug.h"
@@ -200,6 +203,10 @@ int perf_session__read_features(struct perf_session *s)
 	return 0;
 }
 
+static sigjmp_buf tep_jmp;
+static volatile sig_atomic_t in_tep;
+static void tep_guard_install(void);
+
 /* The tracing data block; see trace-cmd.dat(5) for its layout (version 0.6). */
 int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size)
 {
@@ -227,6 +234,12 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 	tep = tep_alloc();
 	if (!tep)
 		return -ENOMEM;
+	tep_guard_install();
+	if (sigsetjmp(tep_jmp, 1)) {
+		in_tep = 0;
+		return -EINVAL;		/* the handle may be inconsistent: leak it */
+	}
+	in_tep = 1;
 	tep_set_long_size(tep, long_size);
 	tep_set_page_size(tep, page_size);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
@@ -267,12 +280,14 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 	}
 	/* kallsyms and printk formats are optional extras: the event fields print without. */
 	(void)ver;
+	in_tep = 0;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = tep;
 	return 0;
 #undef NEED
 out_bad:
+	in_tep = 0;
 	tep_free(tep);
 	return -EINVAL;
 }
@@ -408,4 +423,51 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 		fputc('\n', fp);
 	}
 	fprintf(fp, "# ========\n#\n");
+}
+
+/*
+ * libtraceevent trusts the formats it is given: a hostile one can make its
+ * parser follow a NULL pointer or its printer divide by a zero field.  The
+ * calls into it run under a guard that turns such a fault into an error
+ * for that one format or event instead of the end of the whole run.  A
+ * handle that faulted while parsing is abandoned, not freed.
+ */
+static void tep_fault_handler(int sig)
+{
+	if (in_tep)
+		siglongjmp(tep_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tep_guard_install(void)
+{
+	static bool installed;
+	struct sigaction sa = { .sa_handler = tep_fault_handler };
+
+	if (installed)
+		return;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_NODEFER;
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	installed = true;
+}
+
+void perf_session__print_tp(struct tep_handle *tep, struct trace_seq *seq,
+			    struct tep_record *rec)
+{
+	tep_guard_install();
+	if (sigsetjmp(tep_jmp, 1)) {
+		in_tep = 0;
+		trace_seq_reset(seq);
+		trace_seq_puts(seq, "[unprintable: the event's format is broken]");
+		trace_seq_terminate(seq);
+		return;
+	}
+	in_tep = 1;
+	tep_print_event(tep, seq, rec, "%s", TEP_PRINT_INFO);
+	in_tep = 0;
+	trace_seq_terminate(seq);
 }

@@ -351,6 +351,7 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 {
 	const struct perf_record_fork *f = &event->fork;
 	struct thread *parent, *child;
+	char comm[16];
 
 	if (event->header.size < sizeof(*f))
 		return -EINVAL;
@@ -361,8 +362,9 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 	/* A reused tid: the old thread's history no longer applies. */
 	child->exited = false;
 	child->pid = (int)f->pid;
-	if (thread__push_comm(child, thread__comm(parent), strlen(thread__comm(parent)),
-			      f->time))
+	/* Copied first: parent and child may be one thread in a damaged file. */
+	snprintf(comm, sizeof(comm), "%s", thread__comm(parent));
+	if (thread__push_comm(child, comm, strlen(comm), f->time))
 		return -ENOMEM;
 	child->comm_set = parent->comm_set;
 

@@ -232,7 +232,8 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 			       (unsigned long long)h->attrs.size);
 	if (!h->attrs.size)
 		return corrupt(s, 32, "no event attributes");
-	if (h->data.offset < sizeof(*h) || h->data.offset > s->file_size)
+	if (h->data.offset < sizeof(*h) || h->data.offset > s->file_size ||
+	    h->data.offset % sizeof(u64))
 		return corrupt(s, 40, "data section offset %llu out of bounds",
 			       (unsigned long long)h->data.offset);
 	s->attr_size = h->attr_size;
@@ -467,9 +468,6 @@ static int session__process_record(struct perf_session *s, const union perf_even
 		return ordered_events__flush_round(&s->oe);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
-	if (ev->header.size % sizeof(u64))
-		return corrupt(s, offset, "record size %u is not a multiple of 8",
-			       ev->header.size);
 	evsel = session__evsel_of(s, ev);
 	if (!evsel) {
 		s->nr_unknown_id++;
@@ -511,7 +509,8 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			goto out;
 		}
 		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h)) {
+		/* Records are 8-byte multiples: samples are read as u64 words. */
+		if (h.size < sizeof(h) || h.size % sizeof(u64)) {
 			err = corrupt(s, off, "record size %u", h.size);
 			goto out;
 		}
@@ -541,7 +540,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			u64 aux;
 
 			memcpy(&aux, p + 8, sizeof(aux));
-			if (aux > s->data_end - off) {
+			if (aux > s->data_end - off || aux % sizeof(u64)) {
 				err = corrupt(s, off, "auxtrace data of %llu bytes runs past the end",
 					      (unsigned long long)aux);
 				goto out;

@@ -72,6 +72,11 @@ void perf_session__warn_stats(struct perf_session *s);
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);
 int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size);
+struct trace_seq;
+struct tep_record;
+/* tep_print_event(..., "%s", TEP_PRINT_INFO) that survives hostile formats. */
+void perf_session__print_tp(struct tep_handle *tep, struct trace_seq *seq,
+			    struct tep_record *rec);
 /* "type: 2, size: 128, ..." as perf evlist -v prints it. */
 void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *attr, const char *sep);
 

@@ -1,0 +1,72 @@
+/*
+ * libFuzzer harness over the perf.data reader: each input is written to a
+ * memory file and read the way perf script reads it (header, features,
+ * tracing data, records, ordering, samples decoded, addresses resolved,
+ * tracepoint fields formatted).  Any crash, hang or sanitizer report is a bug.
+ */
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+#include "util/session.h"
+#include "util/debug.h"
+#include "util/symbol.h"
+
+static struct trace_seq seq;
+
+static int fuzz__sample(struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample, struct evsel *evsel, struct machine *m)
+{
+	struct thread *t = machine__findnew_thread(m, (int)sample->pid, (int)sample->tid);
+	struct addr_location al;
+
+	if (t)
+		(void)thread__comm_at(t, sample->time);
+	machine__resolve(m, (int)sample->pid, sample->ip, sample->ip >> 63, &al);
+	for (u64 i = 0; i < sample->nr_callchain; i++)
+		machine__resolve(m, (int)sample->pid, sample->callchain[i], false, &al);
+	if (evsel->tp_format && sample->raw_data) {
+		struct tep_record rec = {
+			.ts = sample->time, .cpu = (int)sample->cpu,
+			.size = (int)sample->raw_size, .data = sample->raw_data,
+		};
+
+		trace_seq_reset(&seq);
+		perf_session__print_tp(evsel->tp_format->tep, &seq, &rec);
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	struct perf_tool tool = { .sample = fuzz__sample };
+	struct perf_session *s;
+	char path[64], msg[256];
+	int err;
+
+	if (fd < 0) {
+		fd = memfd_create("fuzz-perf-data", 0);
+		if (fd < 0)
+			abort();
+		quiet = 1;
+		/* Kernel symbols would be loaded once per input: leave them out. */
+		symbol__kallsyms_path = "/dev/null";
+		trace_seq_init(&seq);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	s = perf_session__open(path, &err, msg, sizeof(msg));
+	if (!s)
+		return 0;
+	perf_session__process_events(s, &tool);
+	perf_session__warn_stats(s);
+	perf_session__delete(s);
+	return 0;
+}
