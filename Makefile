@@ -39,6 +39,7 @@ run: deps all
 test: deps
 	$(MAKE) all
 	@cd $(PERF_DIR) && ./perf test
+	$(MAKE) -C $(PERF_DIR) fuzz-smoke FUZZ_TIME=60
 	$(MAKE) test-asan
 
 test-asan:
