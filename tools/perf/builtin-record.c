@@ -371,8 +371,8 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 }
 
 /*
- * Below this many bytes in a pass the loop sleeps until a buffer reaches
- * its wakeup watermark.  Draining a trickle at once would make a
+ * Below this many bytes in a pass (or an eighth of a buffer, for small
+ * buffers) the loop sleeps until a buffer reaches its wakeup watermark.  Draining a trickle at once would make a
  * system-wide syscall trace feed on our own small writes.
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
@@ -1255,11 +1255,12 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		}
 		{
 			u64 before = rec->bytes_written;
+			u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
 
 			nr = record__mmap_read_all(rec);
 			if (nr < 0)
 				return nr;
-			if (rec->bytes_written - before < RECORD_BUSY_BYTES)
+			if (rec->bytes_written - before < busy)
 				nr = 0;
 		}
 

@@ -67,7 +67,9 @@ echo "dd dump: $ddn of $total samples show comm dd"
 # 3. Mixed forward and backward events: no out-of-order warning.
 "$PERF" record -q -m 1 -e raw_syscalls:sys_exit/overwrite/ -e raw_syscalls:sys_enter -o mix.data \
 	-- dd if=/dev/zero of=/dev/null count=300 2>/dev/null || fail "record mix"
-oracle_ok "script mix" script -i mix.data > mix.txt
+# A 1-page forward buffer may lose chunks (the distro's does too); only order matters here.
+"$ORACLE" script -i mix.data > mix.txt 2> mix.err || fail "the oracle cannot read the mixed file"
+! grep -qi 'out of order' mix.err || { cat mix.err; fail "out-of-order warning on the mixed file"; }
 grep -q 'raw_syscalls:sys_exit' mix.txt || fail "no backward sys_exit in the mixed file"
 grep -q 'raw_syscalls:sys_enter' mix.txt || fail "no forward sys_enter in the mixed file"
 exit 0
