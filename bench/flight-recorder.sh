@@ -18,7 +18,8 @@ for who in distro ours; do
 	rec=$!
 	sleep 1
 	t=$(wall)
-	kill -INT $rec; wait $rec
+	# time(1) ignores SIGINT: signal the recorder under it.
+	pkill -INT -P $rec; wait $rec
 	slow[$who]=$(awk -v a="$t" -v b="$base" 'BEGIN { printf "%.3f", a / b }')
 	rcpu[$who]=$(cpu_of "$W/t.$who")
 	rm -f "$W"/ss.$who*
@@ -34,7 +35,7 @@ declare -A blind lat
 for who in distro ours; do
 	bin=$DISTRO; [ $who = ours ] && bin=$OURS
 	"$OURS" test -w getppid 4000000000 & load=$!
-	strace -f -T -tt -e trace=ioctl -o "$W/strace.$who" "$bin" record -q -e 'raw_syscalls:*' -m $p \
+	strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who" "$bin" record -q -e 'raw_syscalls:*' -m $p \
 		--overwrite --switch-output -a -o "$W/bw.$who" 2>/dev/null &
 	rec=$!
 	sleep 3

@@ -10,5 +10,5 @@ trap 'rm -rf "$W"' EXIT
 grep -q tracefs /proc/mounts || mount -t tracefs nodev /sys/kernel/tracing
 
 # CPU seconds (user+sys) of a finished child, from /usr/bin/time's output file.
-cpu_of() { awk '{ print $1 + $2 }' "$1"; }
+cpu_of() { tail -1 "$1" | awk '{ print $1 + $2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }

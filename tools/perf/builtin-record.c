@@ -47,7 +47,8 @@
 struct record_snapshot {
 	void *buf;
 	size_t cap;
-	size_t len;
+	size_t len;		/* bytes copied: the whole data area, or 0 */
+	u64 stop;		/* the previous dump's head, relative to this copy */
 };
 
 struct record {
@@ -406,8 +407,11 @@ static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state
 }
 
 /*
- * Copies the newest records of every paused backward buffer to memory.
- * Only done in DATA_PENDING; the copies are written by record__write_snapshots().
+ * Copies every paused backward buffer to memory as raw bytes, starting at
+ * its data_head, so the copy begins with the newest record and never wraps.
+ * Only done in DATA_PENDING.  Finding where the whole records end is left
+ * to record__write_snapshots(), after the buffers are resumed: while paused
+ * we do nothing but two memcpy()s per buffer.
  */
 static int record__snapshot_overwrite(struct record *rec)
 {
@@ -415,17 +419,35 @@ static int record__snapshot_overwrite(struct record *rec)
 
 	for (int i = 0; i < ow->nr_mmaps; i++) {
 		struct perf_mmap *map = &ow->mmap[i];
-		ssize_t n;
+		struct record_snapshot *snap = &rec->snaps[i];
+		size_t size = map->mask + 1, off;
+		unsigned char *data;
+		u64 head;
 
-		rec->snaps[i].len = 0;
+		snap->len = 0;
 		if (!map->base)
 			continue;
-		n = perf_mmap__backward_snapshot(map, &rec->snaps[i].buf, &rec->snaps[i].cap);
-		if (n < 0) {
-			pr_err("Cannot read overwrite ring buffer %d: %s\n", i, strerror(-n));
-			return n;
+		head = perf_mmap__read_head(map);
+		if (head == map->prev)
+			continue;		/* nothing new since the last dump */
+		if (snap->cap < size) {
+			void *buf = realloc(snap->buf, size);
+
+			if (!buf) {
+				pr_err("Cannot copy overwrite ring buffer %d: out of memory\n", i);
+				return -ENOMEM;
+			}
+			snap->buf = buf;
+			snap->cap = size;
 		}
-		rec->snaps[i].len = n;
+		data = perf_mmap__data(map);
+		off = head & map->mask;
+		memcpy(snap->buf, data + off, size - off);
+		memcpy((char *)snap->buf + size - off, data, off);
+		/* Where last dump's records start, relative to the copy (beyond it: none). */
+		snap->stop = map->prev - head;
+		snap->len = size;
+		map->prev = head;
 	}
 	rec->snaps_pending = true;
 	rec->overwrite_evt_state = OVERWRITE_EMPTY;
@@ -443,8 +465,19 @@ static int record__write_snapshots(struct record *rec)
 	for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++) {
 		struct record_snapshot *s = &rec->snaps[i];
 		size_t off = 0;
+		u64 end = 0;
 
-		while (off + sizeof(struct perf_event_header) <= s->len) {
+		if (!s->len)
+			continue;
+		/*
+		 * The copy starts at the head: position 0.  A stop at or past one
+		 * buffer length was overwritten, so the whole copy may be valid
+		 * (stop == head says so to the walk).
+		 */
+		if (perf_mmap__backward_range(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0,
+					      &end) < 0)
+			continue;
+		while (off + sizeof(struct perf_event_header) <= end) {
 			union perf_event *event = (union perf_event *)((char *)s->buf + off);
 
 			if (event->header.size < sizeof(event->header))
