@@ -1207,6 +1207,21 @@ static int record__mmap(struct record *rec)
 	rec->snaps = calloc(rec->overwrite_evlist->nr_mmaps, sizeof(*rec->snaps));
 	if (!rec->snaps)
 		return -ENOMEM;
+	/* The copies' pages are touched now so a dump's copy takes no page faults. */
+	for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++) {
+		struct perf_mmap *map = &rec->overwrite_evlist->mmap[i];
+
+		if (!map->base)
+			continue;
+		rec->snaps[i].buf = malloc(map->mask + 1);
+		if (!rec->snaps[i].buf)
+			return -ENOMEM;
+		memset(rec->snaps[i].buf, 0, map->mask + 1);
+		rec->snaps[i].cap = map->mask + 1;
+		/* And the ring buffer's own pages (MAP_POPULATE does not reach them all). */
+		for (size_t off = 0; off <= map->mask; off += 4096)
+			(void)*(volatile unsigned char *)((char *)perf_mmap__data(map) + off);
+	}
 	rec->overwrite_evt_state = OVERWRITE_RUNNING;
 	return 0;
 }

@@ -100,7 +100,11 @@ int perf_mmap__mmap(struct perf_mmap *map, int fd, int cpu, size_t data_size, bo
 
 	if (!is_power_of_2(data_size) || data_size % page_size())
 		return -EINVAL;
-	base = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+	/*
+	 * Backward buffers are read only in a dump, with output paused: fault
+	 * their pages in now, not while the kernel waits for us.
+	 */
+	base = mmap(NULL, len, prot, MAP_SHARED | (overwrite ? MAP_POPULATE : 0), fd, 0);
 	if (base == MAP_FAILED) {
 		err = -errno;
 		pr_debug("mmap of %zu bytes on fd %d failed: %s\n", len, fd, strerror(errno));
