@@ -1021,13 +1021,13 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 	}
 	rec->argc = argc - optind;
 	rec->argv = argv + optind;
-	rec->cmdline = calloc(argc + 2, sizeof(*rec->cmdline));
+	/* The header writer puts this binary's path in front of "record ...". */
+	rec->cmdline = calloc(argc + 1, sizeof(*rec->cmdline));
 	if (!rec->cmdline)
 		return -ENOMEM;
-	rec->cmdline[0] = "perf";
 	for (int i = 0; i < argc; i++)
-		rec->cmdline[i + 1] = argv[i];
-	rec->cmdline_argc = argc + 1;
+		rec->cmdline[i] = argv[i];
+	rec->cmdline_argc = argc;
 	opts->workload = optind < argc;
 	/* --overwrite wants the system described when each dump is taken. */
 	opts->tail_synthesize = tail >= 0 ? tail : opts->overwrite;
