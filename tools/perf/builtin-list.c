@@ -1,0 +1,144 @@
+/*
+ * perf list [GLOB]: the events this machine offers, by kind, optionally
+ * filtered by an fnmatch(3) glob on the name (or sys:name).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/parse-events.h"
+#include "util/tracepoint.h"
+
+struct list_state {
+	const char *glob;
+	bool ids;		/* --ids: "sys:name id" per tracepoint, for tests */
+	int printed;
+};
+
+static bool list__match(const struct list_state *st, const char *name, const char *alias)
+{
+	if (!st->glob)
+		return true;
+	return !fnmatch(st->glob, name, 0) || (alias && !fnmatch(st->glob, alias, 0));
+}
+
+/* Can this machine count the event?  Try it on ourselves, counting only. */
+static bool list__supported(u32 type, u64 config)
+{
+	struct perf_event_attr attr = {
+		.type = type,
+		.size = sizeof(attr),
+		.config = config,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void list__symbols(struct list_state *st, u32 type, const char *kind)
+{
+	for (size_t i = 0; i < parse_events__nr_symbols; i++) {
+		const struct event_symbol *sym = &parse_events__symbols[i];
+		char name[128];
+
+		if (sym->type != type || !list__match(st, sym->name, sym->alias))
+			continue;
+		if (sym->alias)
+			snprintf(name, sizeof(name), "%s OR %s", sym->name, sym->alias);
+		else
+			snprintf(name, sizeof(name), "%s", sym->name);
+		printf("  %-50s [%s]%s\n", name, kind,
+		       type == PERF_TYPE_HARDWARE && !list__supported(type, sym->config) ?
+		       " <not supported>" : "");
+		st->printed++;
+	}
+}
+
+static int list__tracepoint(const char *sys, const char *name, void *arg)
+{
+	struct list_state *st = arg;
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	if (!list__match(st, full, name))
+		return 0;
+	if (st->ids)
+		printf("%s %d\n", full, tracepoint__id(sys, name));
+	else
+		printf("  %-50s [Tracepoint event]\n", full);
+	st->printed++;
+	return 0;
+}
+
+static const char * const list_usage[] = {
+	"GLOB         only events whose name matches the fnmatch(3) pattern",
+	"--ids        print each matching tracepoint with its id",
+	"-h, --help   show this help",
+	NULL
+};
+
+int cmd_list(int argc, const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ids", no_argument, NULL, 'I' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_state st = { NULL, false, 0 };
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, (char **)argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			st.ids = true;
+			break;
+		case 'h':
+			usage_with_options("perf list [--ids] [GLOB]", list_usage);
+			return 0;
+		default:
+			pr_err("Unknown option: %s\n", argv[optind - 1]);
+			usage_with_options("perf list [--ids] [GLOB]", list_usage);
+			return 129;
+		}
+	}
+	if (optind < argc)
+		st.glob = argv[optind];
+	if (optind + 1 < argc) {
+		pr_err("perf list takes one pattern at most; quote it if it has spaces.\n");
+		return 129;
+	}
+
+	if (!st.ids) {
+		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
+		list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");
+		list__symbols(&st, PERF_TYPE_SOFTWARE, "Software event");
+		if (list__match(&st, "rNNN", NULL)) {
+			printf("  %-50s [Raw hardware event descriptor]\n", "rNNN");
+			st.printed++;
+		}
+	}
+	if (tracepoint__tracefs_dir())
+		tracepoint__for_each(st.glob && strchr(st.glob, ':') ? NULL : "*", "*",
+				     list__tracepoint, &st);
+	else if (!st.ids && !quiet)
+		fprintf(stderr, "\nNo tracepoints listed: %s\n", tracepoint__error());
+	if (st.glob && !st.printed) {
+		fprintf(stderr, "No event matches '%s'.\n", st.glob);
+		return 1;
+	}
+	return 0;
+}
