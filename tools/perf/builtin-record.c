@@ -238,10 +238,15 @@ static int record__finish_output(struct record *rec)
 {
 	int err = 0;
 
+	u64 t0 = now_ns(), t1;
+
 	if (rec->opts.tail_synthesize)
 		err = record__synthesize(rec);
+	t1 = now_ns();
 	if (!err)
 		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
+	pr_debug2("finish: synthesizing %.1f ms, features %.1f ms\n", (t1 - t0) / 1e6,
+		  (now_ns() - t1) / 1e6);
 	if (err)
 		pr_err("Cannot finish %s: %s\n", rec->data.path, strerror(-err));
 	return err;
@@ -1259,18 +1264,23 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 
 static int record__serve_switch(struct record *rec)
 {
+	u64 t0, t1;
 	int err;
 
 	/* The paused buffers were copied: let the kernel go on before the disk write. */
 	err = record__toggle_overwrite(rec, OVERWRITE_RUNNING);
 	if (err)
 		return err;
+	t0 = now_ns();
 	err = record__write_snapshots(rec);
 	if (err)
 		return err;
+	t1 = now_ns();
 	err = record__switch_output(rec, false);
 	if (err)
 		return err;
+	pr_debug2("dump: writing the copies %.1f ms, finishing and switching the file %.1f ms\n",
+		  (t1 - t0) / 1e6, (now_ns() - t1) / 1e6);
 	if (rec->opts.switch_output_time)
 		alarm(rec->opts.switch_output_time);
 	trigger_ready(&rec->switch_trigger);

@@ -1,6 +1,9 @@
 /* GNU build ids of ELF files and of the running kernel. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -36,7 +39,79 @@ static int notes__find_build_id(const void *buf, size_t len, u8 *bid, size_t siz
 	return -ENOENT;
 }
 
+/*
+ * Every dump of a flight recorder asks again for the same libraries: keep
+ * what each file said, keyed by its path and identity (device, inode, size,
+ * mtime), so a file replaced on disk is read afresh.
+ */
+struct build_id_cache_entry {
+	struct build_id_cache_entry *next;
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	off_t fsize;
+	struct timespec mtime;
+	int len;			/* the answer: bytes of id, or -errno */
+	u8 bid[BUILD_ID_SIZE];
+};
+
+#define BUILD_ID_CACHE_BUCKETS 256
+static struct build_id_cache_entry *build_id_cache[BUILD_ID_CACHE_BUCKETS];
+
+static unsigned int build_id_cache__hash(const char *path)
+{
+	unsigned int h = 5381;
+
+	while (*path)
+		h = h * 33 + (unsigned char)*path++;
+	return h % BUILD_ID_CACHE_BUCKETS;
+}
+
+static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size);
+
 int filename__read_build_id(const char *path, u8 *bid, size_t size)
+{
+	struct build_id_cache_entry *e;
+	unsigned int h = build_id_cache__hash(path);
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	for (e = build_id_cache[h]; e; e = e->next) {
+		if (strcmp(e->path, path) || e->dev != st.st_dev || e->ino != st.st_ino ||
+		    e->fsize != st.st_size || e->mtime.tv_sec != st.st_mtim.tv_sec ||
+		    e->mtime.tv_nsec != st.st_mtim.tv_nsec)
+			continue;
+		if (e->len > 0) {
+			if ((size_t)e->len > size)
+				return -ENOSPC;
+			memcpy(bid, e->bid, e->len);
+		}
+		return e->len;
+	}
+	e = calloc(1, sizeof(*e));
+	if (e)
+		e->path = strdup(path);
+	if (!e || !e->path) {
+		free(e);
+		return filename__read_build_id_uncached(path, bid, size);
+	}
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+	e->fsize = st.st_size;
+	e->mtime = st.st_mtim;
+	e->len = filename__read_build_id_uncached(path, e->bid, sizeof(e->bid));
+	e->next = build_id_cache[h];
+	build_id_cache[h] = e;
+	if (e->len > 0) {
+		if ((size_t)e->len > size)
+			return -ENOSPC;
+		memcpy(bid, e->bid, e->len);
+	}
+	return e->len;
+}
+
+static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size)
 {
 	int fd, err = -ENOENT;
 	Elf_Scn *scn = NULL;
