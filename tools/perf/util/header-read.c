@@ -459,7 +459,8 @@ void perf_session__print_tp(struct tep_handle *tep, struct trace_seq *seq,
 			    struct tep_record *rec)
 {
 	tep_guard_install();
-	if (sigsetjmp(tep_jmp, 1)) {
+	/* SA_NODEFER keeps the signal unblocked: no mask to save, no syscall per event. */
+	if (sigsetjmp(tep_jmp, 0)) {
 		in_tep = 0;
 		trace_seq_reset(seq);
 		trace_seq_puts(seq, "[unprintable: the event's format is broken]");
