@@ -157,6 +157,11 @@ static int record__process_synth(void *arg, union perf_event *event)
 	return record__write(rec, event, event->header.size);
 }
 
+static int record__discard_synth(void *arg, union perf_event *event)
+{
+	return 0;
+}
+
 static int record__write_round(struct record *rec)
 {
 	struct perf_event_header h = {
@@ -1475,6 +1480,12 @@ int cmd_record(int argc, const char **argv)
 		goto out_kill;
 	}
 
+	/* Tail synthesis runs in every dump: read kallsyms now, not then. */
+	if (opts->tail_synthesize) {
+		struct synth_ctx prime = { .process = record__discard_synth };
+
+		perf_event__synthesize_kernel_mmap(&prime);
+	}
 	if (opts->switch_output)
 		trigger_on(&rec.switch_trigger);
 	record__install_signals(&rec, &loop_mask);

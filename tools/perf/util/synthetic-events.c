@@ -72,13 +72,22 @@ union synth_buf {
 
 int perf_event__synthesize_kernel_mmap(struct synth_ctx *ctx)
 {
-	FILE *fp = fopen("/proc/kallsyms", "r");
+	/* The kernel does not move while we run: read kallsyms once per process. */
+	static unsigned long long cached_start, cached_end;
+	static bool cached;
 	unsigned long long start = 0, end = 0;
 	union synth_buf *b;
 	char line[512];
 	size_t len;
+	FILE *fp;
 	int err;
 
+	if (cached) {
+		start = cached_start;
+		end = cached_end;
+		goto emit;
+	}
+	fp = fopen("/proc/kallsyms", "r");
 	if (!fp)
 		return -errno;
 	/*
@@ -100,7 +109,12 @@ int perf_event__synthesize_kernel_mmap(struct synth_ctx *ctx)
 			end = addr;
 	}
 	fclose(fp);
-
+	if (start) {
+		cached_start = start;
+		cached_end = end;
+		cached = true;
+	}
+emit:
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
