@@ -43,8 +43,8 @@ data_end=$((data_off + $(od -An -t u8 -j 48 -N 8 "$tmp/good.data" | tr -d ' ')))
 for i in $(seq 1 50); do
 	off=$((size * i / 51))
 	head -c $off "$tmp/good.data" >"$tmp/t.data"
-	if [ $off -lt $((data_off + 8)) ]; then
-		# Not even one record: the header itself is cut.
+	if [ $off -lt "$data_off" ]; then
+		# The header or the attrs are cut: nothing can be read.
 		run "truncated at $off" fail "$PERF" script -i "$tmp/t.data"
 	else
 		run "truncated at $off" any "$PERF" script -i "$tmp/t.data"
