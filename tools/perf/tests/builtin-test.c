@@ -216,7 +216,7 @@ static int run_entry(struct test_entry *e, char **output)
 			int ret = e->suite->func();
 			fflush(stdout);
 			fflush(stderr);
-			_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
+			exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
 		}
 		execl("/bin/bash", "bash", e->script, (char *)NULL);
 		_exit(127);
