@@ -72,6 +72,7 @@ struct record {
 	u64 lost_events, lost_chunks;		/* in the whole run */
 	u64 lost_paused;			/* of those, in backward buffers while paused */
 	u64 wakeups, dump_wakeups;
+	u64 paused_at;				/* when the backward buffers were last paused */
 	u64 pause_ns_total, pause_ns_max;	/* how long backward buffers stayed paused */
 	int nr_dumps;
 	char *last_dump_name;
@@ -391,20 +392,19 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state want)
 {
 	enum overwrite_action action;
-	static u64 paused_at;
 	int err = 0;
 
 	if (!rec->overwrite_evlist)
 		return 0;
 	rec->overwrite_evt_state = overwrite_state__next(rec->overwrite_evt_state, want, &action);
 	if (action == OVERWRITE_ACTION_PAUSE) {
-		paused_at = now_ns();
+		rec->paused_at = now_ns();
 		err = perf_evlist__pause(rec->overwrite_evlist);
 	} else if (action == OVERWRITE_ACTION_RESUME) {
 		u64 d;
 
 		err = perf_evlist__resume(rec->overwrite_evlist);
-		d = now_ns() - paused_at;
+		d = now_ns() - rec->paused_at;
 		rec->pause_ns_total += d;
 		if (d > rec->pause_ns_max)
 			rec->pause_ns_max = d;
@@ -763,6 +763,16 @@ static int parse_size(const char *s, u64 *val, bool *had_unit)
 	return 0;
 }
 
+/* A positive decimal number, nothing after it. */
+static int parse_positive(const char *s, u64 *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return errno || end == s || *end || !*val || *s == '-' ? -EINVAL : 0;
+}
+
 static int parse_time_secs(const char *s, u64 *secs)
 {
 	char *end;
@@ -938,9 +948,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 				return -EINVAL;
 			break;
 		case 'F':
-			errno = 0;
-			opts->freq = strtoull(optarg, &end, 10);
-			if (errno || *end || !opts->freq) {
+			if (parse_positive(optarg, &opts->freq)) {
 				pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n",
 				       optarg);
 				return -EINVAL;
@@ -948,9 +956,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->user_freq = true;
 			break;
 		case 'c':
-			errno = 0;
-			opts->period = strtoull(optarg, &end, 10);
-			if (errno || *end || !opts->period) {
+			if (parse_positive(optarg, &opts->period)) {
 				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
 				       optarg);
 				return -EINVAL;

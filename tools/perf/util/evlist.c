@@ -147,13 +147,18 @@ static struct evlist *evlist__root(struct evlist *evlist)
 	return evlist->parent ? evlist->parent : evlist;
 }
 
+/* Kernel ids are small consecutive numbers: spread them by multiplying. */
+static unsigned int evlist__id_hash(u64 id)
+{
+	return (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) % PERF_EVLIST__HLIST_SIZE;
+}
+
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id)
 {
 	struct evlist *root = evlist__root(evlist);
 	struct perf_sample_id *sid = calloc(1, sizeof(*sid));
-	unsigned int h = (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) %
-			 PERF_EVLIST__HLIST_SIZE;
+	unsigned int h = evlist__id_hash(id);
 
 	if (!sid)
 		return -ENOMEM;
@@ -169,8 +174,7 @@ int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int 
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
 {
 	struct evlist *root = evlist__root(evlist);
-	unsigned int h = (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) %
-			 PERF_EVLIST__HLIST_SIZE;
+	unsigned int h = evlist__id_hash(id);
 
 	for (struct perf_sample_id *sid = root->heads[h]; sid; sid = sid->next)
 		if (sid->id == id)
