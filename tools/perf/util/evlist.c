@@ -385,3 +385,44 @@ bool perf_evlist__mmap_alive(struct evlist *evlist, int idx)
 {
 	return evlist->mmap && evlist->mmap[idx].base && evlist->mmap[idx].refcnt > 0;
 }
+
+/*
+ * Every evsel of a recorder's evlist with more than one entry samples
+ * PERF_SAMPLE_IDENTIFIER: first in a sample, last in the trailer of any
+ * other record.  That names the evsel, whose sample_type says where the
+ * time is.
+ */
+u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
+{
+	struct evlist *root = evlist__root(evlist);
+	const u64 *w = (const u64 *)event + 1;
+	size_t words = event->header.size / sizeof(u64);
+	struct evsel *evsel;
+	u64 type, pos;
+
+	if (words-- < 2)
+		return 0;
+	if (root->nr_entries == 1) {
+		evsel = evlist__first(root);
+	} else {
+		evsel = evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
+					 w[0] : w[words - 1]);
+	}
+	if (!evsel || !(evsel->attr.sample_type & PERF_SAMPLE_TIME))
+		return 0;
+	type = evsel->attr.sample_type;
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		pos = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
+		      !!(type & PERF_SAMPLE_TID);
+	} else {
+		if (!evsel->attr.sample_id_all)
+			return 0;
+		/* From the end: TIME, then ID, STREAM_ID, CPU, IDENTIFIER follow it. */
+		pos = 1 + !!(type & PERF_SAMPLE_ID) + !!(type & PERF_SAMPLE_STREAM_ID) +
+		      !!(type & PERF_SAMPLE_CPU) + !!(type & PERF_SAMPLE_IDENTIFIER);
+		if (pos > words)
+			return 0;
+		pos = words - pos;
+	}
+	return pos < words ? w[pos] : 0;
+}

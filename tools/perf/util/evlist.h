@@ -80,6 +80,8 @@ int evlist__disable(struct evlist *evlist);
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
+/* The time stamp of a record from this evlist's buffers; 0 if it has none. */
+u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
 
 /*
  * Maps one ring buffer per CPU (or per thread when not per-CPU) for the

@@ -1,0 +1,220 @@
+/*
+ * The flight recorder's process table, fed hand-built records: which tasks
+ * a dump of a given time range gets, with their parents and leaders;
+ * pruning; the cap; tid reuse; records that arrive before their FORK.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "util/sideband.h"
+
+#define MS 1000000ULL
+
+static union perf_event *ev_buf(void)
+{
+	static union perf_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	return &ev;
+}
+
+static int add_fork(struct sideband *sb, u32 type, u32 pid, u32 ppid, u32 tid, u32 ptid, u64 t)
+{
+	union perf_event *e = ev_buf();
+
+	e->fork.header.type = type;
+	e->fork.header.size = sizeof(e->fork);
+	e->fork.pid = pid;
+	e->fork.ppid = ppid;
+	e->fork.tid = tid;
+	e->fork.ptid = ptid;
+	e->fork.time = t;
+	return sideband__add(sb, e, t);
+}
+
+static int add_comm(struct sideband *sb, u32 pid, u32 tid, const char *comm, u64 t)
+{
+	union perf_event *e = ev_buf();
+
+	e->comm.header.type = PERF_RECORD_COMM;
+	e->comm.header.size = sizeof(e->comm) + 8;	/* the name padded to 24 */
+	e->comm.pid = pid;
+	e->comm.tid = tid;
+	strncpy(e->comm.comm, comm, sizeof(e->comm.comm) - 1);
+	return sideband__add(sb, e, t);
+}
+
+static int add_mmap(struct sideband *sb, u32 pid, u32 tid, u64 start, u64 t, u16 size)
+{
+	union perf_event *e = ev_buf();
+
+	e->mmap2.header.type = PERF_RECORD_MMAP2;
+	e->mmap2.header.size = size;
+	e->mmap2.pid = pid;
+	e->mmap2.tid = tid;
+	e->mmap2.start = start;
+	e->mmap2.len = 4096;
+	strcpy(e->mmap2.filename, "/bin/x");
+	return sideband__add(sb, e, t);
+}
+
+/* What one emit wrote: (type, tid) of each record, in order. */
+struct emitted {
+	int n;
+	u32 type[256];
+	u32 tid[256];
+	u64 start[256];
+};
+
+static int collect(void *arg, union perf_event *event)
+{
+	struct emitted *em = arg;
+
+	if (em->n < 256) {
+		em->type[em->n] = event->header.type;
+		em->tid[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.tid :
+				 event->header.type == PERF_RECORD_COMM ? event->comm.tid :
+				 event->fork.tid;
+		em->start[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.start : 0;
+	}
+	em->n++;
+	return 0;
+}
+
+static int count_of(const struct emitted *em, u32 type, u32 tid)
+{
+	int n = 0;
+
+	for (int i = 0; i < em->n && i < 256; i++)
+		n += em->type[i] == type && em->tid[i] == tid;
+	return n;
+}
+
+static int emit(struct sideband *sb, u64 first, u64 last, struct emitted *em, u64 *tasks)
+{
+	memset(em, 0, sizeof(*em));
+	return sideband__emit(sb, first, last, collect, em, tasks);
+}
+
+static int test__sideband(void)
+{
+	struct sideband *sb = sideband__new(64 << 20);
+	const struct sideband_stats *st;
+	struct emitted em;
+	u64 tasks;
+
+	TEST_ASSERT_VAL("new", sb);
+	st = sideband__stats(sb);
+
+	/* A shell (from /proc at start), a program it runs 100..200 ms, a thread of it. */
+	TEST_ASSERT_EQUAL("seed fork", add_fork(sb, PERF_RECORD_FORK, 10, 1, 10, 1, 0), 0);
+	TEST_ASSERT_EQUAL("seed comm", add_comm(sb, 10, 10, "sh", 0), 0);
+	TEST_ASSERT_EQUAL("seed map", add_mmap(sb, 10, 10, 0x1000, 0, 96), 0);
+	TEST_ASSERT_EQUAL("fork", add_fork(sb, PERF_RECORD_FORK, 20, 10, 20, 10, 100 * MS), 0);
+	TEST_ASSERT_EQUAL("exec", add_comm(sb, 20, 20, "prog", 101 * MS), 0);
+	TEST_ASSERT_EQUAL("map", add_mmap(sb, 20, 20, 0x2000, 101 * MS, 96), 0);
+	TEST_ASSERT_EQUAL("thread", add_fork(sb, PERF_RECORD_FORK, 20, 20, 21, 20, 110 * MS), 0);
+	TEST_ASSERT_EQUAL("thread map", add_mmap(sb, 20, 21, 0x3000, 120 * MS, 96), 0);
+	TEST_ASSERT_EQUAL("thread exit", add_fork(sb, PERF_RECORD_EXIT, 20, 20, 21, 20, 150 * MS),
+			  0);
+	TEST_ASSERT_EQUAL("exit", add_fork(sb, PERF_RECORD_EXIT, 20, 10, 20, 10, 200 * MS), 0);
+	TEST_ASSERT_EQUAL("tasks", st->tasks, 3);
+	TEST_ASSERT_EQUAL("a short record is refused", add_mmap(sb, 20, 20, 0, 1, 16), -EINVAL);
+
+	/* A window inside its life: it, its parent's state, its thread's. */
+	TEST_ASSERT_EQUAL("emit", emit(sb, 140 * MS, 160 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("three tasks", tasks, 3);
+	TEST_ASSERT_EQUAL("records", em.n, 10);
+	TEST_ASSERT_EQUAL("the program's exec", count_of(&em, PERF_RECORD_COMM, 20), 1);
+	TEST_ASSERT_EQUAL("its maps, the thread's too", count_of(&em, PERF_RECORD_MMAP2, 20) +
+			  count_of(&em, PERF_RECORD_MMAP2, 21), 2);
+	TEST_ASSERT_EQUAL("the parent's name", count_of(&em, PERF_RECORD_COMM, 10), 1);
+	TEST_ASSERT_VAL("emitted pid 20", sideband__emitted(sb, 20));
+	TEST_ASSERT_VAL("not pid 99", !sideband__emitted(sb, 99));
+
+	/* After the thread exited: the program (and the shell it came from) only. */
+	TEST_ASSERT_EQUAL("emit late", emit(sb, 160 * MS, 190 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("two tasks", tasks, 2);
+	TEST_ASSERT_EQUAL("no thread exit", count_of(&em, PERF_RECORD_EXIT, 21), 0);
+	/* After the program exited: the shell alone. */
+	TEST_ASSERT_EQUAL("emit after", emit(sb, 300 * MS, 400 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("one task", tasks, 1);
+	TEST_ASSERT_VAL("not pid 20", !sideband__emitted(sb, 20));
+	/* Before the program was born. */
+	TEST_ASSERT_EQUAL("emit before", emit(sb, 10 * MS, 50 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("the shell", tasks, 1);
+
+	/* A child of the exited program that outlives it keeps its record alive. */
+	TEST_ASSERT_EQUAL("orphan", add_fork(sb, PERF_RECORD_FORK, 30, 20, 30, 20, 190 * MS), 0);
+	sideband__prune(sb, 250 * MS);
+	TEST_ASSERT_EQUAL("pruned the program and its thread", st->pruned, 2);
+	TEST_ASSERT_EQUAL("emit orphan", emit(sb, 300 * MS, 400 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("orphan, its parent, the shell", tasks, 3);
+	TEST_ASSERT_EQUAL("the parent's exec is there", count_of(&em, PERF_RECORD_COMM, 20), 1);
+	TEST_ASSERT_EQUAL("orphan exits", add_fork(sb, PERF_RECORD_EXIT, 30, 1, 30, 1, 310 * MS),
+			  0);
+	sideband__prune(sb, 400 * MS);
+	TEST_ASSERT_EQUAL("only the shell is left", st->tasks, 1);
+
+	/* A tid reused: both lives are kept, each emitted for its own time. */
+	TEST_ASSERT_EQUAL("a", add_fork(sb, PERF_RECORD_FORK, 40, 10, 40, 10, 500 * MS), 0);
+	TEST_ASSERT_EQUAL("a comm", add_comm(sb, 40, 40, "first", 501 * MS), 0);
+	TEST_ASSERT_EQUAL("a exit", add_fork(sb, PERF_RECORD_EXIT, 40, 10, 40, 10, 510 * MS), 0);
+	TEST_ASSERT_EQUAL("b", add_fork(sb, PERF_RECORD_FORK, 40, 10, 40, 10, 600 * MS), 0);
+	TEST_ASSERT_EQUAL("b comm", add_comm(sb, 40, 40, "second", 601 * MS), 0);
+	TEST_ASSERT_EQUAL("emit a", emit(sb, 505 * MS, 508 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("a only", count_of(&em, PERF_RECORD_COMM, 40), 1);
+	TEST_ASSERT_EQUAL("a's fork", count_of(&em, PERF_RECORD_FORK, 40), 1);
+	TEST_ASSERT_EQUAL("emit both", emit(sb, 505 * MS, 605 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("both lives", count_of(&em, PERF_RECORD_FORK, 40), 2);
+
+	/* A child's exec read before its FORK (another CPU's buffer): one task. */
+	TEST_ASSERT_EQUAL("early comm", add_comm(sb, 50, 50, "early", 702 * MS), 0);
+	TEST_ASSERT_EQUAL("late fork", add_fork(sb, PERF_RECORD_FORK, 50, 10, 50, 10, 700 * MS),
+			  0);
+	TEST_ASSERT_EQUAL("emit early", emit(sb, 701 * MS, 703 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("one fork", count_of(&em, PERF_RECORD_FORK, 50), 1);
+	TEST_ASSERT_EQUAL("one comm", count_of(&em, PERF_RECORD_COMM, 50), 1);
+	TEST_ASSERT_EQUAL("the shell, b, early", tasks, 3);
+
+	/* A long fork chain (each child forks the next and exits): emitted whole. */
+	for (u32 i = 0; i < 5000; i++) {
+		u32 tid = 1000 + i, parent = i ? tid - 1 : 10;
+
+		TEST_ASSERT_EQUAL("chain", add_fork(sb, PERF_RECORD_FORK, tid, parent, tid, parent,
+						    (1000 + i) * MS), 0);
+		if (i < 4999)
+			TEST_ASSERT_EQUAL("chain exit", add_fork(sb, PERF_RECORD_EXIT, tid, parent,
+								 tid, parent,
+								 (1000 + i) * MS + 1), 0);
+	}
+	sideband__prune(sb, 9000 * MS);
+	TEST_ASSERT_EQUAL("emit chain", emit(sb, 9000 * MS, 9001 * MS, &em, &tasks), 0);
+	TEST_ASSERT_EQUAL("the chain's 5000, the shell, b and early", tasks, 5003);
+	sideband__delete(sb);
+
+	/* The cap: exited tasks go first, then records are refused; nothing over it. */
+	sb = sideband__new(1 << 20);
+	TEST_ASSERT_VAL("new", sb);
+	st = sideband__stats(sb);
+	for (u32 i = 0; i < 20000; i++) {
+		u32 tid = 100 + i;
+
+		TEST_ASSERT_EQUAL("add", add_fork(sb, PERF_RECORD_FORK, tid, 1, tid, 1, (i + 1) * MS),
+				  0);
+		TEST_ASSERT_EQUAL("add", add_comm(sb, tid, tid, "short", (i + 1) * MS), 0);
+		TEST_ASSERT_EQUAL("add", add_mmap(sb, tid, tid, 0x1000, (i + 1) * MS, 96), 0);
+		if (i % 2)
+			TEST_ASSERT_EQUAL("exit", add_fork(sb, PERF_RECORD_EXIT, tid, 1, tid, 1,
+							   (i + 1) * MS + 1), 0);
+		TEST_ASSERT_VAL("under the cap", st->bytes <= (1 << 20));
+	}
+	TEST_ASSERT_VAL("evicted some", st->evicted > 0);
+	TEST_ASSERT_VAL("the live ones first filled it", st->dropped > 0);
+	TEST_ASSERT_VAL("peak under the cap", st->peak_bytes <= (1 << 20));
+	sideband__delete(sb);
+	return TEST_OK;
+}
+
+DEFINE_SUITE(sideband, "Flight recorder process table: windows, parents, pruning, cap");

@@ -1,0 +1,465 @@
+/*
+ * The flight recorder's process table: see sideband.h for what it is for.
+ *
+ * One entry per task lifetime (a tid that is reused gets a new entry; the
+ * old one stays until no dump can need it).  An entry keeps the task's own
+ * records as the kernel wrote them: its FORK, its COMMs, its EXIT, and for
+ * a process leader the MMAP2s of the whole process (maps belong to the
+ * process; a thread's entry points at its leader's).  An entry also points
+ * at the entry of the task it was forked from: a reader that sees a FORK
+ * gives the child its parent's name and maps, so the parent's records must
+ * be in any dump that has the child's.
+ *
+ * Entries are found by tid in a hash of chains, newest first.  Exited
+ * entries also sit on a list in the order their EXIT came, which is nearly
+ * the order of exit times: pruning and eviction take from its front.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sideband.h"
+#include "list.h"
+
+struct sb_task {
+	struct sb_task *hnext;		/* the hash chain */
+	struct list_head exit_node;	/* on sb->exited while hashed and exited */
+	struct sb_task *parent;		/* forked from (a reference), or NULL */
+	struct sb_task *leader;		/* a thread's process leader (a reference), or NULL */
+	u32 pid, tid;
+	int refs;			/* the hash's, plus one per child or thread pointing here */
+	bool hashed;
+	bool exited;
+	bool stub;			/* made for a record that came before its FORK */
+	u64 start;			/* FORK time; 0: born before recording (or unknown) */
+	u64 exit;			/* EXIT time, when exited */
+	u64 first;			/* time of the first record kept */
+	u32 gen;			/* the last emit that wrote this task */
+	u8 *recs;			/* its records, back to back, each 8-aligned */
+	u32 len, cap;
+};
+
+struct sideband {
+	struct sb_task **buckets;
+	u32 nr_buckets;			/* a power of two */
+	u64 nr_hashed;
+	struct list_head exited;	/* hashed, exited entries, oldest EXIT first */
+	u64 max_bytes;
+	u32 gen;			/* of the current or last emit */
+	struct sideband_stats stats;
+};
+
+#define SB_MIN_BUCKETS 1024
+
+static u32 sb__hash(const struct sideband *sb, u32 tid)
+{
+	return (tid * 2654435761u) & (sb->nr_buckets - 1);
+}
+
+static void sb__charge(struct sideband *sb, s64 bytes)
+{
+	sb->stats.bytes += bytes;
+	if (sb->stats.bytes > sb->stats.peak_bytes)
+		sb->stats.peak_bytes = sb->stats.bytes;
+}
+
+struct sideband *sideband__new(u64 max_bytes)
+{
+	struct sideband *sb = calloc(1, sizeof(*sb));
+
+	if (!sb)
+		return NULL;
+	sb->buckets = calloc(SB_MIN_BUCKETS, sizeof(*sb->buckets));
+	if (!sb->buckets) {
+		free(sb);
+		return NULL;
+	}
+	sb->nr_buckets = SB_MIN_BUCKETS;
+	sb->max_bytes = max_bytes;
+	INIT_LIST_HEAD(&sb->exited);
+	sb__charge(sb, SB_MIN_BUCKETS * sizeof(*sb->buckets));
+	return sb;
+}
+
+static void sb_task__put(struct sideband *sb, struct sb_task *t)
+{
+	/* Iterative: a chain of exited ancestors can be long. */
+	while (t && --t->refs == 0) {
+		struct sb_task *parent = t->parent, *leader = t->leader;
+
+		sb__charge(sb, -(s64)(sizeof(*t) + t->cap));
+		sb->stats.tasks--;
+		free(t->recs);
+		free(t);
+		sb_task__put(sb, leader);
+		t = parent;
+	}
+}
+
+static void sb__unhash(struct sideband *sb, struct sb_task *t)
+{
+	struct sb_task **pp = &sb->buckets[sb__hash(sb, t->tid)];
+
+	while (*pp != t)
+		pp = &(*pp)->hnext;
+	*pp = t->hnext;
+	t->hnext = NULL;
+	t->hashed = false;
+	sb->nr_hashed--;
+	if (t->exited)
+		list_del_init(&t->exit_node);
+	sb_task__put(sb, t);
+}
+
+void sideband__delete(struct sideband *sb)
+{
+	if (!sb)
+		return;
+	for (u32 i = 0; i < sb->nr_buckets; i++)
+		while (sb->buckets[i])
+			sb__unhash(sb, sb->buckets[i]);
+	free(sb->buckets);
+	free(sb);
+}
+
+static void sb__grow(struct sideband *sb)
+{
+	u32 n = sb->nr_buckets * 2;
+	struct sb_task **b = calloc(n, sizeof(*b)), **old = sb->buckets;
+	u32 old_n = sb->nr_buckets;
+
+	if (!b)
+		return;		/* longer chains, still correct */
+	sb->buckets = b;
+	sb->nr_buckets = n;
+	/* Walk each old chain from its tail so the newest stay first. */
+	for (u32 i = 0; i < old_n; i++) {
+		struct sb_task *stack = NULL, *t, *next;
+
+		for (t = old[i]; t; t = next) {
+			next = t->hnext;
+			t->hnext = stack;
+			stack = t;
+		}
+		for (t = stack; t; t = next) {
+			u32 h = sb__hash(sb, t->tid);
+
+			next = t->hnext;
+			t->hnext = b[h];
+			b[h] = t;
+		}
+	}
+	free(old);
+	sb__charge(sb, (s64)(n - old_n) * sizeof(*b));
+}
+
+static struct sb_task *sb__lookup(const struct sideband *sb, u32 tid)
+{
+	struct sb_task *t = sb->buckets[sb__hash(sb, tid)];
+
+	while (t && t->tid != tid)
+		t = t->hnext;
+	return t;
+}
+
+static struct sb_task *sb__new_task(struct sideband *sb, u32 pid, u32 tid, u64 start)
+{
+	struct sb_task *t = calloc(1, sizeof(*t));
+	u32 h;
+
+	if (!t)
+		return NULL;
+	if (sb->nr_hashed >= 2ULL * sb->nr_buckets)
+		sb__grow(sb);
+	h = sb__hash(sb, tid);
+	t->pid = pid;
+	t->tid = tid;
+	t->start = start;
+	t->refs = 1;
+	t->hashed = true;
+	INIT_LIST_HEAD(&t->exit_node);
+	t->hnext = sb->buckets[h];
+	sb->buckets[h] = t;
+	sb->nr_hashed++;
+	sb->stats.tasks++;
+	sb__charge(sb, sizeof(*t));
+	return t;
+}
+
+static void sb__mark_exited(struct sideband *sb, struct sb_task *t, u64 time)
+{
+	if (t->exited) {
+		if (time > t->exit)
+			t->exit = time;
+		return;
+	}
+	t->exited = true;
+	t->exit = time;
+	if (t->hashed)
+		list_add_tail(&t->exit_node, &sb->exited);
+}
+
+/* Makes room for @bytes under the cap, evicting the oldest exited tasks. */
+static bool sb__make_room(struct sideband *sb, u64 bytes)
+{
+	while (sb->stats.bytes + bytes > sb->max_bytes && !list_empty(&sb->exited)) {
+		struct sb_task *t = list_first_entry(&sb->exited, struct sb_task, exit_node);
+
+		sb->stats.evicted++;
+		sb__unhash(sb, t);
+	}
+	return sb->stats.bytes + bytes <= sb->max_bytes;
+}
+
+static int sb_task__append(struct sideband *sb, struct sb_task *t,
+			   const union perf_event *event, u64 time)
+{
+	u32 size = event->header.size;
+
+	if (t->len + size > t->cap) {
+		u32 cap = t->cap ? t->cap : 256;
+		u8 *recs;
+
+		while (cap < t->len + size)
+			cap *= 2;
+		if (!sb__make_room(sb, cap - t->cap)) {
+			sb->stats.dropped++;
+			return 0;
+		}
+		recs = realloc(t->recs, cap);
+		if (!recs)
+			return -ENOMEM;
+		sb__charge(sb, cap - t->cap);
+		t->recs = recs;
+		t->cap = cap;
+	}
+	if (!t->len)
+		t->first = time;
+	memcpy(t->recs + t->len, event, size);
+	t->len += size;
+	return 0;
+}
+
+/*
+ * The newest entry of @tid, or a stub for a task first seen by a record
+ * other than its FORK.  *@t is NULL (and 0 returned) when the cap refused
+ * a new entry.
+ */
+static int sb__task_of(struct sideband *sb, u32 pid, u32 tid, u64 time, struct sb_task **t)
+{
+	*t = sb__lookup(sb, tid);
+	if (*t)
+		return 0;
+	if (!sb__make_room(sb, sizeof(**t))) {
+		sb->stats.dropped++;
+		return 0;
+	}
+	*t = sb__new_task(sb, pid, tid, 0);
+	if (!*t)
+		return -ENOMEM;
+	(*t)->stub = time != 0;
+	(*t)->first = time;
+	return 0;
+}
+
+/* A thread's records go to its own entry; it points at its leader for the maps. */
+static int sb__link_leader(struct sideband *sb, struct sb_task *t, u64 time)
+{
+	struct sb_task *leader;
+	int err;
+
+	if (t->pid == t->tid || t->leader)
+		return 0;
+	err = sb__task_of(sb, t->pid, t->pid, time, &leader);
+	if (err || !leader)
+		return err;
+	leader->refs++;
+	t->leader = leader;
+	return 0;
+}
+
+/* Files @event under @t (held by the caller), then its leader link. */
+static int sb__file(struct sideband *sb, struct sb_task *t, const union perf_event *event, u64 time)
+{
+	int err;
+
+	t->refs++;	/* making room may evict @t itself */
+	err = sb__link_leader(sb, t, time);
+	if (!err)
+		err = sb_task__append(sb, t, event, time);
+	if (!err && event->header.type == PERF_RECORD_EXIT)
+		sb__mark_exited(sb, t, time);
+	sb_task__put(sb, t);
+	return err;
+}
+
+static int sb__fork(struct sideband *sb, const union perf_event *event, u64 time)
+{
+	const struct perf_record_fork *f = &event->fork;
+	struct sb_task *t = sb__lookup(sb, f->tid);
+
+	if (t && (!time || (t->stub && t->first >= time))) {
+		/*
+		 * Synthesized twice, or its first records came before its FORK
+		 * (they were in another CPU's buffer): the same task.
+		 */
+		t->stub = false;
+	} else {
+		/* A tid seen again: the old task's EXIT was lost, or the tid is reused. */
+		if (t && !t->exited)
+			sb__mark_exited(sb, t, time);
+		if (!sb__make_room(sb, sizeof(*t))) {
+			sb->stats.dropped++;
+			return 0;
+		}
+		t = sb__new_task(sb, f->pid, f->tid, time);
+		if (!t)
+			return -ENOMEM;
+	}
+	t->start = time;
+	/* Records synthesized at the start describe a state, not a fork to replay. */
+	if (time && !t->parent && f->ptid != f->tid) {
+		struct sb_task *parent = sb__lookup(sb, f->ptid);
+
+		if (parent) {
+			parent->refs++;
+			t->parent = parent;
+		}
+	}
+	return sb__file(sb, t, event, time);
+}
+
+int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
+{
+	u32 type = event->header.type, size = event->header.size, pid, tid;
+	size_t need;
+	struct sb_task *t;
+	int err;
+
+	switch (type) {
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		need = sizeof(struct perf_record_fork);
+		break;
+	case PERF_RECORD_COMM:
+		need = offsetof(struct perf_record_comm, comm);
+		break;
+	case PERF_RECORD_MMAP:
+		need = offsetof(struct perf_record_mmap, filename);
+		break;
+	case PERF_RECORD_MMAP2:
+		need = offsetof(struct perf_record_mmap2, filename);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (size < need || size % sizeof(u64))
+		return -EINVAL;
+	sb->stats.records++;
+	if (type == PERF_RECORD_FORK)
+		return sb__fork(sb, event, time);
+
+	pid = event->comm.pid;		/* pid, tid lead every one of these layouts */
+	tid = event->comm.tid;
+	if (type == PERF_RECORD_EXIT) {
+		pid = event->fork.pid;
+		tid = event->fork.tid;
+	} else if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) {
+		tid = pid;		/* maps belong to the process */
+	}
+	err = sb__task_of(sb, pid, tid, time, &t);
+	if (err || !t)
+		return err;
+	return sb__file(sb, t, event, time);
+}
+
+void sideband__prune(struct sideband *sb, u64 need_from)
+{
+	/* The list is in the order EXITs were read: stop at the first one still needed. */
+	while (!list_empty(&sb->exited)) {
+		struct sb_task *t = list_first_entry(&sb->exited, struct sb_task, exit_node);
+
+		if (t->exit >= need_from)
+			break;
+		sb->stats.pruned++;
+		sb__unhash(sb, t);
+	}
+}
+
+/*
+ * Writes one task and what it came from.  The ancestors go on an explicit
+ * stack: a chain of forks can be deeper than we would like to recurse.
+ */
+static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__handler_t process,
+			 void *arg, u64 *nr_tasks, struct sb_task ***stack, size_t *stack_cap)
+{
+	size_t depth = 0;
+
+	(*stack)[depth++] = task;
+	while (depth) {
+		struct sb_task *t = (*stack)[--depth];
+
+		if (t->gen == sb->gen)
+			continue;
+		t->gen = sb->gen;
+		if (depth + 2 > *stack_cap) {
+			size_t cap = *stack_cap * 2;
+			struct sb_task **s = realloc(*stack, cap * sizeof(*s));
+
+			if (!s)
+				return -ENOMEM;
+			*stack = s;
+			*stack_cap = cap;
+		}
+		if (t->parent)
+			(*stack)[depth++] = t->parent;
+		if (t->leader)
+			(*stack)[depth++] = t->leader;
+		for (u32 off = 0; off < t->len; ) {
+			union perf_event *event = (union perf_event *)(t->recs + off);
+			int err = process(arg, event);
+
+			if (err)
+				return err;
+			off += event->header.size;
+		}
+		(*nr_tasks)++;
+	}
+	return 0;
+}
+
+int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler_t process,
+		   void *arg, u64 *nr_tasks)
+{
+	size_t stack_cap = 64;
+	struct sb_task **stack = malloc(stack_cap * sizeof(*stack));
+	int err = 0;
+
+	*nr_tasks = 0;
+	if (!stack)
+		return -ENOMEM;
+	/* Generation 0 is what a new entry has: never the current one. */
+	if (++sb->gen == 0)
+		sb->gen = 1;
+	for (u32 i = 0; i < sb->nr_buckets && !err; i++) {
+		for (struct sb_task *t = sb->buckets[i]; t && !err; t = t->hnext) {
+			if (t->start > last || (t->exited && t->exit < first))
+				continue;
+			err = sb__emit_task(sb, t, process, arg, nr_tasks, &stack, &stack_cap);
+		}
+	}
+	free(stack);
+	return err;
+}
+
+bool sideband__emitted(const struct sideband *sb, u32 pid)
+{
+	for (struct sb_task *t = sb->buckets[sb__hash(sb, pid)]; t; t = t->hnext)
+		if (t->tid == pid && t->gen == sb->gen)
+			return true;
+	return false;
+}
+
+const struct sideband_stats *sideband__stats(const struct sideband *sb)
+{
+	return &sb->stats;
+}
