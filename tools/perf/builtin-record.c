@@ -37,11 +37,28 @@
 #include "util/mmap.h"
 #include "util/overwrite-state.h"
 #include "util/parse-events.h"
+#include "util/sideband.h"
 #include "util/synthetic-events.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
 
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
+#define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
+
+/*
+ * How far back a backward buffer still reaches, learnt without pausing it:
+ * pairs (t, w) of "by record time t, w bytes had been written".  Once the
+ * kernel has written a buffer length past w, whatever was written before
+ * t is gone, so t bounds the oldest record a dump of it can hold.
+ */
+#define RECORD_WRAP_SLOTS 64
+
+struct record_wrap {
+	u64 t[RECORD_WRAP_SLOTS];
+	u64 w[RECORD_WRAP_SLOTS];
+	int n;
+	u64 bound;		/* nothing older than this is left in the buffer */
+};
 
 /* The newest records of one backward buffer, copied out while it was paused. */
 struct record_snapshot {
@@ -49,7 +66,12 @@ struct record_snapshot {
 	size_t cap;
 	size_t len;		/* bytes copied: the whole data area, or 0 */
 	u64 stop;		/* the previous dump's head, relative to this copy */
+	size_t end;		/* the whole records to write, found after resuming */
+	struct record_wrap wrap;
 };
+
+/* Small records are gathered here and written in one go. */
+#define RECORD_WBUF_SIZE (256 * 1024)
 
 struct record {
 	struct record_opts opts;
@@ -58,6 +80,21 @@ struct record {
 	enum overwrite_evt_state overwrite_evt_state;
 	struct record_snapshot *snaps;		/* one per overwrite buffer */
 	bool snaps_pending;			/* copied but not yet written */
+	/*
+	 * Overwrite mode: the process table the tracking stream is folded
+	 * into, and the times that bound what it must keep (record times).
+	 */
+	struct sideband *sideband;
+	u64 t_seen;				/* the newest record time seen */
+	u64 dump_bound;				/* no later dump holds anything older */
+	u64 need_from;				/* the table was pruned up to here */
+	u64 fwd_first;				/* oldest forward sample in this file */
+	u64 file_first, file_last;		/* the samples of this file */
+	u64 dump_tasks;				/* tasks the table wrote into this file */
+	bool dump_emitted;			/* ... which it did (see the tail filter) */
+	u64 sideband_errors;
+	char *wbuf;				/* RECORD_WBUF_SIZE */
+	size_t wbuf_len;
 	struct perf_data data;
 	struct perf_header_info hinfo;
 	bool file_open;
@@ -117,15 +154,51 @@ static u64 now_ns(void)
 
 /* ---- writing ---------------------------------------------------------- */
 
-static int record__write(struct record *rec, const void *buf, size_t size)
+static int record__write_direct(struct record *rec, const void *buf, size_t size)
 {
 	int err = perf_data__write(&rec->data, buf, size);
 
-	if (err) {
+	if (err)
 		pr_err("Failed to write %s: %s\n%s", rec->data.path, strerror(-err),
 		       err == -ENOSPC ? "Free some space, or record elsewhere with -o.\n" : "");
-		return err;
+	return err;
+}
+
+static int record__flush(struct record *rec)
+{
+	int err = 0;
+
+	if (rec->wbuf_len)
+		err = record__write_direct(rec, rec->wbuf, rec->wbuf_len);
+	rec->wbuf_len = 0;
+	return err;
+}
+
+/*
+ * Small records (synthesized ones, the process table's, forward samples
+ * in overwrite mode) are gathered so a dump is not thousands of write(2)s;
+ * large ranges go straight out.  Everything is in the file, in order, once
+ * record__flush() returns.
+ */
+static int record__write(struct record *rec, const void *buf, size_t size)
+{
+	int err;
+
+	if (!rec->wbuf || size > RECORD_WBUF_SIZE / 4) {
+		err = record__flush(rec);
+		if (!err)
+			err = record__write_direct(rec, buf, size);
+	} else {
+		err = 0;
+		if (rec->wbuf_len + size > RECORD_WBUF_SIZE)
+			err = record__flush(rec);
+		if (!err) {
+			memcpy(rec->wbuf + rec->wbuf_len, buf, size);
+			rec->wbuf_len += size;
+		}
 	}
+	if (err)
+		return err;
 	rec->bytes_written += size;
 	return 0;
 }
@@ -175,17 +248,58 @@ static int record__write_round(struct record *rec)
 
 /* ---- synthesized records --------------------------------------------- */
 
-static int record__synthesize(struct record *rec)
+/*
+ * Tail synthesis after the process table: a process the table wrote into
+ * this file is described there, with the time of each change.  Its state
+ * read from /proc now, at time 0 (which readers apply before any timed
+ * record), would give its older samples today's name and maps: left out.
+ */
+static int record__process_tail_synth(void *arg, union perf_event *event)
 {
-	struct record_opts *opts = &rec->opts;
-	struct evsel *first = evlist__first(rec->evlist);
+	struct record *rec = arg;
+	u32 type = event->header.type;
+
+	if ((type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_MMAP2) &&
+	    event->comm.pid != (u32)-1 && sideband__emitted(rec->sideband, event->comm.pid))
+		return 0;
+	return record__process_synth(arg, event);
+}
+
+static struct synth_ctx record__synth_ctx(struct record *rec, perf_event__handler_t process)
+{
 	struct synth_ctx ctx = {
-		.process = record__process_synth,
+		.process = process,
 		.arg = rec,
 		.sample_id_all = true,
-		.sample_type = first->attr.sample_type,
+		.sample_type = evlist__first(rec->evlist)->attr.sample_type,
 		.id = 0,	/* synthesized records carry id 0: readers use the first attr */
 	};
+
+	return ctx;
+}
+
+/* The processes being recorded, as /proc has them now. */
+static int record__synthesize_tasks(struct record *rec, struct synth_ctx *ctx)
+{
+	if (rec->opts.system_wide || rec->opts.cpu_list)
+		return perf_event__synthesize_threads(ctx);
+	return perf_event__synthesize_thread_map(ctx, rec->evlist->threads);
+}
+
+static int record__seed_sideband(void *arg, union perf_event *event)
+{
+	struct record *rec = arg;
+
+	if (sideband__wants(event->header.type) && sideband__add(rec->sideband, event, 0) < 0)
+		rec->sideband_errors++;
+	return 0;
+}
+
+static int record__synthesize(struct record *rec)
+{
+	struct synth_ctx ctx = record__synth_ctx(rec, rec->dump_emitted ?
+						 record__process_tail_synth :
+						 record__process_synth);
 	int err;
 
 	err = perf_event__synthesize_kernel_mmap(&ctx);
@@ -195,10 +309,7 @@ static int record__synthesize(struct record *rec)
 	if (err)
 		pr_debug("Could not synthesize module maps: %s\n", strerror(-err));
 
-	if (opts->system_wide || opts->cpu_list)
-		err = perf_event__synthesize_threads(&ctx);
-	else
-		err = perf_event__synthesize_thread_map(&ctx, rec->evlist->threads);
+	err = record__synthesize_tasks(rec, &ctx);
 	/* A write error is fatal; a process that vanished is not. */
 	if (err == -ENOSPC || err == -EIO || err == -EFBIG)
 		return err;
@@ -223,6 +334,10 @@ static int record__open_output(struct record *rec)
 	rec->file_open = true;
 	rec->samples = 0;
 	rec->bytes_written = 0;
+	rec->fwd_first = rec->file_first = ~0ULL;
+	rec->file_last = 0;
+	rec->dump_tasks = 0;
+	rec->dump_emitted = false;
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
@@ -250,6 +365,8 @@ static int record__finish_output(struct record *rec)
 		err = record__synthesize(rec);
 	t1 = now_ns();
 	if (!err)
+		err = record__flush(rec);
+	if (!err)
 		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
 	pr_debug2("finish: synthesizing %.1f ms, features %.1f ms\n", (t1 - t0) / 1e6,
 		  (now_ns() - t1) / 1e6);
@@ -263,6 +380,7 @@ static void record__abandon_output(struct record *rec)
 {
 	if (!rec->file_open)
 		return;
+	rec->wbuf_len = 0;
 	perf_data__close(&rec->data);
 	if (unlink(rec->opts.output) == 0)
 		pr_err("Removed the incomplete %s; earlier files are untouched.\n",
@@ -278,6 +396,31 @@ static void record__print_written(struct record *rec, const char *name)
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
 		(double)(rec->data.data_offset + rec->bytes_written) / 1024 / 1024, name,
 		(unsigned long long)rec->samples);
+}
+
+/*
+ * With the process table, a dump says what it covers: its samples, their
+ * first and last record times (as perf script prints them) and the tasks
+ * the table described.
+ */
+static void record__print_dump(struct record *rec, const char *name)
+{
+	u64 first = rec->file_first, last = rec->file_last;
+
+	if (!rec->sideband) {
+		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+	} else if (!rec->samples || first > last) {
+		fprintf(stderr, "[ perf record: Dump %s: 0 samples, %llu tasks ]\n", name,
+			(unsigned long long)rec->dump_tasks);
+	} else {
+		fprintf(stderr, "[ perf record: Dump %s: %llu samples, %llu.%06llu..%llu.%06llu "
+			"(%.3f s), %llu tasks ]\n", name, (unsigned long long)rec->samples,
+			(unsigned long long)(first / 1000000000ULL),
+			(unsigned long long)(first % 1000000000ULL / 1000),
+			(unsigned long long)(last / 1000000000ULL),
+			(unsigned long long)(last % 1000000000ULL / 1000),
+			(last - first) / 1e9, (unsigned long long)rec->dump_tasks);
+	}
 }
 
 /* Renames "<output>" to "<output>.<timestamp>", keeping at most --switch-max-files. */
@@ -334,7 +477,7 @@ static int record__switch_output(struct record *rec, bool at_exit)
 		} else {
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->dump_wakeups);
-			fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+			record__print_dump(rec, name);
 		}
 	}
 	free(rec->last_dump_name);
@@ -349,6 +492,55 @@ static int record__switch_output(struct record *rec, bool at_exit)
 
 /* ---- reading the ring buffers ---------------------------------------- */
 
+static void record__note_sample(struct record *rec, u64 t, bool forward)
+{
+	if (!t)
+		return;
+	if (t < rec->file_first)
+		rec->file_first = t;
+	if (t > rec->file_last)
+		rec->file_last = t;
+	if (forward && t < rec->fwd_first)
+		rec->fwd_first = t;
+	if (t > rec->t_seen)
+		rec->t_seen = t;
+}
+
+/*
+ * Overwrite mode: the forward stream carries the tracking records, which
+ * go to the process table rather than the file (each dump writes those it
+ * needs), and the samples of any no-overwrite event, which are written.
+ */
+static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
+{
+	union perf_event *event;
+	bool any = false;
+	int err;
+
+	if (perf_mmap__read_init(map) < 0)
+		return 0;
+	while ((event = perf_mmap__read_event(map))) {
+		u64 t = evlist__event_time(rec->evlist, event);
+
+		any = true;
+		if (sideband__wants(event->header.type)) {
+			if (t > rec->t_seen)
+				rec->t_seen = t;
+			if (sideband__add(rec->sideband, event, t) < 0)
+				rec->sideband_errors++;
+			continue;
+		}
+		if (event->header.type == PERF_RECORD_SAMPLE)
+			record__note_sample(rec, t, true);
+		record__account(rec, event);
+		err = record__write(rec, event, event->header.size);
+		if (err)
+			return err;
+	}
+	perf_mmap__consume(map);
+	return any;
+}
+
 /* Writes the whole records of one forward buffer and hands the space back. */
 static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 {
@@ -357,6 +549,8 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 	u64 start, end;
 	int err;
 
+	if (rec->sideband)
+		return record__mmap_read_tracking(rec, map);
 	if (perf_mmap__read_init(map) < 0)
 		return 0;
 	start = map->start;
@@ -420,7 +614,7 @@ static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state
  * Copies every paused backward buffer to memory as raw bytes, starting at
  * its data_head, so the copy begins with the newest record and never wraps.
  * Only done in DATA_PENDING.  Finding where the whole records end is left
- * to record__write_snapshots(), after the buffers are resumed: while paused
+ * to record__write_dump_data(), after the buffers are resumed: while paused
  * we do nothing but two memcpy()s per buffer.
  */
 static int record__snapshot_overwrite(struct record *rec)
@@ -464,47 +658,168 @@ static int record__snapshot_overwrite(struct record *rec)
 	return 0;
 }
 
-static int record__write_snapshots(struct record *rec)
+/*
+ * Finds the whole records of one copy (the walk stops where the previous
+ * dump began or where a record was partly overwritten), counts them, and
+ * notes the time of its newest and oldest sample: a buffer is written by
+ * one CPU, newest record first, so those are its first and last samples.
+ */
+static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
+{
+	union perf_event *newest = NULL, *oldest = NULL;
+	size_t off = 0;
+	u64 end = 0;
+
+	s->end = 0;
+	if (!s->len)
+		return;
+	/*
+	 * The copy starts at the head: position 0.  A stop at or past one
+	 * buffer length was overwritten, so the whole copy may be valid
+	 * (stop == head says so to the walk).
+	 */
+	if (perf_mmap__backward_range(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0,
+				      &end) < 0)
+		return;
+	while (off + sizeof(struct perf_event_header) <= end) {
+		union perf_event *event = (union perf_event *)((char *)s->buf + off);
+
+		if (event->header.size < sizeof(event->header))
+			break;
+		if (event->header.type == PERF_RECORD_LOST) {
+			/*
+			 * A backward buffer never runs full, so its only losses
+			 * are the events of a dump's pause, which the kernel
+			 * reports with the first record after the resume: the
+			 * oldest new record here.  They fell between the two
+			 * dumps, outside this one's window: counted, not written.
+			 */
+			rec->lost_paused += event->lost.lost;
+			rec->lost_events += event->lost.lost;
+			rec->lost_chunks++;
+			if (off + event->header.size >= end)
+				break;
+		} else {
+			if (event->header.type == PERF_RECORD_SAMPLE) {
+				if (!newest)
+					newest = event;
+				oldest = event;
+			}
+			record__account(rec, event);
+		}
+		off += event->header.size;
+	}
+	s->end = off;
+	if (newest) {
+		record__note_sample(rec, evlist__event_time(rec->evlist, newest), false);
+		record__note_sample(rec, evlist__event_time(rec->evlist, oldest), false);
+	}
+}
+
+/*
+ * The data of a dump: the process table's records of the tasks alive in
+ * the time the file's samples cover, then the copies of the backward
+ * buffers, then a round mark.
+ */
+static int record__write_dump_data(struct record *rec)
 {
 	bool wrote = false;
 	int err;
 
+	if (rec->snaps_pending) {
+		for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++)
+			record__scan_snapshot(rec, &rec->snaps[i]);
+	}
+	if (rec->sideband && rec->file_first <= rec->file_last) {
+		u64 n = 0;
+
+		err = sideband__emit(rec->sideband, rec->file_first, rec->file_last,
+				     record__process_synth, rec, &n);
+		rec->dump_tasks += n;
+		rec->dump_emitted = true;
+		if (err)
+			return err;
+	}
 	if (!rec->snaps_pending)
 		return 0;
 	rec->snaps_pending = false;
 	for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++) {
 		struct record_snapshot *s = &rec->snaps[i];
-		size_t off = 0;
-		u64 end = 0;
 
-		if (!s->len)
+		if (!s->end)
 			continue;
-		/*
-		 * The copy starts at the head: position 0.  A stop at or past one
-		 * buffer length was overwritten, so the whole copy may be valid
-		 * (stop == head says so to the walk).
-		 */
-		if (perf_mmap__backward_range(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0,
-					      &end) < 0)
-			continue;
-		while (off + sizeof(struct perf_event_header) <= end) {
-			union perf_event *event = (union perf_event *)((char *)s->buf + off);
-
-			if (event->header.size < sizeof(event->header))
-				break;
-			record__account(rec, event);
-			if (event->header.type == PERF_RECORD_LOST)
-				rec->lost_paused += event->lost.lost;
-			off += event->header.size;
-		}
-		if (!off)
-			continue;
-		err = record__write(rec, s->buf, off);
+		err = record__write(rec, s->buf, s->end);
 		if (err)
 			return err;
 		wrote = true;
 	}
 	return wrote ? record__write_round(rec) : 0;
+}
+
+/* One pair per millisecond of record time at most. */
+#define RECORD_WRAP_STEP	1000000ULL
+/* Per-CPU clocks may disagree a little: keep this much more than needed. */
+#define RECORD_CLOCK_SKEW	100000000ULL
+
+/* Notes (t_seen, bytes written so far) and returns how far back the buffer reaches. */
+static u64 record_wrap__update(struct record_wrap *wr, u64 t_seen, u64 written, u64 size)
+{
+	int drop = 0;
+
+	while (drop < wr->n && wr->w[drop] + size <= written)
+		wr->bound = wr->t[drop++];
+	if (drop) {
+		wr->n -= drop;
+		memmove(wr->t, wr->t + drop, wr->n * sizeof(u64));
+		memmove(wr->w, wr->w + drop, wr->n * sizeof(u64));
+	}
+	if (wr->n && t_seen < wr->t[wr->n - 1] + RECORD_WRAP_STEP)
+		return wr->bound;
+	if (wr->n == RECORD_WRAP_SLOTS) {
+		/* Coarser steps: any subset of the pairs is just as true. */
+		for (int j = 0; j < wr->n / 2; j++) {
+			wr->t[j] = wr->t[2 * j + 1];
+			wr->w[j] = wr->w[2 * j + 1];
+		}
+		wr->n /= 2;
+	}
+	wr->t[wr->n] = t_seen;
+	wr->w[wr->n] = written;
+	wr->n++;
+	return wr->bound;
+}
+
+/*
+ * Drops from the process table what no dump can need any more.  A later
+ * dump holds backward records no older than what each buffer still
+ * reaches, and none from before the last dump; the file may also hold
+ * forward samples from its start.
+ */
+static void record__prune_sideband(struct record *rec)
+{
+	struct evlist *ow = rec->overwrite_evlist;
+	u64 reach = ~0ULL, need;
+
+	if (!rec->sideband || !rec->t_seen)
+		return;
+	for (int i = 0; i < ow->nr_mmaps; i++) {
+		struct perf_mmap *map = &ow->mmap[i];
+		u64 bound;
+
+		if (!map->base)
+			continue;
+		/* A backward head counts down from 0: minus it is what was written. */
+		bound = record_wrap__update(&rec->snaps[i].wrap, rec->t_seen,
+					    0 - perf_mmap__read_head(map), map->mask + 1);
+		reach = min_t(u64, reach, bound);
+	}
+	need = reach == ~0ULL ? rec->dump_bound : max_t(u64, rec->dump_bound, reach);
+	need = min_t(u64, need, rec->fwd_first);
+	need = need > RECORD_CLOCK_SKEW ? need - RECORD_CLOCK_SKEW : 0;
+	if (need >= rec->need_from + RECORD_WRAP_STEP) {
+		rec->need_from = need;
+		sideband__prune(rec->sideband, need);
+	}
 }
 
 /* Releases forward buffers whose every fd hung up, once they are empty. */
@@ -543,8 +858,9 @@ static int record__mmap_read_all(struct record *rec)
 	/*
 	 * Rounds tell a reader it may sort and flush what came before.  A file
 	 * that will also hold backward data gets no rounds from the forward
-	 * stream, so the reader sorts the tracking records together with the
-	 * (older) backward samples and every sample finds its comm and maps.
+	 * stream, so the reader sorts the process table's records together
+	 * with the (older) backward samples and every sample finds its comm
+	 * and maps.
 	 */
 	if (nr && !rec->overwrite_evlist) {
 		err = record__write_round(rec);
@@ -556,6 +872,7 @@ static int record__mmap_read_all(struct record *rec)
 		if (err)
 			return err;
 	}
+	record__prune_sideband(rec);
 	record__release_dead_maps(rec);
 	return nr;
 }
@@ -718,6 +1035,8 @@ static const char * const record_usage[] = {
 	"    --switch-max-files <n> keep only the newest n switched files",
 	"    --tail-synthesize     describe processes and maps at the end of each file",
 	"    --no-tail-synthesize  ... at the start (the default without --overwrite)",
+	"    --sideband-max <size> with --overwrite: memory for the process table that",
+	"                          names the tasks of each dump (default 32M)",
 	"-q, --quiet               only print errors",
 	"-v, --verbose             be more verbose (show debug messages)",
 	NULL
@@ -734,6 +1053,7 @@ enum {
 	OPT_SWITCH_MAX_FILES,
 	OPT_TAIL_SYNTH,
 	OPT_NO_TAIL_SYNTH,
+	OPT_SIDEBAND_MAX,
 };
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
@@ -914,6 +1234,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		{ "switch-max-files",	required_argument, NULL, OPT_SWITCH_MAX_FILES },
 		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
 		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
+		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
@@ -1012,6 +1333,19 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		case OPT_NO_TAIL_SYNTH:
 			tail = 0;
 			break;
+		case OPT_SIDEBAND_MAX: {
+			bool unit;
+			u64 v;
+
+			/* Below a megabyte it could not hold one busy process's maps. */
+			if (parse_size(optarg, &v, &unit) || v < (1 << 20)) {
+				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
+				       "e.g. 64M.\n", optarg);
+				return -EINVAL;
+			}
+			opts->sideband_max = v;
+			break;
+		}
 		case 'q':
 			opts->quiet = true;
 			quiet = 1;
@@ -1242,6 +1576,22 @@ static int record__mmap(struct record *rec)
 	return 0;
 }
 
+/*
+ * Overwrite mode: the process table starts from what /proc says now.  The
+ * tracking event is already on, so a task born meanwhile is seen twice;
+ * its entry from /proc then ends where the one from its FORK begins.
+ */
+static int record__setup_sideband(struct record *rec)
+{
+	struct synth_ctx ctx = record__synth_ctx(rec, record__seed_sideband);
+
+	rec->sideband = sideband__new(rec->opts.sideband_max);
+	if (!rec->sideband)
+		return -ENOMEM;
+	record__synthesize_tasks(rec, &ctx);
+	return 0;
+}
+
 static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 {
 	struct sigaction sa = { .sa_flags = 0 };
@@ -1283,9 +1633,11 @@ static int record__serve_switch(struct record *rec)
 	if (err)
 		return err;
 	t0 = now_ns();
-	err = record__write_snapshots(rec);
+	err = record__write_dump_data(rec);
 	if (err)
 		return err;
+	/* Whatever the buffers hold from now on is newer than all we have seen. */
+	rec->dump_bound = rec->t_seen;
 	t1 = now_ns();
 	err = record__switch_output(rec, false);
 	if (err)
@@ -1404,6 +1756,23 @@ static void record__print_summary(struct record *rec)
 	if (rec->overwrite_evlist && rec->pause_ns_max)
 		pr_debug("overwrite buffers paused %.3f ms at most, %.3f ms in all\n",
 			 rec->pause_ns_max / 1e6, rec->pause_ns_total / 1e6);
+	if (rec->sideband) {
+		const struct sideband_stats *st = sideband__stats(rec->sideband);
+
+		pr_debug("process table: %llu records, %llu tasks held, %llu KB (peak %llu KB of "
+			 "%llu KB), %llu tasks pruned\n", (unsigned long long)st->records,
+			 (unsigned long long)st->tasks, (unsigned long long)(st->bytes >> 10),
+			 (unsigned long long)(st->peak_bytes >> 10),
+			 (unsigned long long)(rec->opts.sideband_max >> 10),
+			 (unsigned long long)st->pruned);
+		if (st->evicted || st->dropped || rec->sideband_errors)
+			fprintf(stderr, "Warning:\nThe process table reached --sideband-max=%lluK: "
+				"%llu exited tasks evicted, %llu records dropped%s; some samples "
+				"may lack their task's name or maps. Give a larger --sideband-max.\n",
+				(unsigned long long)(rec->opts.sideband_max >> 10),
+				(unsigned long long)st->evicted, (unsigned long long)st->dropped,
+				rec->sideband_errors ? " (and some out of memory)" : "");
+	}
 }
 
 int cmd_record(int argc, const char **argv)
@@ -1413,6 +1782,7 @@ int cmd_record(int argc, const char **argv)
 			.output = "perf.data",
 			.freq = 4000,
 			.stack_size = 8192,
+			.sideband_max = DEFAULT_SIDEBAND_MAX,
 		},
 		.exec_fail_fd = -1,
 	};
@@ -1478,6 +1848,11 @@ int cmd_record(int argc, const char **argv)
 	err = record__mmap(&rec);
 	if (err)
 		goto out_kill;
+	rec.wbuf = malloc(RECORD_WBUF_SIZE);
+	if (!rec.wbuf || (rec.overwrite_evlist && record__setup_sideband(&rec))) {
+		pr_err("Out of memory\n");
+		goto out_kill;
+	}
 
 	/* Only now, with everything working, is an existing file moved aside. */
 	err = record__open_output(&rec);
@@ -1517,7 +1892,7 @@ int cmd_record(int argc, const char **argv)
 		if (!err)
 			err = record__mmap_read_all(&rec) < 0 ? -EIO : 0;
 		if (!err)
-			err = record__write_snapshots(&rec);
+			err = record__write_dump_data(&rec);
 	}
 	if (!err) {
 		if (opts->switch_output) {
@@ -1554,6 +1929,8 @@ out_delete:
 	}
 	evlist__delete(rec.overwrite_evlist);
 	evlist__delete(rec.evlist);
+	sideband__delete(rec.sideband);
+	free(rec.wbuf);
 	free(rec.last_dump_name);
 	free(rec.cmdline);
 	return status;
