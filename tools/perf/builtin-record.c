@@ -65,7 +65,7 @@ struct record_snapshot {
 	void *buf;
 	size_t cap;
 	size_t len;		/* bytes copied: the whole data area, or 0 */
-	u64 stop;		/* the previous dump's head, relative to this copy */
+	u64 stop;		/* where the previous dump began in this copy, or len */
 	size_t end;		/* the whole records to write, found after resuming */
 	struct record_wrap wrap;
 };
@@ -624,16 +624,11 @@ static int record__snapshot_overwrite(struct record *rec)
 	for (int i = 0; i < ow->nr_mmaps; i++) {
 		struct perf_mmap *map = &ow->mmap[i];
 		struct record_snapshot *snap = &rec->snaps[i];
-		size_t size = map->mask + 1, off;
-		unsigned char *data;
-		u64 head;
+		size_t size = map->mask + 1;
 
 		snap->len = 0;
 		if (!map->base)
 			continue;
-		head = perf_mmap__read_head(map);
-		if (head == map->prev)
-			continue;		/* nothing new since the last dump */
 		if (snap->cap < size) {
 			void *buf = realloc(snap->buf, size);
 
@@ -644,14 +639,9 @@ static int record__snapshot_overwrite(struct record *rec)
 			snap->buf = buf;
 			snap->cap = size;
 		}
-		data = perf_mmap__data(map);
-		off = head & map->mask;
-		memcpy(snap->buf, data + off, size - off);
-		memcpy((char *)snap->buf + size - off, data, off);
-		/* Where last dump's records start, relative to the copy (beyond it: none). */
-		snap->stop = map->prev - head;
-		snap->len = size;
-		map->prev = head;
+		snap->stop = perf_mmap__backward_copy(map, snap->buf);
+		if (snap->stop)
+			snap->len = size;
 	}
 	rec->snaps_pending = true;
 	rec->overwrite_evt_state = OVERWRITE_EMPTY;
@@ -673,11 +663,7 @@ static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
 	s->end = 0;
 	if (!s->len)
 		return;
-	/*
-	 * The copy starts at the head: position 0.  A stop at or past one
-	 * buffer length was overwritten, so the whole copy may be valid
-	 * (stop == head says so to the walk).
-	 */
+	/* The copy starts at the head, position 0; a stop of 0 lets the walk use it all. */
 	if (perf_mmap__backward_range(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0,
 				      &end) < 0)
 		return;

@@ -277,32 +277,50 @@ void perf_mmap__consume(struct perf_mmap *map)
 
 /*
  * The caller has paused the output (PERF_EVENT_IOC_PAUSE_OUTPUT), so head
- * and the records above it hold still while we copy; on -ENOMEM nothing is
- * consumed and the same records can be tried again.
+ * and the records above it hold still while we copy.  The whole data area
+ * is copied as raw bytes, starting at head, so the copy begins with the
+ * newest record and never wraps; no record is looked at, which keeps the
+ * pause to two memcpy()s.  Finding where the whole records end is
+ * perf_mmap__backward_range() on the copy, with head 0 and the stop
+ * returned here.
  */
-ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
+u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 {
-	u64 head, end, len;
+	const unsigned char *data = perf_mmap__data(map);
+	u64 size = map->mask + 1, head = perf_mmap__read_head(map), off = head & map->mask;
+	u64 stop = map->prev - head;
 
-	if (!map->base || !map->overwrite)
-		return -EINVAL;
-	head = perf_mmap__read_head(map);
 	map->head = head;
 	if (head == map->prev)
 		return 0;
-	perf_mmap__backward_range(perf_mmap__data(map), map->mask + 1, head, map->prev, &end);
-	len = end - head;
-	if (len > *cap) {
-		void *bigger = realloc(*buf, len);
+	memcpy(dst, data + off, size - off);
+	memcpy((char *)dst + size - off, data, off);
+	map->prev = head;
+	/* Read before: its start in the copy; never read, or overwritten since: all. */
+	return stop && stop < size ? stop : size;
+}
+
+/* On -ENOMEM nothing is consumed and the same records can be tried again. */
+ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
+{
+	u64 size = map->mask + 1, stop, end;
+
+	if (!map->base || !map->overwrite)
+		return -EINVAL;
+	if (size > *cap) {
+		void *bigger = realloc(*buf, size);
 
 		if (!bigger)
 			return -ENOMEM;
 		*buf = bigger;
-		*cap = len;
+		*cap = size;
 	}
-	if (len)
-		ring__copy(perf_mmap__data(map), map->mask, head, *buf, len);
-	map->start = map->end = end;
-	map->prev = head;
-	return (ssize_t)len;
+	stop = perf_mmap__backward_copy(map, *buf);
+	if (!stop)
+		return 0;
+	/* A stop of one whole buffer: stop == head tells the walk it may use it all. */
+	if (perf_mmap__backward_range(*buf, size, 0, stop < size ? stop : 0, &end) < 0)
+		end = 0;
+	map->start = map->end = map->head + end;
+	return (ssize_t)end;
 }

@@ -67,9 +67,19 @@ void perf_mmap__consume(struct perf_mmap *map);
 int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u64 *end);
 
 /*
- * Copies the backward buffer's valid range, oldest data last, into *buf
- * (grown as needed), so the buffer can be resumed before the copy is written.
- * Returns the number of bytes copied (whole records only) or -errno.
+ * For a paused backward buffer: copies its whole data area to @dst (one
+ * data size), starting at data_head so the copy starts with the newest
+ * record and never wraps, and marks it read.  Returns 0 when nothing was
+ * written since the last copy, else the stop for perf_mmap__backward_range()
+ * on the copy (head 0): where the last copy's records begin, or the data
+ * size when all of it may be new.
+ */
+u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst);
+
+/*
+ * The same, then the walk: only the whole new records are left at the
+ * start of *buf (grown to the data size as needed).  Returns their length
+ * or -errno.
  */
 ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap);
 
