@@ -31,9 +31,19 @@ echo "(1) steady state: workload alone ${base}s; slowdown distro ${slow[distro]}
 # (2) blind window and (3) signal-to-file latency, 64 MiB of buffers in all.
 pages=$(( 64 * 1024 * 1024 / 4096 / NCPU ))
 p=1; while [ $p -lt $pages ]; do p=$((p * 2)); done; [ $p -gt $pages ] && p=$((p / 2))
+# A VM backs guest memory lazily: the first write into pages the guest never
+# touched is several times slower than into pages freed a moment ago.  Each
+# recorder gets the same start: a file of twice the buffers written and
+# removed just before it, so its dump finds warm free pages, as it would on
+# a machine that has been up for a while.
+warm_page_cache() {
+	dd if=/dev/zero of="$W/warm" bs=1M count=128 conv=fsync status=none
+	rm -f "$W/warm"
+}
 declare -A blind lat
 for who in distro ours; do
 	bin=$DISTRO; [ $who = ours ] && bin=$OURS
+	warm_page_cache
 	"$OURS" test -w getppid 4000000000 & load=$!
 	strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who" "$bin" record -q -e 'raw_syscalls:*' -m $p \
 		--overwrite --switch-output -a -o "$W/bw.$who" 2>/dev/null &

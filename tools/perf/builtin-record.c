@@ -648,57 +648,69 @@ static int record__snapshot_overwrite(struct record *rec)
 	return 0;
 }
 
+struct record_scan {
+	struct record *rec;
+	const char *buf;
+	u64 newest, oldest;	/* offsets of the first and the last sample, or ~0 */
+	u64 lost_off, lost_end;	/* the last LOST record seen, or ~0 */
+};
+
+static void record__scan_one(void *arg, const struct perf_event_header *hdr, u64 off)
+{
+	struct record_scan *sc = arg;
+	const union perf_event *event = (const union perf_event *)(sc->buf + off);
+
+	if (hdr->type == PERF_RECORD_LOST) {
+		sc->rec->lost_paused += event->lost.lost;
+		sc->rec->lost_events += event->lost.lost;
+		sc->rec->lost_chunks++;
+		sc->lost_off = off;
+		sc->lost_end = off + hdr->size;
+		return;
+	}
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		if (sc->newest == ~0ULL)
+			sc->newest = off;
+		sc->oldest = off;
+	}
+	record__account(sc->rec, event);
+}
+
 /*
  * Finds the whole records of one copy (the walk stops where the previous
  * dump began or where a record was partly overwritten), counts them, and
  * notes the time of its newest and oldest sample: a buffer is written by
  * one CPU, newest record first, so those are its first and last samples.
+ * One pass over the copy: it is as large as the ring buffer.
  */
 static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
 {
-	union perf_event *newest = NULL, *oldest = NULL;
-	size_t off = 0;
+	struct record_scan sc = {
+		.rec = rec, .buf = s->buf, .newest = ~0ULL, .lost_end = ~0ULL,
+	};
 	u64 end = 0;
 
 	s->end = 0;
 	if (!s->len)
 		return;
 	/* The copy starts at the head, position 0; a stop of 0 lets the walk use it all. */
-	if (perf_mmap__backward_range(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0,
-				      &end) < 0)
+	if (perf_mmap__backward_walk(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0, &end,
+				     record__scan_one, &sc) < 0)
 		return;
-	while (off + sizeof(struct perf_event_header) <= end) {
-		union perf_event *event = (union perf_event *)((char *)s->buf + off);
-
-		if (event->header.size < sizeof(event->header))
-			break;
-		if (event->header.type == PERF_RECORD_LOST) {
-			/*
-			 * A backward buffer never runs full, so its only losses
-			 * are the events of a dump's pause, which the kernel
-			 * reports with the first record after the resume: the
-			 * oldest new record here.  They fell between the two
-			 * dumps, outside this one's window: counted, not written.
-			 */
-			rec->lost_paused += event->lost.lost;
-			rec->lost_events += event->lost.lost;
-			rec->lost_chunks++;
-			if (off + event->header.size >= end)
-				break;
-		} else {
-			if (event->header.type == PERF_RECORD_SAMPLE) {
-				if (!newest)
-					newest = event;
-				oldest = event;
-			}
-			record__account(rec, event);
-		}
-		off += event->header.size;
-	}
-	s->end = off;
-	if (newest) {
-		record__note_sample(rec, evlist__event_time(rec->evlist, newest), false);
-		record__note_sample(rec, evlist__event_time(rec->evlist, oldest), false);
+	/*
+	 * A backward buffer never runs full, so its only losses are the events
+	 * of a dump's pause, which the kernel reports with the first record
+	 * after the resume: the oldest new record here.  They fell between the
+	 * two dumps, outside this one's window: counted above, not written.
+	 */
+	if (sc.lost_end == end)
+		end = sc.lost_off;
+	s->end = end;
+	if (sc.newest != ~0ULL) {
+		record__note_sample(rec, evlist__event_time(rec->evlist,
+					(union perf_event *)(sc.buf + sc.newest)), false);
+		record__note_sample(rec, evlist__event_time(rec->evlist,
+					(union perf_event *)(sc.buf + sc.oldest)), false);
 	}
 }
 
@@ -709,6 +721,7 @@ static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
  */
 static int record__write_dump_data(struct record *rec)
 {
+	u64 t0 = now_ns(), t1, t2;
 	bool wrote = false;
 	int err;
 
@@ -716,6 +729,7 @@ static int record__write_dump_data(struct record *rec)
 		for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++)
 			record__scan_snapshot(rec, &rec->snaps[i]);
 	}
+	t1 = now_ns();
 	if (rec->sideband && rec->file_first <= rec->file_last) {
 		u64 n = 0;
 
@@ -726,6 +740,7 @@ static int record__write_dump_data(struct record *rec)
 		if (err)
 			return err;
 	}
+	t2 = now_ns();
 	if (!rec->snaps_pending)
 		return 0;
 	rec->snaps_pending = false;
@@ -739,7 +754,14 @@ static int record__write_dump_data(struct record *rec)
 			return err;
 		wrote = true;
 	}
-	return wrote ? record__write_round(rec) : 0;
+	if (wrote) {
+		err = record__write_round(rec);
+		if (err)
+			return err;
+	}
+	pr_debug2("dump data: finding records %.1f ms, process table %.1f ms, writing %.1f ms\n",
+		  (t1 - t0) / 1e6, (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
+	return 0;
 }
 
 /* One pair per millisecond of record time at most. */

@@ -156,8 +156,28 @@ static int check_linear(const struct sim *s, const u8 *buf, u64 len, u32 newest,
 	return TEST_OK;
 }
 
+/* What a walk with a callback saw. */
+struct walk_log {
+	u32 n;
+	u64 next_off;
+	bool out_of_step;
+	u16 sizes[64];
+};
+
+static void walk_log__add(void *arg, const struct perf_event_header *hdr, u64 off)
+{
+	struct walk_log *w = arg;
+
+	if (off != w->next_off)
+		w->out_of_step = true;
+	if (w->n < 64)
+		w->sizes[w->n] = hdr->size;
+	w->n++;
+	w->next_off = off + hdr->size;
+}
+
 /*
- * Reads the buffer the three ways, as a reader whose previous read ended
+ * Reads the buffer the four ways, as a reader whose previous read ended
  * before record @since (0: never read), and compares with the log.  The
  * maps' prev is set by hand so the same state can be read again and again.
  */
@@ -186,6 +206,16 @@ static int sim__check(struct sim *s, u32 since)
 	if (since == 0) {
 		ret = perf_mmap__backward_range(s->data, s->size, s->head, s->head, &end);
 		TEST_ASSERT_EQUAL("stop == head walks as never read", end - s->head, bytes);
+	}
+	if (stop != s->head) {
+		struct walk_log w = { .n = 0 };
+
+		perf_mmap__backward_walk(s->data, s->size, s->head, stop, &end, walk_log__add, &w);
+		TEST_ASSERT_EQUAL("the callback saw every record", w.n, n);
+		TEST_ASSERT_VAL("one after another", !w.out_of_step);
+		TEST_ASSERT_EQUAL("up to the end of the walk", w.next_off, end - s->head);
+		for (u32 i = 0; i < n && i < 64; i++)
+			TEST_ASSERT_EQUAL("newest first", w.sizes[i], s->sizes[s->nr - 1 - i]);
 	}
 
 	s->ev_map.prev = stop;

@@ -160,7 +160,8 @@ static void ring__copy(const void *data, u64 mask, u64 pos, void *dst, size_t le
  * partly overwritten by newer ones, so the walk ends before it.  A zero
  * header is buffer space the kernel has never written.
  */
-int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u64 *end)
+int perf_mmap__backward_walk(const void *data, u64 size, u64 head, u64 stop, u64 *end,
+			     perf_mmap__walk_fn fn, void *arg)
 {
 	struct perf_event_header hdr;
 	u64 limit = stop - head;	/* bytes written since @stop */
@@ -182,10 +183,17 @@ int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u6
 		}
 		if (hdr.size > limit - pos)
 			break;
+		if (fn)
+			fn(arg, &hdr, pos);
 		pos += hdr.size;
 	}
 	*end = head + pos;
 	return pos ? 0 : -EAGAIN;
+}
+
+int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u64 *end)
+{
+	return perf_mmap__backward_walk(data, size, head, stop, end, NULL, NULL);
 }
 
 int perf_mmap__read_init(struct perf_mmap *map)

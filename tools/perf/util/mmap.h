@@ -65,6 +65,14 @@ void perf_mmap__consume(struct perf_mmap *map);
  * Sets *end to where the valid records stop (@head <= *end <= @head + size).
  */
 int perf_mmap__backward_range(const void *data, u64 size, u64 head, u64 stop, u64 *end);
+/*
+ * The same walk, handing each whole record's header (a copy) and its
+ * offset from @head to @fn as it goes, so a caller can look at every
+ * record in the one pass.
+ */
+typedef void (*perf_mmap__walk_fn)(void *arg, const struct perf_event_header *hdr, u64 off);
+int perf_mmap__backward_walk(const void *data, u64 size, u64 head, u64 stop, u64 *end,
+			     perf_mmap__walk_fn fn, void *arg);
 
 /*
  * For a paused backward buffer: copies its whole data area to @dst (one
