@@ -25,6 +25,8 @@ struct dso {
 	struct dso_segment *segs;	/* PT_LOAD of the ELF file */
 	size_t nr_segs;
 	size_t last_hit;		/* index of the last symbol found: samples cluster */
+	u8 build_id[20];		/* from the perf.data BUILD_ID feature, if it had one */
+	u8 build_id_size;
 };
 
 /* All DSOs one session knows, by name. */
@@ -48,7 +50,14 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
 /* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
 int dso__load(struct dso *dso);
 
-/* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
+/*
+ * Where kernel symbols come from: the copy of kallsyms perf keeps in its
+ * build-id cache ($PERF_BUILDID_DIR, else ~/.debug, as
+ * "[kernel.kallsyms]/<build id>/kallsyms") for the kernel the file was
+ * recorded on, when there is one; else this file (default "/proc/kallsyms").
+ * Tests set the path and turn the cache off.
+ */
 extern const char *symbol__kallsyms_path;
+extern bool symbol__use_buildid_cache;
 
 #endif
