@@ -287,6 +287,63 @@ out:
 
 DEFINE_SUITE(tp_print, "Tracepoint fast printer: hand-written formats vs libtraceevent");
 
+/* fmt__int() against snprintf() with the same conversion, over edge and random values. */
+static int test__outbuf_fmt(void)
+{
+	static const char convs[] = "diuxXo";
+	static const u64 edges[] = {
+		0, 1, 7, 8, 9, 10, 15, 16, 99, 100, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
+		999999, 1000000, 0x7fffffff, 0x80000000ULL, 0xffffffffULL, 0x100000000ULL,
+		9999999999999999999ULL, 10000000000000000000ULL, 0x7fffffffffffffffULL,
+		0x8000000000000000ULL, ~0ULL, ~0ULL - 1,
+	};
+	char want[128], got[128], fmt[32];
+
+	for (int i = 0; i < 4000; i++) {
+		struct fmt_int spec = { 0 };
+		char conv = convs[rnd() % 6], *end;
+		u64 v = i < (int)ARRAY_SIZE(edges) * 8 ? edges[i / 8] : rnd() >> (rnd() % 64);
+		int n;
+
+		spec.base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X') ? 16 : 10;
+		spec.is_signed = conv == 'd' || conv == 'i';
+		spec.upper = conv == 'X';
+		spec.bits = 8 << (rnd() % 4);
+		spec.left = rnd() % 4 == 0;
+		spec.zero = !spec.left && rnd() % 3 == 0;
+		spec.alt = rnd() % 3 == 0;
+		spec.width = rnd() % 3 ? 0 : rnd() % 30;
+		/* "%.0u": no width digits at all for width 0. */
+		snprintf(fmt, sizeof(fmt), "%%%s%s%s%.0u%s%c", spec.left ? "-" : "",
+			 spec.zero ? "0" : "", spec.alt ? "#" : "", spec.width,
+			 spec.bits == 8 ? "hh" : spec.bits == 16 ? "h" : spec.bits == 64 ? "ll" : "",
+			 conv);
+		/* printf converts the value to the conversion's type itself. */
+		if (spec.bits == 64)
+			n = snprintf(want, sizeof(want), fmt, (unsigned long long)v);
+		else
+			n = snprintf(want, sizeof(want), fmt, (unsigned int)v);
+		end = fmt__int(got, &spec, v);
+		if (n != end - got || memcmp(want, got, n)) {
+			fprintf(stderr, "%s of %#llx: printf '%s', fmt__int '%.*s'\n", fmt,
+				(unsigned long long)v, want, (int)(end - got), got);
+			return TEST_FAIL;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(edges); i++) {
+		snprintf(want, sizeof(want), "%llu %llx", (unsigned long long)edges[i],
+			 (unsigned long long)edges[i]);
+		char *p = fmt__u64(got, edges[i]);
+
+		*p++ = ' ';
+		*fmt__x64(p, edges[i]) = '\0';
+		TEST_ASSERT_VAL("fmt__u64/fmt__x64", !strcmp(want, got));
+	}
+	return TEST_OK;
+}
+
+DEFINE_SUITE(outbuf_fmt, "Integer formatting of the output buffer vs printf");
+
 /*
  * libtraceevent 1.7.1 leaks a few bytes parsing some formats (an empty
  * symbol list, "__print_symbolic(REC->error_code, { })", in

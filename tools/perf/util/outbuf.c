@@ -108,8 +108,35 @@ static const char digit_pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Digits of @v in @base written backwards, ending just before @end; returns the first. */
-static char *digits_rev(char *end, u64 v, unsigned int base, bool upper)
+static const u64 pow10[] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* How many digits @v has in @base: sizes are known first, so digits go straight to place. */
+static inline unsigned int digits_len(u64 v, unsigned int base)
+{
+	unsigned int bits = 64 - __builtin_clzll(v | 1), n;
+
+	switch (base) {
+	case 16:
+		return (bits + 3) / 4;
+	case 8:
+		return (bits + 2) / 3;
+	default:
+		if (!v)
+			return 1;
+		/* log10(2) ~ 1233 / 4096, so n is log10(v) rounded down, or one more. */
+		n = (bits * 1233) >> 12;
+		return n + 1 - (v < pow10[n]);
+	}
+}
+
+/* Writes the @len digits of @v in @base so that they end just before @end. */
+static inline void digits_put(char *end, unsigned int len, u64 v, unsigned int base,
+			      bool upper)
 {
 	const char *hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char *p = end;
@@ -131,44 +158,41 @@ static char *digits_rev(char *end, u64 v, unsigned int base, bool upper)
 		}
 		break;
 	case 16:
-		do {
+		for (; len >= 2; len -= 2, v >>= 8) {
+			p -= 2;
+			p[0] = hex[(v >> 4) & 15];
+			p[1] = hex[v & 15];
+		}
+		if (len)
 			*--p = hex[v & 15];
-			v >>= 4;
-		} while (v);
 		break;
 	default:
-		do {
+		for (unsigned int i = 0; i < len; i++, v >>= 3)
 			*--p = '0' + (v & 7);
-			v >>= 3;
-		} while (v);
 		break;
 	}
-	return p;
 }
 
 char *fmt__u64(char *p, u64 v)
 {
-	char tmp[24], *s = digits_rev(tmp + sizeof(tmp), v, 10, false);
-	size_t n = tmp + sizeof(tmp) - s;
+	unsigned int n = digits_len(v, 10);
 
-	memcpy(p, s, n);
+	digits_put(p + n, n, v, 10, false);
 	return p + n;
 }
 
 char *fmt__x64(char *p, u64 v)
 {
-	char tmp[24], *s = digits_rev(tmp + sizeof(tmp), v, 16, false);
-	size_t n = tmp + sizeof(tmp) - s;
+	unsigned int n = digits_len(v, 16);
 
-	memcpy(p, s, n);
+	digits_put(p + n, n, v, 16, false);
 	return p + n;
 }
 
 char *fmt__int(char *p, const struct fmt_int *spec, u64 v)
 {
-	char tmp[24], *s, *end = tmp + sizeof(tmp);
-	const char *prefix = "";
-	size_t nd, np, total;
+	unsigned int nd, np = 0, pad;
+	char prefix[2];
 	bool neg = false;
 
 	/* What printf reads: the low @bits of the value, sign-extended for d and i. */
@@ -181,41 +205,39 @@ char *fmt__int(char *p, const struct fmt_int *spec, u64 v)
 		neg = true;
 		v = -v;
 	}
-	s = digits_rev(end, v, spec->base, spec->upper);
-	if (spec->alt) {
-		if (spec->base == 16 && v)
-			prefix = spec->upper ? "0X" : "0x";
-		else if (spec->base == 8 && *s != '0')
-			prefix = "0";
+	nd = digits_len(v, spec->base);
+	/* Most conversions are the plain kind: no sign, prefix or padding. */
+	if (!spec->width && !neg && !(spec->alt && v)) {
+		digits_put(p + nd, nd, v, spec->base, spec->upper);
+		return p + nd;
 	}
-	if (neg)
-		prefix = "-";
-	nd = end - s;
-	np = strlen(prefix);
-	total = nd + np;
-	if (spec->width > total && !spec->left) {
-		size_t pad = spec->width - total;
-
-		if (spec->zero) {
-			memcpy(p, prefix, np);
-			p += np;
-			memset(p, '0', pad);
-			p += pad;
-		} else {
-			memset(p, ' ', pad);
-			p += pad;
-			memcpy(p, prefix, np);
-			p += np;
+	if (neg) {
+		prefix[np++] = '-';
+	} else if (spec->alt) {
+		if (spec->base == 16 && v) {
+			prefix[np++] = '0';
+			prefix[np++] = spec->upper ? 'X' : 'x';
+		} else if (spec->base == 8 && v) {
+			/* A leading zero, which 0 already has. */
+			prefix[np++] = '0';
 		}
-	} else {
-		memcpy(p, prefix, np);
-		p += np;
 	}
-	memcpy(p, s, nd);
+	pad = spec->width > nd + np ? spec->width - (nd + np) : 0;
+	if (pad && !spec->left && !spec->zero) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	memcpy(p, prefix, np);
+	p += np;
+	if (pad && !spec->left && spec->zero) {
+		memset(p, '0', pad);
+		p += pad;
+	}
+	digits_put(p + nd, nd, v, spec->base, spec->upper);
 	p += nd;
-	if (spec->width > total && spec->left) {
-		memset(p, ' ', spec->width - total);
-		p += spec->width - total;
+	if (pad && spec->left) {
+		memset(p, ' ', pad);
+		p += pad;
 	}
 	return p;
 }

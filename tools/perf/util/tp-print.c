@@ -139,7 +139,7 @@ static int tp_prog__add_char(struct tp_prog *prog, char c)
 	char *pool;
 
 	/* Text runs are appended to the pool in order: extend the last one if it ends it. */
-	if (!last || last->kind != TP_OP_TEXT) {
+	if (!last || last->kind != TP_OP_TEXT || last->text_len == OUTBUF_MAX_ITEM) {
 		last = tp_prog__add_op(prog, TP_OP_TEXT);
 		if (!last)
 			return -ENOMEM;
@@ -557,7 +557,10 @@ int tp_printer__print(struct tp_printer *tp, struct outbuf *ob, const void *raw,
 
 		switch (op->kind) {
 		case TP_OP_TEXT:
-			outbuf__write(ob, prog->pool + op->text, op->text_len);
+			/* Runs are cut to OUTBUF_MAX_ITEM when compiled: one room suffices. */
+			p = outbuf__room(ob, op->text_len);
+			memcpy(p, prog->pool + op->text, op->text_len);
+			outbuf__advance(ob, p + op->text_len);
 			break;
 		case TP_OP_INT:
 			v = tp__read_num(data + op->offset, op->size);
