@@ -26,6 +26,8 @@ typedef int (*oe_deliver_t)(struct ordered_events *oe, struct oe_event *e);
 struct ordered_events {
 	struct oe_event *q;	/* queued, sorted up to nr_sorted */
 	size_t nr, cap;
+	struct oe_event *tmp;	/* merge space for sorting, tmp_cap entries */
+	size_t tmp_cap;
 	struct oe_chunk *cur;	/* chunk new copies go to */
 	size_t queued_bytes;
 	size_t max_bytes;	/* past this, half the queue is flushed early */
