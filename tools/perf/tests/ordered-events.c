@@ -57,7 +57,7 @@ static int check(size_t nr, size_t runs)
 			t[r] = rnd() % 1000;	/* a new run starts somewhere back in time */
 		time = runs ? (t[r] += rnd() % 3) : 1 + rnd() % 50;
 		rec.order = i;
-		if (ordered_events__queue(&oe, (union perf_event *)&rec, time, NULL))
+		if (ordered_events__queue(&oe, (union perf_event *)&rec, time, NULL, i))
 			goto out_exit;
 	}
 	if (ordered_events__flush_all(&oe) || d.nr != nr)

@@ -147,7 +147,7 @@ static int oe__flush(struct ordered_events *oe, u64 limit)
 }
 
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 time,
-			  void *priv)
+			  void *priv, u64 offset)
 {
 	size_t size = event->header.size;
 	struct oe_event *e;
@@ -189,6 +189,7 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 	e->time = time;
 	e->seq = oe->seq++;
 	e->priv = priv;
+	e->offset = offset;
 	if (time > oe->max_timestamp)
 		oe->max_timestamp = time;
 
