@@ -87,6 +87,16 @@ static int test__symbol_kallsyms(void)
 	    check_sym(dso, 0xffffffffd0000fffULL, "last_sym", 0xfff, NULL))
 		goto out;
 	TEST_ASSERT_EQUAL("text symbols only, one per address", dso->nr_syms, NR_SYMS + 4);
+	/* Twice over: the second time mostly from the lookup cache, collisions included. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < NR_SYMS; i += 7) {
+			char name[32];
+
+			snprintf(name, sizeof(name), i == 5 ? "alias_%d" : "sym_%d", i);
+			if (check_sym(dso, BASE + i * 0x40ULL + i % 0x40, name, i % 0x40, NULL))
+				goto out;
+		}
+	}
 	ret = TEST_OK;
 out:
 	dso_table__exit(&table);

@@ -40,6 +40,7 @@ static void dso__delete(struct dso *dso)
 	free(dso->syms);
 	free(dso->strpool);
 	free(dso->segs);
+	free(dso->lookups);
 	free(dso);
 }
 
@@ -338,24 +339,54 @@ out:
 	return err;
 }
 
+/* Hex digit values plus one; 0 for anything else. */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * The hex number at @s (at most 16 digits, else NULL); returns where it
+ * ends.  strtoull() would do, at several times the cost, and kallsyms has
+ * over 100,000 lines.
+ */
+static char *parse_hex(char *s, u64 *v)
+{
+	u64 x = 0;
+	char *p;
+
+	for (p = s; p - s <= 16 && hex_digit[(unsigned char)*p]; p++)
+		x = x << 4 | (hex_digit[(unsigned char)*p] - 1);
+	*v = x;
+	return p - s > 16 || p == s ? NULL : p;
+}
+
 /* One kallsyms line: "address type name [module]"; only text symbols matter for samples. */
 static int kallsyms__line(char *line, size_t len, void *arg)
 {
 	struct sym_builder *b = arg;
-	char *p, *name, *mod = NULL;
+	char *p, *name, *end, *mod = NULL;
 	size_t name_len, off;
 	u64 addr;
 	char type;
 	int err;
 
-	addr = strtoull(line, &p, 16);
-	if (p == line || *p != ' ' || !p[1] || p[2] != ' ')
+	p = parse_hex(line, &addr);
+	if (!p || *p != ' ' || !p[1] || p[2] != ' ')
 		return 0;
 	type = p[1];
 	if (toupper(type) != 'T' && toupper(type) != 'W')
 		return 0;
 	name = p + 3;
-	name_len = strcspn(name, "\t ");
+	name_len = line + len - name;
+	/* The name ends at a tab (a module follows) or a space, if any. */
+	end = memchr(name, '\t', name_len);
+	if (end)
+		name_len = end - name;
+	end = memchr(name, ' ', name_len);
+	if (end)
+		name_len = end - name;
 	if (name[name_len] == '\t' && name[name_len + 1] == '[')
 		mod = name + name_len + 1;
 	if (!addr || !name_len)
@@ -678,13 +709,11 @@ static u64 dso__offset_to_vaddr(const struct dso *dso, u64 off)
 	return off;
 }
 
-struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
+static struct symbol *dso__lookup(struct dso *dso, u64 addr, u64 *sym_addr)
 {
 	size_t lo = 0, hi;
 	struct symbol *s;
 
-	if (!dso->loaded)
-		dso__load(dso);
 	if (!dso->kernel)
 		addr = dso__offset_to_vaddr(dso, addr);
 	*sym_addr = addr;
@@ -710,4 +739,28 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
 		return NULL;
 	dso->last_hit = lo - 1;
 	return s;
+}
+
+#define DSO_LOOKUPS	1024	/* a power of 2 */
+
+struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
+{
+	struct dso_lookup *l;
+
+	if (!dso->loaded) {
+		dso__load(dso);
+		/* Not worth it for a DSO of a few symbols (or none). */
+		if (dso->nr_syms > 64)
+			dso->lookups = calloc(DSO_LOOKUPS, sizeof(*dso->lookups));
+	}
+	if (!dso->lookups)
+		return dso__lookup(dso, addr, sym_addr);
+	l = &dso->lookups[(addr * 0x9e3779b97f4a7c15ULL) >> 54];
+	if (!l->used || l->addr != addr) {
+		l->sym = dso__lookup(dso, addr, &l->sym_addr);
+		l->addr = addr;
+		l->used = true;
+	}
+	*sym_addr = l->sym_addr;
+	return l->sym;
 }

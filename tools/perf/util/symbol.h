@@ -14,6 +14,13 @@ struct dso_segment {
 	u64 offset, vaddr, size;
 };
 
+/* A recent lookup of dso__find_symbol(). */
+struct dso_lookup {
+	u64 addr, sym_addr;
+	struct symbol *sym;	/* NULL: no symbol there */
+	bool used;
+};
+
 struct dso {
 	struct dso *next;		/* in the dso table's hash chain */
 	char *name;			/* the path from the MMAP record, or "[kernel.kallsyms]" */
@@ -25,6 +32,8 @@ struct dso {
 	struct dso_segment *segs;	/* PT_LOAD of the ELF file */
 	size_t nr_segs;
 	size_t last_hit;		/* index of the last symbol found: samples cluster */
+	/* Lookups by address, direct-mapped: callchains come back to the same places. */
+	struct dso_lookup *lookups;
 	u8 build_id[20];		/* from the perf.data BUILD_ID feature, if it had one */
 	u8 build_id_size;
 };
