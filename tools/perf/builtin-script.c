@@ -189,37 +189,67 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 	outbuf__advance(&sc->ob, p);
 }
 
+/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
+	const char *sym = al->sym ? al->sym->name : "[unknown]";
+	const char *dso = al->dso ? al->dso->name : "[unknown]";
+	size_t sym_len = (f & F_SYM) ? strlen(sym) : 0, dso_len;
 	struct outbuf *ob = &sc->ob;
+	char *p;
 
+	if (al->sym && al->sym->module)
+		dso = al->sym->module;
+	dso_len = (f & F_DSO) ? strlen(dso) : 0;
+	/* The fixed parts fit in 64 bytes; names longer than a room go in pieces. */
+	if (sym_len + dso_len > OUTBUF_MAX_ITEM - 64) {
+		if (f & F_IP) {
+			p = outbuf__room(ob, 24);
+			if (!chain)
+				*p++ = ' ';
+			outbuf__advance(ob, fmt__int(p, &fmt_16llx,
+						     chain && al->map ? al->addr : ip));
+		}
+		if (f & F_SYM) {
+			outbuf__putc(ob, ' ');
+			outbuf__write(ob, sym, sym_len);
+			if (al->sym && (f & F_SYMOFF)) {
+				p = outbuf__room(ob, 24);
+				memcpy(p, "+0x", 3);
+				outbuf__advance(ob, fmt__x64(p + 3, al->sym_addr - al->sym->start));
+			}
+		}
+		if (f & F_DSO) {
+			outbuf__write(ob, " (", 2);
+			outbuf__write(ob, dso, dso_len);
+			outbuf__putc(ob, ')');
+		}
+		return;
+	}
+	p = outbuf__room(ob, 64 + sym_len + dso_len);
 	if (f & F_IP) {
-		char *p = outbuf__room(ob, 24);
-
 		if (!chain)
 			*p++ = ' ';
-		outbuf__advance(ob, fmt__int(p, &fmt_16llx, chain && al->map ? al->addr : ip));
+		p = fmt__int(p, &fmt_16llx, chain && al->map ? al->addr : ip);
 	}
 	if (f & F_SYM) {
-		outbuf__putc(ob, ' ');
-		outbuf__puts(ob, al->sym ? al->sym->name : "[unknown]");
+		*p++ = ' ';
+		memcpy(p, sym, sym_len);
+		p += sym_len;
 		if (al->sym && (f & F_SYMOFF)) {
-			char *p = outbuf__room(ob, 24);
-
 			memcpy(p, "+0x", 3);
-			outbuf__advance(ob, fmt__x64(p + 3, al->sym_addr - al->sym->start));
+			p = fmt__x64(p + 3, al->sym_addr - al->sym->start);
 		}
 	}
 	if (f & F_DSO) {
-		const char *dso = al->dso ? al->dso->name : "[unknown]";
-
-		if (al->sym && al->sym->module)
-			dso = al->sym->module;
-		outbuf__write(ob, " (", 2);
-		outbuf__puts(ob, dso);
-		outbuf__putc(ob, ')');
+		*p++ = ' ';
+		*p++ = '(';
+		memcpy(p, dso, dso_len);
+		p += dso_len;
+		*p++ = ')';
 	}
+	outbuf__advance(ob, p);
 }
 
 static void script__print_tp(struct script *sc, struct perf_sample *sample)
@@ -248,6 +278,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct addr_location al;
 	unsigned int f;
+	char *p;
 
 	if (!thread || !se)
 		return -ENOMEM;
@@ -272,7 +303,10 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 				continue;
 			}
 			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-			outbuf__write(&sc->ob, "\n\t", 2);
+			p = outbuf__room(&sc->ob, 2);
+			p[0] = '\n';
+			p[1] = '\t';
+			outbuf__advance(&sc->ob, p + 2);
 			script__print_addr(sc, f, &al, ip, true);
 		}
 		outbuf__write(&sc->ob, "\n\n", 2);

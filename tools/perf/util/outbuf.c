@@ -222,22 +222,19 @@ char *fmt__int(char *p, const struct fmt_int *spec, u64 v)
 			prefix[np++] = '0';
 		}
 	}
+	/* Pads are short: plain loops beat calls to memset. */
 	pad = spec->width > nd + np ? spec->width - (nd + np) : 0;
-	if (pad && !spec->left && !spec->zero) {
-		memset(p, ' ', pad);
-		p += pad;
-	}
-	memcpy(p, prefix, np);
-	p += np;
-	if (pad && !spec->left && spec->zero) {
-		memset(p, '0', pad);
-		p += pad;
-	}
+	if (!spec->left && !spec->zero)
+		for (; pad; pad--)
+			*p++ = ' ';
+	for (unsigned int i = 0; i < np; i++)
+		*p++ = prefix[i];
+	if (!spec->left)
+		for (; pad; pad--)
+			*p++ = '0';
 	digits_put(p + nd, nd, v, spec->base, spec->upper);
 	p += nd;
-	if (pad && spec->left) {
-		memset(p, ' ', pad);
-		p += pad;
-	}
+	for (; pad; pad--)
+		*p++ = ' ';
 	return p;
 }
