@@ -136,9 +136,6 @@ static const struct fmt_int fmt_m5d = { .base = 10, .bits = 32, .is_signed = tru
 					.left = true };
 static const struct fmt_int fmt_03d = { .base = 10, .bits = 32, .is_signed = true, .width = 3,
 					.zero = true };
-static const struct fmt_int fmt_5llu = { .base = 10, .bits = 64, .width = 5 };
-static const struct fmt_int fmt_06llu = { .base = 10, .bits = 64, .width = 6, .zero = true };
-static const struct fmt_int fmt_10llu = { .base = 10, .bits = 64, .width = 10 };
 static const struct fmt_int fmt_16llx = { .base = 16, .bits = 64, .width = 16 };
 
 /* Everything before the event name: comm, pid/tid, cpu, time, period (all bounded). */
@@ -166,24 +163,30 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 		p = fmt__int(p, &fmt_m5d, (u64)(int)sample->tid);
 		*p++ = ' ';
 	} else if (f & (F_PID | F_TID)) {
-		p = fmt__int(p, &fmt_5d, (u64)(int)((f & F_PID) ? sample->pid : sample->tid));
+		int id = (int)((f & F_PID) ? sample->pid : sample->tid);
+
+		/* "%5d"; negative ids (-1: none) the general way. */
+		p = id >= 0 ? fmt__u64_width(p, id, 5, ' ') : fmt__int(p, &fmt_5d, (u64)id);
 		*p++ = ' ';
 	}
 	if (f & F_CPU) {
+		int cpu = (int)sample->cpu;
+
 		*p++ = '[';
-		p = fmt__int(p, &fmt_03d, (u64)(int)sample->cpu);
+		p = cpu >= 0 ? fmt__u64_width(p, cpu, 3, '0') : fmt__int(p, &fmt_03d, (u64)cpu);
 		*p++ = ']';
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
-		p = fmt__int(p, &fmt_5llu, sample->time / 1000000000);
+		/* "%5llu.%06llu: " of seconds and microseconds. */
+		p = fmt__u64_width(p, sample->time / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = fmt__int(p, &fmt_06llu, sample->time % 1000000000 / 1000);
+		p = fmt__u64_width(p, sample->time % 1000000000 / 1000, 6, '0');
 		*p++ = ':';
 		*p++ = ' ';
 	}
 	if (f & F_PERIOD) {
-		p = fmt__int(p, &fmt_10llu, sample->period);
+		p = fmt__u64_width(p, sample->period, 10, ' ');
 		*p++ = ' ';
 	}
 	outbuf__advance(&sc->ob, p);

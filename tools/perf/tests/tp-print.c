@@ -338,6 +338,14 @@ static int test__outbuf_fmt(void)
 		*p++ = ' ';
 		*fmt__x64(p, edges[i]) = '\0';
 		TEST_ASSERT_VAL("fmt__u64/fmt__x64", !strcmp(want, got));
+		for (int w = 0; w < 24; w++) {
+			snprintf(want, sizeof(want), "%*llu|%0*llu", w, (unsigned long long)edges[i],
+				 w, (unsigned long long)edges[i]);
+			p = fmt__u64_width(got, edges[i], w, ' ');
+			*p++ = '|';
+			*fmt__u64_width(p, edges[i], w, '0') = '\0';
+			TEST_ASSERT_VAL("fmt__u64_width", !strcmp(want, got));
+		}
 	}
 	return TEST_OK;
 }

@@ -189,6 +189,16 @@ char *fmt__x64(char *p, u64 v)
 	return p + n;
 }
 
+char *fmt__u64_width(char *p, u64 v, unsigned int width, char pad)
+{
+	unsigned int n = digits_len(v, 10);
+
+	for (; width > n; width--)
+		*p++ = pad;
+	digits_put(p + n, n, v, 10, false);
+	return p + n;
+}
+
 char *fmt__int(char *p, const struct fmt_int *spec, u64 v)
 {
 	unsigned int nd, np = 0, pad;

@@ -92,5 +92,7 @@ char *fmt__int(char *p, const struct fmt_int *spec, u64 v);
 char *fmt__u64(char *p, u64 v);
 /* Lower-case hex without prefix ("%llx"); up to 16 bytes. */
 char *fmt__x64(char *p, u64 v);
+/* "%*llu" (@pad ' ') or "%0*llu" (@pad '0'): needs room for max(width, 20) bytes. */
+char *fmt__u64_width(char *p, u64 v, unsigned int width, char pad);
 
 #endif

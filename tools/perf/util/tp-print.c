@@ -58,6 +58,7 @@ struct tp_op {
 	bool left;		/* strings: "%-*s" */
 	u16 width;		/* strings: "%*s" */
 	struct fmt_int spec;	/* TP_OP_INT */
+	u8 plain;		/* TP_OP_INT: 'x', 'd' or 'u' when it is just %lx, %ld or %lu */
 	u32 text, text_len;	/* TP_OP_TEXT: offset and length in the prog's pool */
 };
 
@@ -324,6 +325,9 @@ static int tp_prog__compile_conv(struct tp_prog *prog, struct tep_event *ev, con
 		op->spec.zero = zero && !left;
 		op->spec.alt = alt;
 		op->spec.width = width;
+		/* The common spellings get a shorter way (raw_syscalls is all %ld and %lx). */
+		if (op->spec.bits == 64 && !width && !alt && conv != 'X' && conv != 'o')
+			op->plain = conv == 'x' ? 'x' : op->spec.is_signed ? 'd' : 'u';
 		break;
 	case 'p':
 		/* %pS, %pM, %pI4, ...: formatted by libtraceevent's own helpers. */
@@ -565,7 +569,17 @@ int tp_printer__print(struct tp_printer *tp, struct outbuf *ob, const void *raw,
 		case TP_OP_INT:
 			v = tp__read_num(data + op->offset, op->size);
 			p = outbuf__room(ob, op->spec.width + 24);
-			outbuf__advance(ob, fmt__int(p, &op->spec, v));
+			if (op->plain == 'x') {
+				p = fmt__x64(p, v);
+			} else if (op->plain == 'u' || (op->plain == 'd' && (s64)v >= 0)) {
+				p = fmt__u64(p, v);
+			} else if (op->plain == 'd') {
+				*p++ = '-';
+				p = fmt__u64(p, -v);
+			} else {
+				p = fmt__int(p, &op->spec, v);
+			}
+			outbuf__advance(ob, p);
 			break;
 		case TP_OP_PTR:
 			/* glibc's "%p": "(nil)" for 0, else 0x and hex digits. */
