@@ -270,6 +270,24 @@ static void script__print_tp(struct script *sc, struct perf_sample *sample)
 	outbuf__puts(&sc->ob, sc->seq.buffer);
 }
 
+/*
+ * The distro perf (6.1) knows the hypervisor, kernel and user context
+ * markers only; at any other it drops the whole callchain and prints the
+ * sample without one.  A frame-pointer walk of a user stack can hand on a
+ * word that looks like a marker, so this does happen.
+ */
+static bool script__chain_valid(const struct perf_sample *sample)
+{
+	for (u64 i = 0; i < sample->nr_callchain; i++) {
+		u64 ip = sample->callchain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX && ip != (u64)PERF_CONTEXT_HV &&
+		    ip != (u64)PERF_CONTEXT_KERNEL && ip != (u64)PERF_CONTEXT_USER)
+			return false;
+	}
+	return true;
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel,
 			  struct machine *machine)
@@ -295,14 +313,14 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
 	if (se->chain) {
+		u64 nr = script__chain_valid(sample) ? sample->nr_callchain : 0;
 		bool kmode = kernel;
 
-		for (u64 i = 0; i < sample->nr_callchain; i++) {
+		for (u64 i = 0; i < nr; i++) {
 			u64 ip = sample->callchain[i];
 
 			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				kmode = ip == (u64)PERF_CONTEXT_KERNEL ||
-					ip == (u64)PERF_CONTEXT_GUEST_KERNEL;
+				kmode = ip == (u64)PERF_CONTEXT_KERNEL;
 				continue;
 			}
 			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
