@@ -102,4 +102,4 @@ static int test__script_output(void)
 	return TEST_OK;
 }
 
-DEFINE_SUITE(script_output, "perf script lines byte for byte, a callchain with a bad marker dropped");
+DEFINE_SUITE(script_output, "perf script lines byte for byte; a chain with a bad marker dropped");

@@ -106,7 +106,7 @@ out_unlink:
 	return ret;
 }
 
-DEFINE_SUITE(symbol_kallsyms, "Kernel symbols from kallsyms: pieces, aliases, modules out of order");
+DEFINE_SUITE(symbol_kallsyms, "Kernel symbols from kallsyms: pieces, aliases, unsorted modules");
 
 static int write_file(const char *path, const void *buf, size_t len)
 {
