@@ -1,18 +1,27 @@
 /*
  * perf script: one line per sample of a perf.data file, in the layout the
- * distro perf uses, with tracepoint fields formatted by libtraceevent and
- * callchains as indented "addr sym+off (dso)" lines.
+ * distro perf uses, with tracepoint fields formatted as libtraceevent does
+ * and callchains as indented "addr sym+off (dso)" lines.
+ *
+ * Files have millions of samples, so the per-sample path avoids stdio and
+ * repeated lookups: lines are formatted straight into one output buffer,
+ * what depends only on the evsel is worked out once per evsel, the thread
+ * of the previous sample is reused, and tracepoint fields go through
+ * compiled formats (util/tp-print.c) unless libtraceevent is needed.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 #include "builtin.h"
 #include "util/session.h"
 #include "util/debug.h"
+#include "util/outbuf.h"
+#include "util/tp-print.h"
 
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
@@ -26,13 +35,29 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
 };
 
+/* What perf script prints for one evsel, worked out on its first sample. */
+struct script_evsel {
+	struct evsel *evsel;
+	unsigned int fields;
+	bool chain;		/* callchains are printed, one address a line */
+	char *name;		/* "%*s: " of its name, name_width wide */
+	size_t name_len;
+};
+
 struct script {
 	struct perf_tool tool;
 	struct perf_session *session;
 	unsigned user_fields;	/* from -F; 0: the defaults per event type */
 	int name_width;
 	struct trace_seq seq;
-	FILE *out;
+	struct outbuf ob;	/* stdout */
+	struct tp_printer *tp;	/* tracepoint fields without libtraceevent, when it can */
+	struct script_evsel *evsels;
+	size_t nr_evsels;
+	struct script_evsel *last_evsel;
+	/* The thread of the last sample: runs of samples from one thread are the rule. */
+	struct thread *last_thread;
+	int last_pid, last_tid;
 };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
@@ -64,28 +89,203 @@ static unsigned script__fields(struct script *sc, struct evsel *evsel)
 	return f;
 }
 
+static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel)
+{
+	struct script_evsel *se;
+	size_t len;
+
+	if (sc->last_evsel && sc->last_evsel->evsel == evsel)
+		return sc->last_evsel;
+	for (size_t i = 0; i < sc->nr_evsels; i++) {
+		if (sc->evsels[i].evsel == evsel)
+			return sc->last_evsel = &sc->evsels[i];
+	}
+	se = realloc(sc->evsels, (sc->nr_evsels + 1) * sizeof(*se));
+	if (!se)
+		return NULL;
+	sc->evsels = se;
+	se = &se[sc->nr_evsels];
+	se->evsel = evsel;
+	se->fields = script__fields(sc, evsel);
+	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP);
+	len = strlen(evsel__name(evsel));
+	se->name_len = max_t(size_t, len, (size_t)sc->name_width) + 2;
+	se->name = malloc(se->name_len + 1);
+	if (!se->name)
+		return NULL;
+	snprintf(se->name, se->name_len + 1, "%*s: ", sc->name_width, evsel__name(evsel));
+	sc->nr_evsels++;
+	return sc->last_evsel = se;
+}
+
+static struct thread *script__thread(struct script *sc, struct machine *machine, int pid,
+				     int tid)
+{
+	/* Threads live as long as the machine, so the pointer can be kept. */
+	if (!sc->last_thread || sc->last_pid != pid || sc->last_tid != tid) {
+		sc->last_thread = machine__findnew_thread(machine, pid, tid);
+		sc->last_pid = pid;
+		sc->last_tid = tid;
+	}
+	return sc->last_thread;
+}
+
+/* The printf conversions of the distro's layout. */
+static const struct fmt_int fmt_5d = { .base = 10, .bits = 32, .is_signed = true, .width = 5 };
+static const struct fmt_int fmt_m5d = { .base = 10, .bits = 32, .is_signed = true, .width = 5,
+					.left = true };
+static const struct fmt_int fmt_03d = { .base = 10, .bits = 32, .is_signed = true, .width = 3,
+					.zero = true };
+static const struct fmt_int fmt_16llx = { .base = 16, .bits = 64, .width = 16 };
+
+/* Everything before the event name: comm, pid/tid, cpu, time, period (all bounded). */
+static void script__print_head(struct script *sc, unsigned int f, bool chain,
+			       struct thread *thread, struct perf_sample *sample)
+{
+	char *p = outbuf__room(&sc->ob, 192);
+
+	if (f & F_COMM) {
+		const char *comm = thread__comm_at(thread, sample->time);
+		/* Comms are at most 15 characters (struct comm_entry). */
+		size_t len = strnlen(comm, 16);
+
+		if (!chain && len < 16) {
+			memset(p, ' ', 16 - len);
+			p += 16 - len;
+		}
+		memcpy(p, comm, len);
+		p += len;
+		*p++ = ' ';
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		p = fmt__int(p, &fmt_5d, (u64)(int)sample->pid);
+		*p++ = '/';
+		p = fmt__int(p, &fmt_m5d, (u64)(int)sample->tid);
+		*p++ = ' ';
+	} else if (f & (F_PID | F_TID)) {
+		int id = (int)((f & F_PID) ? sample->pid : sample->tid);
+
+		/* "%5d"; negative ids (-1: none) the general way. */
+		p = id >= 0 ? fmt__u64_width(p, id, 5, ' ') : fmt__int(p, &fmt_5d, (u64)id);
+		*p++ = ' ';
+	}
+	if (f & F_CPU) {
+		int cpu = (int)sample->cpu;
+
+		*p++ = '[';
+		p = cpu >= 0 ? fmt__u64_width(p, cpu, 3, '0') : fmt__int(p, &fmt_03d, (u64)cpu);
+		*p++ = ']';
+		*p++ = ' ';
+	}
+	if (f & F_TIME) {
+		/* "%5llu.%06llu: " of seconds and microseconds. */
+		p = fmt__u64_width(p, sample->time / 1000000000, 5, ' ');
+		*p++ = '.';
+		p = fmt__u64_width(p, sample->time % 1000000000 / 1000, 6, '0');
+		*p++ = ':';
+		*p++ = ' ';
+	}
+	if (f & F_PERIOD) {
+		p = fmt__u64_width(p, sample->period, 10, ' ');
+		*p++ = ' ';
+	}
+	outbuf__advance(&sc->ob, p);
+}
+
+/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
-	FILE *out = sc->out;
+	const char *sym = al->sym ? al->sym->name : "[unknown]";
+	const char *dso = al->dso ? al->dso->name : "[unknown]";
+	size_t sym_len = (f & F_SYM) ? strlen(sym) : 0, dso_len;
+	struct outbuf *ob = &sc->ob;
+	char *p;
 
-	if (f & F_IP)
-		fprintf(out, chain ? "%16llx" : " %16llx",
-			(unsigned long long)(chain && al->map ? al->addr : ip));
+	if (al->sym && al->sym->module)
+		dso = al->sym->module;
+	dso_len = (f & F_DSO) ? strlen(dso) : 0;
+	/* The fixed parts fit in 64 bytes; names longer than a room go in pieces. */
+	if (sym_len + dso_len > OUTBUF_MAX_ITEM - 64) {
+		if (f & F_IP) {
+			p = outbuf__room(ob, 24);
+			if (!chain)
+				*p++ = ' ';
+			outbuf__advance(ob, fmt__int(p, &fmt_16llx,
+						     chain && al->map ? al->addr : ip));
+		}
+		if (f & F_SYM) {
+			outbuf__putc(ob, ' ');
+			outbuf__write(ob, sym, sym_len);
+			if (al->sym && (f & F_SYMOFF)) {
+				p = outbuf__room(ob, 24);
+				memcpy(p, "+0x", 3);
+				outbuf__advance(ob, fmt__x64(p + 3, al->sym_addr - al->sym->start));
+			}
+		}
+		if (f & F_DSO) {
+			outbuf__write(ob, " (", 2);
+			outbuf__write(ob, dso, dso_len);
+			outbuf__putc(ob, ')');
+		}
+		return;
+	}
+	p = outbuf__room(ob, 64 + sym_len + dso_len);
+	if (f & F_IP) {
+		if (!chain)
+			*p++ = ' ';
+		p = fmt__int(p, &fmt_16llx, chain && al->map ? al->addr : ip);
+	}
 	if (f & F_SYM) {
-		if (al->sym && (f & F_SYMOFF))
-			fprintf(out, " %s+0x%llx", al->sym->name,
-				(unsigned long long)(al->sym_addr - al->sym->start));
-		else
-			fprintf(out, " %s", al->sym ? al->sym->name : "[unknown]");
+		*p++ = ' ';
+		memcpy(p, sym, sym_len);
+		p += sym_len;
+		if (al->sym && (f & F_SYMOFF)) {
+			memcpy(p, "+0x", 3);
+			p = fmt__x64(p + 3, al->sym_addr - al->sym->start);
+		}
 	}
 	if (f & F_DSO) {
-		const char *dso = al->dso ? al->dso->name : "[unknown]";
-
-		if (al->sym && al->sym->module)
-			dso = al->sym->module;
-		fprintf(out, " (%s)", dso);
+		*p++ = ' ';
+		*p++ = '(';
+		memcpy(p, dso, dso_len);
+		p += dso_len;
+		*p++ = ')';
 	}
+	outbuf__advance(ob, p);
+}
+
+static void script__print_tp(struct script *sc, struct perf_sample *sample)
+{
+	struct tep_record rec = {
+		.ts = sample->time, .cpu = (int)sample->cpu,
+		.size = (int)sample->raw_size, .data = sample->raw_data,
+	};
+
+	if (!tp_printer__print(sc->tp, &sc->ob, sample->raw_data, sample->raw_size))
+		return;
+	/* Formats the fast path does not know, and damaged records. */
+	trace_seq_reset(&sc->seq);
+	perf_session__print_tp(sc->session->tep, &sc->seq, &rec);
+	outbuf__puts(&sc->ob, sc->seq.buffer);
+}
+
+/*
+ * The distro perf (6.1) knows the hypervisor, kernel and user context
+ * markers only; at any other it drops the whole callchain and prints the
+ * sample without one.  A frame-pointer walk of a user stack can hand on a
+ * word that looks like a marker, so this does happen.
+ */
+static bool script__chain_valid(const struct perf_sample *sample)
+{
+	for (u64 i = 0; i < sample->nr_callchain; i++) {
+		u64 ip = sample->callchain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX && ip != (u64)PERF_CONTEXT_HV &&
+		    ip != (u64)PERF_CONTEXT_KERNEL && ip != (u64)PERF_CONTEXT_USER)
+			return false;
+	}
+	return true;
 }
 
 static int script__sample(struct perf_tool *tool, union perf_event *event,
@@ -93,67 +293,51 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct machine *machine)
 {
 	struct script *sc = container_of(tool, struct script, tool);
-	unsigned f = script__fields(sc, evsel);
-	bool chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (f & F_IP);
-	struct thread *thread = machine__findnew_thread(machine, (int)sample->pid,
-							(int)sample->tid);
-	FILE *out = sc->out;
+	struct script_evsel *se = script__evsel(sc, evsel);
+	struct thread *thread = script__thread(sc, machine, (int)sample->pid, (int)sample->tid);
 	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct addr_location al;
+	unsigned int f;
+	char *p;
 
-	if (!thread)
+	if (!thread || !se)
 		return -ENOMEM;
-	if (f & F_COMM)
-		fprintf(out, chain ? "%s " : "%16s ", thread__comm_at(thread, sample->time));
-	if ((f & F_PID) && (f & F_TID))
-		fprintf(out, "%5d/%-5d ", (int)sample->pid, (int)sample->tid);
-	else if (f & F_PID)
-		fprintf(out, "%5d ", (int)sample->pid);
-	else if (f & F_TID)
-		fprintf(out, "%5d ", (int)sample->tid);
-	if (f & F_CPU)
-		fprintf(out, "[%03d] ", (int)sample->cpu);
-	if (f & F_TIME)
-		fprintf(out, "%5llu.%06llu: ", (unsigned long long)(sample->time / 1000000000),
-			(unsigned long long)(sample->time % 1000000000 / 1000));
-	if (f & F_PERIOD)
-		fprintf(out, "%10llu ", (unsigned long long)sample->period);
+	/* Output that cannot be written ends the run (reported by cmd_script). */
+	if (sc->ob.err)
+		return sc->ob.err;
+	f = se->fields;
+	script__print_head(sc, f, se->chain, thread, sample);
 	if (f & F_EVENT)
-		fprintf(out, "%*s: ", sc->name_width, evsel__name(evsel));
-	if ((f & F_TRACE) && evsel->tp_format) {
-		struct tep_record rec = {
-			.ts = sample->time, .cpu = (int)sample->cpu,
-			.size = (int)sample->raw_size, .data = sample->raw_data,
-		};
-
-		trace_seq_reset(&sc->seq);
-		perf_session__print_tp(sc->session->tep, &sc->seq, &rec);
-		fputs(sc->seq.buffer, out);
-	}
-	if (chain) {
+		outbuf__write(&sc->ob, se->name, se->name_len);
+	if ((f & F_TRACE) && evsel->tp_format)
+		script__print_tp(sc, sample);
+	if (se->chain) {
+		u64 nr = script__chain_valid(sample) ? sample->nr_callchain : 0;
 		bool kmode = kernel;
 
-		for (u64 i = 0; i < sample->nr_callchain; i++) {
+		for (u64 i = 0; i < nr; i++) {
 			u64 ip = sample->callchain[i];
 
 			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				kmode = ip == (u64)PERF_CONTEXT_KERNEL ||
-					ip == (u64)PERF_CONTEXT_GUEST_KERNEL;
+				kmode = ip == (u64)PERF_CONTEXT_KERNEL;
 				continue;
 			}
 			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-			fputs("\n\t", out);
+			p = outbuf__room(&sc->ob, 2);
+			p[0] = '\n';
+			p[1] = '\t';
+			outbuf__advance(&sc->ob, p + 2);
 			script__print_addr(sc, f, &al, ip, true);
 		}
-		fputs("\n\n", out);
+		outbuf__write(&sc->ob, "\n\n", 2);
 		return 0;
 	}
 	if (f & (F_IP | F_SYM | F_DSO)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, kernel, &al);
 		script__print_addr(sc, f, &al, sample->ip, false);
 	}
-	fputc('\n', out);
+	outbuf__putc(&sc->ob, '\n');
 	return 0;
 }
 
@@ -206,10 +390,9 @@ int cmd_script(int argc, const char **argv)
 	struct script sc = { .tool = { .sample = script__sample } };
 	const char *input = "perf.data";
 	bool header = false;
-	static char outbuf[1 << 20];
 	struct evsel *e;
 	char msg[256];
-	int c, err;
+	int c, err, out_err;
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char **)argv, "+i:F:qh", longopts, NULL)) != -1) {
@@ -240,8 +423,6 @@ int cmd_script(int argc, const char **argv)
 		perf_session__report_open_error("script", input, err, msg);
 		return 1;
 	}
-	sc.out = stdout;
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	trace_seq_init(&sc.seq);
 	evlist__for_each_entry(sc.session->evlist, e) {
 		int len = (int)strlen(evsel__name(e));
@@ -251,9 +432,22 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (header)
 		perf_session__print_header(sc.session, stdout);
-	err = perf_session__process_events(sc.session, &sc.tool);
+	/* The header went through stdio; everything else goes through sc.ob. */
 	fflush(stdout);
-	if (err) {
+	err = outbuf__init(&sc.ob, STDOUT_FILENO);
+	if (!err && sc.session->tep) {
+		sc.tp = tp_printer__new(sc.session->tep);
+		if (!sc.tp)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = perf_session__process_events(sc.session, &sc.tool);
+	out_err = outbuf__flush(&sc.ob);
+	if (out_err) {
+		/* Processing stopped at the failed write: that is the error to report. */
+		fprintf(stderr, "perf script: writing the output failed: %s\n", strerror(-out_err));
+		err = out_err;
+	} else if (err) {
 		if (sc.session->errmsg[0])
 			fprintf(stderr, "perf script: %s: %s\n", input, sc.session->errmsg);
 		else
@@ -262,6 +456,11 @@ int cmd_script(int argc, const char **argv)
 	} else {
 		perf_session__warn_stats(sc.session);
 	}
+	for (size_t i = 0; i < sc.nr_evsels; i++)
+		free(sc.evsels[i].name);
+	free(sc.evsels);
+	tp_printer__delete(sc.tp);
+	outbuf__exit(&sc.ob);
 	trace_seq_destroy(&sc.seq);
 	perf_session__delete(sc.session);
 	return err ? 1 : 0;

@@ -3,10 +3,15 @@
  * memory file and read the way perf script reads it (header, features,
  * tracing data, records, ordering, samples decoded, addresses resolved,
  * tracepoint fields formatted).  Any crash, hang or sanitizer report is a bug.
+ *
+ * Tracepoint records also go through the compiled printer (util/tp-print.c),
+ * and whatever it prints must be what libtraceevent prints: a difference
+ * aborts, so the fuzzer hunts for formats and records the two read apart.
  */
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
@@ -14,8 +19,32 @@
 #include "util/session.h"
 #include "util/debug.h"
 #include "util/symbol.h"
+#include "util/outbuf.h"
+#include "util/tp-print.h"
 
 static struct trace_seq seq;
+static struct outbuf ob;
+static struct tp_printer *tp;
+
+static void fuzz__compare_tp(struct tep_handle *tep, struct tep_record *rec)
+{
+	size_t len;
+
+	/* One printer per input: a session's formats are fixed once it is open. */
+	if (!tp)
+		tp = tp_printer__new(tep);
+	if (!tp)
+		return;
+	ob.len = 0;
+	if (tp_printer__print(tp, &ob, rec->data, (u32)rec->size))
+		return;
+	len = strlen(seq.buffer);
+	if (len != ob.len || memcmp(seq.buffer, ob.buf, len)) {
+		fprintf(stderr, "tp-print and libtraceevent differ:\n  '%s'\n  '%.*s'\n",
+			seq.buffer, (int)ob.len, ob.buf);
+		abort();
+	}
+}
 
 static int fuzz__sample(struct perf_tool *tool, union perf_event *event,
 			struct perf_sample *sample, struct evsel *evsel, struct machine *m)
@@ -36,6 +65,7 @@ static int fuzz__sample(struct perf_tool *tool, union perf_event *event,
 
 		trace_seq_reset(&seq);
 		perf_session__print_tp(evsel->tp_format->tep, &seq, &rec);
+		fuzz__compare_tp(evsel->tp_format->tep, &rec);
 	}
 	return 0;
 }
@@ -57,7 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		quiet = 1;
 		/* Kernel symbols would be loaded once per input: leave them out. */
 		symbol__kallsyms_path = "/dev/null";
+		symbol__use_buildid_cache = false;
 		trace_seq_init(&seq);
+		if (outbuf__init(&ob, -1))
+			abort();
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
@@ -67,6 +100,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	perf_session__process_events(s, &tool);
 	perf_session__warn_stats(s);
+	/* The next input has its own formats. */
+	tp_printer__delete(tp);
+	tp = NULL;
 	perf_session__delete(s);
 	return 0;
 }

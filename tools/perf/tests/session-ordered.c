@@ -193,6 +193,30 @@ static int test__session_corrupt(void)
 	TEST_ASSERT_VAL("message says corrupt", !strncmp(s->errmsg, "file is corrupt: ", 17));
 	perf_session__delete(s);
 	unlink(f.path);
+
+	/*
+	 * An MMAP record with only its sample-id trailer: its time is readable,
+	 * so it is queued, and found short when delivered -- still at its offset.
+	 */
+	TEST_ASSERT_VAL("begin", !mini__begin(&f, false));
+	TEST_ASSERT_VAL("sample", !mini__sample(&f, 1, 10));
+	off = f.data_start + f.data_size;
+	{
+		struct { struct perf_event_header h; u32 pid, tid; u64 time; } mmap_rec = {
+			{ PERF_RECORD_MMAP, 0, sizeof(mmap_rec) }, 1, 1, 20,
+		};
+
+		TEST_ASSERT_VAL("short mmap", !mini__raw(&f, &mmap_rec, sizeof(mmap_rec)));
+	}
+	TEST_ASSERT_VAL("sample", !mini__sample(&f, 1, 30));
+	TEST_ASSERT_VAL("end", !mini__end(&f));
+	err = run_session(f.path, &s, text, sizeof(text));
+	TEST_ASSERT_EQUAL("error", err, -EINVAL);
+	snprintf(text, sizeof(text), "too short (24 bytes) at offset %llu", (unsigned long long)off);
+	TEST_ASSERT_VAL("queued record's message names its offset", strstr(s->errmsg, text));
+	TEST_ASSERT_EQUAL("the sample before it was delivered", nr_seen, 1);
+	perf_session__delete(s);
+	unlink(f.path);
 	return TEST_OK;
 }
-DEFINE_SUITE(session_corrupt, "perf.data reader: a zero-sized record is reported with its offset");
+DEFINE_SUITE(session_corrupt, "perf.data reader: a broken record is reported with its offset");

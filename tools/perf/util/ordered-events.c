@@ -44,6 +44,7 @@ void ordered_events__exit(struct ordered_events *oe)
 	if (oe->cur && !oe->cur->live)
 		free(oe->cur);
 	free(oe->q);
+	free(oe->tmp);
 	memset(oe, 0, sizeof(*oe));
 }
 
@@ -56,14 +57,67 @@ static int oe_event__cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : 1;
 }
 
+/* The end of the run of records in order that starts at @i. */
+static size_t oe__run_end(const struct oe_event *q, size_t i, size_t nr)
+{
+	while (++i < nr && oe_event__cmp(&q[i - 1], &q[i]) <= 0)
+		;
+	return i;
+}
+
+/*
+ * A round holds each ring buffer's records in turn, each buffer's already
+ * in time order: the queue is a few sorted runs.  Merging neighbouring runs
+ * until one is left is linear per pass and needs a pass per doubling of
+ * the run length, where qsort pays n log n however ordered the input is.
+ */
 static void oe__sort(struct ordered_events *oe)
 {
-	/* Records mostly arrive in order already; skip qsort then. */
-	for (size_t i = 1; i < oe->nr; i++) {
-		if (oe_event__cmp(&oe->q[i - 1], &oe->q[i]) > 0) {
-			qsort(oe->q, oe->nr, sizeof(*oe->q), oe_event__cmp);
+	struct oe_event *src = oe->q, *dst;
+	size_t nr = oe->nr;
+
+	if (oe__run_end(src, 0, nr) >= nr)
+		return;
+	if (oe->tmp_cap < nr) {
+		struct oe_event *t = realloc(oe->tmp, oe->cap * sizeof(*t));
+
+		if (!t) {
+			qsort(oe->q, nr, sizeof(*oe->q), oe_event__cmp);
 			return;
 		}
+		oe->tmp = t;
+		oe->tmp_cap = oe->cap;
+	}
+	dst = oe->tmp;
+	for (;;) {
+		size_t runs = 0;
+
+		for (size_t a = 0; a < nr; runs++) {
+			size_t b = oe__run_end(src, a, nr), c = b < nr ? oe__run_end(src, b, nr) : b;
+			size_t i = a, j = b, k = a;
+
+			while (i < b && j < c)
+				dst[k++] = oe_event__cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+			memcpy(&dst[k], &src[i], (b - i) * sizeof(*src));
+			k += b - i;
+			memcpy(&dst[k], &src[j], (c - j) * sizeof(*src));
+			a = c;
+		}
+		/* The merged runs are in dst: swap roles, and stop at one run. */
+		src = dst;
+		dst = dst == oe->tmp ? oe->q : oe->tmp;
+		if (runs == 1)
+			break;
+	}
+	if (src != oe->q) {
+		/* Keep the queue in oe->q: trade the arrays rather than copy back. */
+		struct oe_event *q = oe->q;
+		size_t cap = oe->cap;
+
+		oe->q = oe->tmp;
+		oe->cap = oe->tmp_cap;
+		oe->tmp = q;
+		oe->tmp_cap = cap;
 	}
 }
 
@@ -93,7 +147,7 @@ static int oe__flush(struct ordered_events *oe, u64 limit)
 }
 
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 time,
-			  void *priv)
+			  void *priv, u64 offset)
 {
 	size_t size = event->header.size;
 	struct oe_event *e;
@@ -135,6 +189,7 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 	e->time = time;
 	e->seq = oe->seq++;
 	e->priv = priv;
+	e->offset = offset;
 	if (time > oe->max_timestamp)
 		oe->max_timestamp = time;
 

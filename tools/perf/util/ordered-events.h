@@ -18,6 +18,7 @@ struct oe_event {
 	union perf_event *event;	/* a copy, in a chunk */
 	struct oe_chunk *chunk;
 	void *priv;		/* what the caller passed to queue (e.g. its evsel) */
+	u64 offset;		/* and where the record was in its file, for messages */
 };
 
 struct ordered_events;
@@ -26,6 +27,8 @@ typedef int (*oe_deliver_t)(struct ordered_events *oe, struct oe_event *e);
 struct ordered_events {
 	struct oe_event *q;	/* queued, sorted up to nr_sorted */
 	size_t nr, cap;
+	struct oe_event *tmp;	/* merge space for sorting, tmp_cap entries */
+	size_t tmp_cap;
 	struct oe_chunk *cur;	/* chunk new copies go to */
 	size_t queued_bytes;
 	size_t max_bytes;	/* past this, half the queue is flushed early */
@@ -43,7 +46,7 @@ void ordered_events__init(struct ordered_events *oe, oe_deliver_t deliver, void 
 void ordered_events__exit(struct ordered_events *oe);
 /* Copies @event; it is delivered once its time is flushed. 0 or -errno. */
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 time,
-			  void *priv);
+			  void *priv, u64 offset);
 /* At a FINISHED_ROUND mark. */
 int ordered_events__flush_round(struct ordered_events *oe);
 /* At the end: everything. */

@@ -18,6 +18,7 @@
 #include "debug.h"
 
 const char *symbol__kallsyms_path = "/proc/kallsyms";
+bool symbol__use_buildid_cache = true;
 
 static u64 str_hash(const char *s)
 {
@@ -39,6 +40,7 @@ static void dso__delete(struct dso *dso)
 	free(dso->syms);
 	free(dso->strpool);
 	free(dso->segs);
+	free(dso->lookups);
 	free(dso);
 }
 
@@ -190,60 +192,81 @@ static size_t leading_underscores(const char *s)
  * then global over local over weak, then fewer leading underscores, then
  * the longer name.  (Kernel aliases: the last one listed wins.)
  */
-static bool ranked__better(const struct ranked *a, const struct ranked *b, bool kernel)
+static bool symbol__better(const struct symbol *a, unsigned char arank, const struct symbol *b,
+			   unsigned char brank, bool kernel)
 {
-	bool asz = a->sym.end > a->sym.start, bsz = b->sym.end > b->sym.start;
+	bool asz = a->end > a->start, bsz = b->end > b->start;
 	size_t au, bu;
 
 	if (kernel)
 		return true;
 	if (asz != bsz)
 		return asz;
-	if (a->rank != b->rank)
-		return a->rank > b->rank;
-	au = leading_underscores(a->sym.name);
-	bu = leading_underscores(b->sym.name);
+	if (arank != brank)
+		return arank > brank;
+	au = leading_underscores(a->name);
+	bu = leading_underscores(b->name);
 	if (au != bu)
 		return au < bu;
-	return strlen(a->sym.name) >= strlen(b->sym.name);
+	return strlen(a->name) >= strlen(b->name);
 }
 
-/* Sorts, drops duplicates at one address, and closes size-less symbols at the next start. */
-static int builder__finish(struct sym_builder *b, struct dso *dso, u64 last_len)
+/* Puts the symbols in address order, keeping the order they came in among equals. */
+static int builder__sort(struct sym_builder *b)
 {
-	struct ranked *r;
-	size_t n = 0;
+	struct ranked *r = malloc(b->nr * sizeof(*r));
 
-	if (!b->nr)
-		goto out_empty;
-	r = malloc(b->nr * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->nr; i++) {
 		r[i].sym = b->syms[i];
-		r[i].sym.name = b->pool + (uintptr_t)b->syms[i].name;
-		if (b->syms[i].module)
-			r[i].sym.module = b->pool + (uintptr_t)b->syms[i].module - 1;
 		r[i].rank = b->rank[i];
 		r[i].order = i;
 	}
 	qsort(r, b->nr, sizeof(*r), ranked__cmp);
 	for (size_t i = 0; i < b->nr; i++) {
-		if (n && r[n - 1].sym.start == r[i].sym.start) {
-			if (ranked__better(&r[i], &r[n - 1], dso->kernel))
-				r[n - 1] = r[i];
-			continue;
-		}
-		r[n++] = r[i];
-	}
-	for (size_t i = 0; i < n; i++) {
 		b->syms[i] = r[i].sym;
-		if (b->syms[i].end <= b->syms[i].start)
-			b->syms[i].end = i + 1 < n ? r[i + 1].sym.start : r[i].sym.start + last_len;
+		b->rank[i] = r[i].rank;
 	}
 	free(r);
-out_empty:
-	dso->syms = b->syms;
+	return 0;
+}
+
+/* Sorts, drops duplicates at one address, and closes size-less symbols at the next start. */
+static int builder__finish(struct sym_builder *b, struct dso *dso, u64 last_len)
+{
+	struct symbol *syms = b->syms;
+	bool sorted = true;
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		syms[i].name = b->pool + (uintptr_t)syms[i].name;
+		if (syms[i].module)
+			syms[i].module = b->pool + (uintptr_t)syms[i].module - 1;
+		if (i && syms[i].start < syms[i - 1].start)
+			sorted = false;
+	}
+	/* kallsyms lists the kernel in address order: only modules would need sorting. */
+	if (!sorted && builder__sort(b))
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nr; i++) {
+		if (n && syms[n - 1].start == syms[i].start) {
+			if (symbol__better(&syms[i], b->rank[i], &syms[n - 1], b->rank[n - 1],
+					   dso->kernel)) {
+				syms[n - 1] = syms[i];
+				b->rank[n - 1] = b->rank[i];
+			}
+			continue;
+		}
+		syms[n] = syms[i];
+		b->rank[n] = b->rank[i];
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].end <= syms[i].start)
+			syms[i].end = i + 1 < n ? syms[i + 1].start : syms[i].start + last_len;
+	}
+	dso->syms = syms;
 	dso->nr_syms = n;
 	dso->strpool = b->pool;
 	free(b->rank);
@@ -257,95 +280,177 @@ static void builder__free(struct sym_builder *b)
 	free(b->rank);
 }
 
-static char *read_whole(const char *path, size_t *lenp)
+/*
+ * Calls @fn for each line of @path (without its newline, NUL-terminated),
+ * reading a piece at a time: /proc/kallsyms is megabytes, and holding it
+ * whole only costs page faults.  A line longer than the buffer is skipped.
+ */
+static int for_each_line(const char *path, int (*fn)(char *line, size_t len, void *arg),
+			 void *arg)
 {
-	size_t cap = 1 << 20, len = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	size_t cap = 256 << 10, have = 0;
+	bool skipping = false;
+	char *buf = malloc(cap + 1);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
 
-	if (fd < 0 || !buf)
-		goto out_err;
+	if (fd < 0 || !buf) {
+		err = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
 	for (;;) {
-		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap * 2);
+		ssize_t n = read(fd, buf + have, cap - have);
+		char *line = buf, *nl;
 
-			if (!nb)
-				goto out_err;
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			goto out_err;
-		if (n == 0)
+		if (n < 0) {
+			err = -errno;
 			break;
-		len += n;
+		}
+		if (n == 0) {
+			/* A last line without a newline. */
+			if (have && !skipping) {
+				buf[have] = '\0';
+				err = fn(buf, have, arg);
+			}
+			break;
+		}
+		have += n;
+		while ((nl = memchr(line, '\n', buf + have - line))) {
+			*nl = '\0';
+			if (!skipping)
+				err = fn(line, nl - line, arg);
+			skipping = false;
+			if (err)
+				goto out;
+			line = nl + 1;
+		}
+		have -= line - buf;
+		memmove(buf, line, have);
+		if (have == cap) {
+			skipping = true;
+			have = 0;
+		}
 	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-out_err:
+out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
-	return NULL;
+	return err;
 }
 
-/* Lines are "address type name [module]"; only text symbols matter for samples. */
+/* Hex digit values plus one; 0 for anything else. */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * The hex number at @s (at most 16 digits, else NULL); returns where it
+ * ends.  strtoull() would do, at several times the cost, and kallsyms has
+ * over 100,000 lines.
+ */
+static char *parse_hex(char *s, u64 *v)
+{
+	u64 x = 0;
+	char *p;
+
+	for (p = s; p - s <= 16 && hex_digit[(unsigned char)*p]; p++)
+		x = x << 4 | (hex_digit[(unsigned char)*p] - 1);
+	*v = x;
+	return p - s > 16 || p == s ? NULL : p;
+}
+
+/* One kallsyms line: "address type name [module]"; only text symbols matter for samples. */
+static int kallsyms__line(char *line, size_t len, void *arg)
+{
+	struct sym_builder *b = arg;
+	char *p, *name, *end, *mod = NULL;
+	size_t name_len, off;
+	u64 addr;
+	char type;
+	int err;
+
+	p = parse_hex(line, &addr);
+	if (!p || *p != ' ' || !p[1] || p[2] != ' ')
+		return 0;
+	type = p[1];
+	if (toupper(type) != 'T' && toupper(type) != 'W')
+		return 0;
+	name = p + 3;
+	name_len = line + len - name;
+	/* The name ends at a tab (a module follows) or a space, if any. */
+	end = memchr(name, '\t', name_len);
+	if (end)
+		name_len = end - name;
+	end = memchr(name, ' ', name_len);
+	if (end)
+		name_len = end - name;
+	if (name[name_len] == '\t' && name[name_len + 1] == '[')
+		mod = name + name_len + 1;
+	if (!addr || !name_len)
+		return 0;
+	err = builder__add(b, addr, 0, name, name_len,
+			   toupper(type) == 'W' ? 0 : isupper(type) ? 2 : 1);
+	if (err || !mod)
+		return err;
+	/* Keep "[module]" after the name in the pool; offset + 1 marks "present". */
+	len = strcspn(mod, "]") + 1;
+	off = b->pool_len;
+	if (mod[len - 1] != ']')
+		return 0;
+	err = builder__add(b, 0, 0, mod, len, 0);
+	if (err)
+		return err;
+	b->nr--;		/* only the string was wanted */
+	b->syms[b->nr - 1].module = (const char *)(uintptr_t)(off + 1);
+	return 0;
+}
+
+/*
+ * perf record saves kallsyms in the build-id cache under the kernel's build
+ * id.  That copy is what the file was recorded against, and a plain file is
+ * read far faster than /proc/kallsyms, which the kernel formats line by line.
+ */
+static bool dso__cached_kallsyms(const struct dso *dso, char *path, size_t len)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char id[2 * sizeof(dso->build_id) + 1];
+	int n;
+
+	if (!symbol__use_buildid_cache || !dso->build_id_size)
+		return false;
+	for (int i = 0; i < dso->build_id_size; i++)
+		snprintf(id + 2 * i, 3, "%02x", dso->build_id[i]);
+	if (dir && *dir)
+		n = snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", dir, id);
+	else if (home && *home)
+		n = snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, id);
+	else
+		return false;
+	return n > 0 && (size_t)n < len && !access(path, R_OK);
+}
+
 static int dso__load_kallsyms(struct dso *dso)
 {
 	struct sym_builder b = { 0 };
-	size_t len;
-	char *buf = read_whole(symbol__kallsyms_path, &len);
-	char *line, *next;
-	int err = 0;
+	char cached[PATH_MAX];
+	int err = -ENOENT;
 
-	if (!buf)
-		return -errno;
-	for (line = buf; line < buf + len; line = next) {
-		char *end = memchr(line, '\n', buf + len - line), *p, *name, *mod = NULL;
-		size_t name_len;
-		u64 addr;
-		char type;
-
-		if (!end)
-			end = buf + len;
-		next = end + 1;
-		*end = '\0';
-		addr = strtoull(line, &p, 16);
-		if (p == line || *p != ' ' || !p[1] || p[2] != ' ')
-			continue;
-		type = p[1];
-		if (toupper(type) != 'T' && toupper(type) != 'W')
-			continue;
-		name = p + 3;
-		name_len = strcspn(name, "\t ");
-		if (name[name_len] == '\t' && name[name_len + 1] == '[')
-			mod = name + name_len + 1;
-		if (!addr || !name_len)
-			continue;
-		err = builder__add(&b, addr, 0, name, name_len, toupper(type) == 'W' ? 0 : isupper(type) ? 2 : 1);
-		if (err)
-			break;
-		if (mod) {
-			/* Keep "[module]" after the name in the pool; offset + 1 marks "present". */
-			size_t mlen = strcspn(mod, "]") + 1;
-			size_t off = b.pool_len;
-
-			if (mod[mlen - 1] != ']')
-				continue;
-			err = builder__add(&b, 0, 0, mod, mlen, 0);
-			if (err)
-				break;
-			b.nr--;		/* only the string was wanted */
-			b.syms[b.nr - 1].module = (const char *)(uintptr_t)(off + 1);
+	if (dso__cached_kallsyms(dso, cached, sizeof(cached))) {
+		err = for_each_line(cached, kallsyms__line, &b);
+		/* Saved without privilege, the copy has only zero addresses. */
+		if (!err && !b.nr)
+			err = -ENOENT;
+		if (err) {
+			builder__free(&b);
+			memset(&b, 0, sizeof(b));
 		}
 	}
-	free(buf);
+	if (err)
+		err = for_each_line(symbol__kallsyms_path, kallsyms__line, &b);
+
 	if (!err)
 		err = builder__finish(&b, dso, 4096);
 	if (err)
@@ -604,13 +709,11 @@ static u64 dso__offset_to_vaddr(const struct dso *dso, u64 off)
 	return off;
 }
 
-struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
+static struct symbol *dso__lookup(struct dso *dso, u64 addr, u64 *sym_addr)
 {
 	size_t lo = 0, hi;
 	struct symbol *s;
 
-	if (!dso->loaded)
-		dso__load(dso);
 	if (!dso->kernel)
 		addr = dso__offset_to_vaddr(dso, addr);
 	*sym_addr = addr;
@@ -636,4 +739,28 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
 		return NULL;
 	dso->last_hit = lo - 1;
 	return s;
+}
+
+#define DSO_LOOKUPS	1024	/* a power of 2 */
+
+struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
+{
+	struct dso_lookup *l;
+
+	if (!dso->loaded) {
+		dso__load(dso);
+		/* Not worth it for a DSO of a few symbols (or none). */
+		if (dso->nr_syms > 64)
+			dso->lookups = calloc(DSO_LOOKUPS, sizeof(*dso->lookups));
+	}
+	if (!dso->lookups)
+		return dso__lookup(dso, addr, sym_addr);
+	l = &dso->lookups[(addr * 0x9e3779b97f4a7c15ULL) >> 54];
+	if (!l->used || l->addr != addr) {
+		l->sym = dso__lookup(dso, addr, &l->sym_addr);
+		l->addr = addr;
+		l->used = true;
+	}
+	*sym_addr = l->sym_addr;
+	return l->sym;
 }

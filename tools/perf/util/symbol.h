@@ -14,6 +14,13 @@ struct dso_segment {
 	u64 offset, vaddr, size;
 };
 
+/* A recent lookup of dso__find_symbol(). */
+struct dso_lookup {
+	u64 addr, sym_addr;
+	struct symbol *sym;	/* NULL: no symbol there */
+	bool used;
+};
+
 struct dso {
 	struct dso *next;		/* in the dso table's hash chain */
 	char *name;			/* the path from the MMAP record, or "[kernel.kallsyms]" */
@@ -25,6 +32,10 @@ struct dso {
 	struct dso_segment *segs;	/* PT_LOAD of the ELF file */
 	size_t nr_segs;
 	size_t last_hit;		/* index of the last symbol found: samples cluster */
+	/* Lookups by address, direct-mapped: callchains come back to the same places. */
+	struct dso_lookup *lookups;
+	u8 build_id[20];		/* from the perf.data BUILD_ID feature, if it had one */
+	u8 build_id_size;
 };
 
 /* All DSOs one session knows, by name. */
@@ -48,7 +59,14 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
 /* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
 int dso__load(struct dso *dso);
 
-/* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
+/*
+ * Where kernel symbols come from: the copy of kallsyms perf keeps in its
+ * build-id cache ($PERF_BUILDID_DIR, else ~/.debug, as
+ * "[kernel.kallsyms]/<build id>/kallsyms") for the kernel the file was
+ * recorded on, when there is one; else this file (default "/proc/kallsyms").
+ * Tests set the path and turn the cache off.
+ */
 extern const char *symbol__kallsyms_path;
+extern bool symbol__use_buildid_cache;
 
 #endif

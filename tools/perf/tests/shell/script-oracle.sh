@@ -3,6 +3,9 @@
 # Records fresh files with /usr/bin/perf (tracepoints system-wide, cpu-clock
 # with -g over a workload, and a flight-recorder dump with --overwrite and
 # --switch-output) and compares our output with the distro's line by line.
+# The second tracepoint file mixes formats our compiled printer takes
+# (integers, char arrays, __get_str) with ones left to libtraceevent
+# (__print_symbolic, __print_flags), so both paths are held to the oracle.
 PERF=${PERF:-perf}
 DISTRO=/usr/bin/perf
 tmp=$(mktemp -d /tmp/perf-oracle.XXXXXX)
@@ -18,6 +21,12 @@ if ! "$DISTRO" record -q -o tp.data -e 'raw_syscalls:*' -e sched:sched_switch -a
 	echo "skip: the distro perf cannot record tracepoints here"
 	exit 2
 fi
+"$DISTRO" record -q -o tp2.data -a \
+	-e 'sched:sched_wakeup,sched:sched_process_exec,sched:sched_process_fork' \
+	-e 'sched:sched_process_exit,sched:sched_stat_runtime,signal:*,irq:*' \
+	-e 'syscalls:sys_enter_openat,syscalls:sys_exit_openat,block:*,writeback:*' -- \
+	sh -c 'for i in 1 2 3; do ls /usr/share/doc >/dev/null; cat /etc/hostname >/dev/null;
+		kill -0 $$; done; echo x >f; sync' >/dev/null 2>&1
 "$DISTRO" record -q -o cg.data -g -e cpu-clock -- \
 	sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/null' \
 	>/dev/null 2>&1
@@ -70,6 +79,7 @@ compare() {
 }
 
 compare tp.data
+compare tp2.data
 compare cg.data
 if [ -n "$fr" ]; then
 	compare "$fr"
