@@ -87,7 +87,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		quiet = 1;
 		/* Kernel symbols would be loaded once per input: leave them out. */
 		symbol__kallsyms_path = "/dev/null";
-		symbol__use_buildid_cache = false;
 		trace_seq_init(&seq);
 		if (outbuf__init(&ob, -1))
 			abort();

@@ -92,41 +92,6 @@ static int session__event_desc(struct perf_session *s, struct fcur *c)
 	return 0;
 }
 
-/*
- * BUILD_ID: records of a perf_event_header, a pid, 20 bytes of build id,
- * its length (valid with PERF_RECORD_MISC_BUILD_ID_SIZE in misc), 3 bytes
- * of padding and the file name.  Only the kernel's is used: it names the
- * copy of kallsyms in the build-id cache.
- */
-#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
-#define BUILD_ID_NAME_OFFSET		36
-
-static int session__build_ids(struct perf_session *s, struct fcur *c)
-{
-	static const char kernel[] = "[kernel.kallsyms]";
-	struct dso *dso = s->machine.kernel_dso;
-
-	while (c->end - c->p >= BUILD_ID_NAME_OFFSET) {
-		struct perf_event_header h;
-		const char *name = c->p + BUILD_ID_NAME_OFFSET;
-		u8 size = 20;
-
-		memcpy(&h, c->p, sizeof(h));
-		if (h.size < BUILD_ID_NAME_OFFSET || h.size > c->end - c->p)
-			return -EINVAL;
-		if (h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
-			size = min_t(u8, (u8)c->p[32], 20);
-		if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
-		    (size_t)(h.size - BUILD_ID_NAME_OFFSET) >= sizeof(kernel) &&
-		    !memcmp(name, kernel, sizeof(kernel)) && size) {
-			memcpy(dso->build_id, c->p + 12, size);
-			dso->build_id_size = size;
-		}
-		c->p += h.size;
-	}
-	return 0;
-}
-
 static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 {
 	u32 n;
@@ -166,17 +131,14 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return 0;
 	case HEADER_EVENT_DESC:
 		return session__event_desc(s, c);
-	case HEADER_BUILD_ID:
-		return session__build_ids(s, c);
 	default:
-		/* The rest: not needed to decode the data. */
+		/* BUILD_ID and the rest: not needed to decode the data. */
 		return 0;
 	}
 }
 
 static const char *const feat_names[] = {
-	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_BUILD_ID] = "BUILD_ID",
-	[HEADER_HOSTNAME] = "HOSTNAME",
+	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_HOSTNAME] = "HOSTNAME",
 	[HEADER_OSRELEASE] = "OSRELEASE", [HEADER_VERSION] = "VERSION",
 	[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS", [HEADER_CPUDESC] = "CPUDESC",
 	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",

@@ -18,7 +18,6 @@
 #include "debug.h"
 
 const char *symbol__kallsyms_path = "/proc/kallsyms";
-bool symbol__use_buildid_cache = true;
 
 static u64 str_hash(const char *s)
 {
@@ -408,48 +407,10 @@ static int kallsyms__line(char *line, size_t len, void *arg)
 	return 0;
 }
 
-/*
- * perf record saves kallsyms in the build-id cache under the kernel's build
- * id.  That copy is what the file was recorded against, and a plain file is
- * read far faster than /proc/kallsyms, which the kernel formats line by line.
- */
-static bool dso__cached_kallsyms(const struct dso *dso, char *path, size_t len)
-{
-	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-	char id[2 * sizeof(dso->build_id) + 1];
-	int n;
-
-	if (!symbol__use_buildid_cache || !dso->build_id_size)
-		return false;
-	for (int i = 0; i < dso->build_id_size; i++)
-		snprintf(id + 2 * i, 3, "%02x", dso->build_id[i]);
-	if (dir && *dir)
-		n = snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", dir, id);
-	else if (home && *home)
-		n = snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, id);
-	else
-		return false;
-	return n > 0 && (size_t)n < len && !access(path, R_OK);
-}
-
 static int dso__load_kallsyms(struct dso *dso)
 {
 	struct sym_builder b = { 0 };
-	char cached[PATH_MAX];
-	int err = -ENOENT;
-
-	if (dso__cached_kallsyms(dso, cached, sizeof(cached))) {
-		err = for_each_line(cached, kallsyms__line, &b);
-		/* Saved without privilege, the copy has only zero addresses. */
-		if (!err && !b.nr)
-			err = -ENOENT;
-		if (err) {
-			builder__free(&b);
-			memset(&b, 0, sizeof(b));
-		}
-	}
-	if (err)
-		err = for_each_line(symbol__kallsyms_path, kallsyms__line, &b);
+	int err = for_each_line(symbol__kallsyms_path, kallsyms__line, &b);
 
 	if (!err)
 		err = builder__finish(&b, dso, 4096);

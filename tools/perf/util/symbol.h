@@ -34,8 +34,6 @@ struct dso {
 	size_t last_hit;		/* index of the last symbol found: samples cluster */
 	/* Lookups by address, direct-mapped: callchains come back to the same places. */
 	struct dso_lookup *lookups;
-	u8 build_id[20];		/* from the perf.data BUILD_ID feature, if it had one */
-	u8 build_id_size;
 };
 
 /* All DSOs one session knows, by name. */
@@ -59,14 +57,7 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
 /* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
 int dso__load(struct dso *dso);
 
-/*
- * Where kernel symbols come from: the copy of kallsyms perf keeps in its
- * build-id cache ($PERF_BUILDID_DIR, else ~/.debug, as
- * "[kernel.kallsyms]/<build id>/kallsyms") for the kernel the file was
- * recorded on, when there is one; else this file (default "/proc/kallsyms").
- * Tests set the path and turn the cache off.
- */
+/* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
 extern const char *symbol__kallsyms_path;
-extern bool symbol__use_buildid_cache;
 
 #endif
