@@ -67,6 +67,7 @@ struct record_snapshot {
 	size_t len;		/* bytes copied: the whole data area, or 0 */
 	u64 stop;		/* where the previous dump began in this copy, or len */
 	size_t end;		/* the whole records to write, found after resuming */
+	size_t lost_off, lost_len;	/* ... but for this LOST record (len 0: none) */
 	struct record_wrap wrap;
 };
 
@@ -699,12 +700,16 @@ static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
 		return;
 	/*
 	 * A backward buffer never runs full, so its only losses are the events
-	 * of a dump's pause, which the kernel reports with the first record
-	 * after the resume: the oldest new record here.  They fell between the
+	 * of a dump's pause, which the kernel reports with the first event
+	 * after the resume (the LOST record just below it, so just before it
+	 * in the walk): the oldest new records here.  They fell between the
 	 * two dumps, outside this one's window: counted above, not written.
 	 */
-	if (sc.lost_end == end)
-		end = sc.lost_off;
+	s->lost_len = 0;
+	if (sc.lost_end != ~0ULL) {
+		s->lost_off = sc.lost_off;
+		s->lost_len = sc.lost_end - sc.lost_off;
+	}
 	s->end = end;
 	if (sc.newest != ~0ULL) {
 		record__note_sample(rec, evlist__event_time(rec->evlist,
@@ -749,7 +754,14 @@ static int record__write_dump_data(struct record *rec)
 
 		if (!s->end)
 			continue;
-		err = record__write(rec, s->buf, s->end);
+		if (s->lost_len) {
+			err = record__write(rec, s->buf, s->lost_off);
+			if (!err)
+				err = record__write(rec, (char *)s->buf + s->lost_off + s->lost_len,
+						    s->end - s->lost_off - s->lost_len);
+		} else {
+			err = record__write(rec, s->buf, s->end);
+		}
 		if (err)
 			return err;
 		wrote = true;

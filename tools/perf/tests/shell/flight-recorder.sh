@@ -32,10 +32,13 @@ for f in $files; do
 	n=$((n + 1))
 	size=$(stat -c %s "$f")
 	[ "$size" -le "$limit" ] || fail "$f is $size bytes, more than $limit"
-	oracle_ok "script $f" script -i "$f" -F comm,time,event > "$f.txt"
+	oracle_ok "script $f" script -i "$f" -F trace:comm,time,event,trace -F sw:comm,time,event > "$f.txt"
+	# The marker is the return of its prctl(PR_SET_NAME) (NR 157), which
+	# comes with the new name.  What the marker process does after its
+	# signal (the rest of kill(), exit) rightly shows in the next dump.
 	if [ $n -le 5 ]; then
-		grep -q "mark-$n" "$f.txt" || fail "$f lacks the marker mark-$n"
-		[ $n -eq 1 ] || ! grep -q "mark-$((n - 1))" "$f.txt" ||
+		grep -q "mark-$n .*sys_exit: NR 157 " "$f.txt" || fail "$f lacks the marker mark-$n"
+		[ $n -eq 1 ] || ! grep -q "mark-$((n - 1)) .*sys_exit: NR 157 " "$f.txt" ||
 			fail "$f repeats the previous dump's marker mark-$((n - 1))"
 	fi
 	grep -q 'raw_syscalls:sys_enter' "$f.txt" || fail "$f has no syscalls"
