@@ -621,6 +621,7 @@ static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state
 static int record__snapshot_overwrite(struct record *rec)
 {
 	struct evlist *ow = rec->overwrite_evlist;
+	u64 t0 = now_ns();
 
 	for (int i = 0; i < ow->nr_mmaps; i++) {
 		struct perf_mmap *map = &ow->mmap[i];
@@ -644,6 +645,8 @@ static int record__snapshot_overwrite(struct record *rec)
 		if (snap->stop)
 			snap->len = size;
 	}
+	pr_debug2("copying the paused buffers %.1f ms (%.1f ms after the pause)\n",
+		  (now_ns() - t0) / 1e6, (now_ns() - rec->paused_at) / 1e6);
 	rec->snaps_pending = true;
 	rec->overwrite_evt_state = OVERWRITE_EMPTY;
 	return 0;
