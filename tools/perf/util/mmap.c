@@ -294,18 +294,21 @@ void perf_mmap__consume(struct perf_mmap *map)
  */
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 {
-	const unsigned char *data = perf_mmap__data(map);
-	u64 size = map->mask + 1, head = perf_mmap__read_head(map), off = head & map->mask;
-	u64 stop = map->prev - head;
+	u64 size = map->mask + 1, head = perf_mmap__read_head(map);
+	u64 stop = map->prev - head, len;
 
 	map->head = head;
 	if (head == map->prev)
 		return 0;
-	memcpy(dst, data + off, size - off);
-	memcpy((char *)dst + size - off, data, off);
+	/*
+	 * Less than a buffer written since the last copy: only that is new,
+	 * so only that is copied (a quiet buffer costs next to nothing).
+	 * Otherwise all of it may be.
+	 */
+	len = stop < size ? stop : size;
+	ring__copy(perf_mmap__data(map), map->mask, head, dst, len);
 	map->prev = head;
-	/* Read before: its start in the copy; never read, or overwritten since: all. */
-	return stop && stop < size ? stop : size;
+	return len;
 }
 
 /* On -ENOMEM nothing is consumed and the same records can be tried again. */

@@ -75,12 +75,13 @@ int perf_mmap__backward_walk(const void *data, u64 size, u64 head, u64 stop, u64
 			     perf_mmap__walk_fn fn, void *arg);
 
 /*
- * For a paused backward buffer: copies its whole data area to @dst (one
- * data size), starting at data_head so the copy starts with the newest
- * record and never wraps, and marks it read.  Returns 0 when nothing was
- * written since the last copy, else the stop for perf_mmap__backward_range()
- * on the copy (head 0): where the last copy's records begin, or the data
- * size when all of it may be new.
+ * For a paused backward buffer: copies what was written since the last
+ * copy (at most its whole data area) to @dst, which has room for one data
+ * size, starting at data_head so the copy starts with the newest record
+ * and never wraps, and marks it read.  Returns 0 when nothing was written,
+ * else the number of bytes copied, which is also the stop for
+ * perf_mmap__backward_range() on the copy (head 0): where the last copy's
+ * records begin, or the data size when all of it may be new.
  */
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst);
 
