@@ -495,3 +495,49 @@ out:
 	return ret;
 }
 DEFINE_SUITE(mmap_backward_consume, "Backward ring buffer: consume, reread, overflow");
+
+/*
+ * The raw copy the recorder makes while a buffer is paused: only what was
+ * written since the last copy, across the end of the data area too, and
+ * the whole area once more than a lap was written.
+ */
+static int test__mmap_backward_copy(void)
+{
+	u8 *dst = malloc(4096);
+	struct sim s;
+	u64 len, end;
+	int ret = TEST_FAIL;
+
+	if (!dst || sim__init(&s, 4096, 40, 1000))
+		goto out;
+	TEST_ASSERT_EQUAL("nothing written", perf_mmap__backward_copy(&s.snap_map, dst), 0);
+	sim__write(&s, 24);
+	sim__write(&s, 32);
+	sim__write(&s, 16);	/* the head is now 32 bytes before the end of the area */
+	memset(dst, 0xa5, 4096);
+	len = perf_mmap__backward_copy(&s.snap_map, dst);
+	TEST_ASSERT_EQUAL("the three records, across the end", len, 72);
+	TEST_ASSERT_EQUAL("nothing past them touched", dst[72], 0xa5);
+	TEST_ASSERT_EQUAL("nothing past them touched", dst[4095], 0xa5);
+	TEST_ASSERT_EQUAL("walk of the copy", perf_mmap__backward_range(dst, 4096, 0, len, &end), 0);
+	TEST_ASSERT_EQUAL("all three whole", end, 72);
+	if (check_linear(&s, dst, 72, 2, 3))
+		goto out;
+	TEST_ASSERT_EQUAL("read: nothing new", perf_mmap__backward_copy(&s.snap_map, dst), 0);
+
+	sim__write(&s, 40);
+	TEST_ASSERT_EQUAL("one new record", perf_mmap__backward_copy(&s.snap_map, dst), 40);
+	if (check_linear(&s, dst, 40, 3, 1))
+		goto out;
+
+	for (int i = 0; i < 200; i++)
+		sim__write(&s, 24);
+	TEST_ASSERT_EQUAL("more than a lap: the whole area",
+			  perf_mmap__backward_copy(&s.snap_map, dst), 4096);
+	ret = TEST_OK;
+out:
+	sim__exit(&s);
+	free(dst);
+	return ret;
+}
+DEFINE_SUITE(mmap_backward_copy, "Backward ring buffer: a paused buffer's copy takes only what is new");
