@@ -1783,11 +1783,12 @@ static void record__print_summary(struct record *rec)
 		const struct sideband_stats *st = sideband__stats(rec->sideband);
 
 		pr_debug("process table: %llu records, %llu tasks held, %llu KB (peak %llu KB of "
-			 "%llu KB), %llu tasks pruned\n", (unsigned long long)st->records,
+			 "%llu KB), %llu tasks pruned, %llu superseded records trimmed\n",
+			 (unsigned long long)st->records,
 			 (unsigned long long)st->tasks, (unsigned long long)(st->bytes >> 10),
 			 (unsigned long long)(st->peak_bytes >> 10),
 			 (unsigned long long)(rec->opts.sideband_max >> 10),
-			 (unsigned long long)st->pruned);
+			 (unsigned long long)st->pruned, (unsigned long long)st->trimmed);
 		if (st->evicted || st->dropped || rec->sideband_errors)
 			fprintf(stderr, "Warning:\nThe process table reached --sideband-max=%lluK: "
 				"%llu exited tasks evicted, %llu records dropped%s; some samples "

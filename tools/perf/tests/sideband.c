@@ -194,6 +194,54 @@ static int test__sideband(void)
 	TEST_ASSERT_EQUAL("the chain's 5000, the shell, b and early", tasks, 5003);
 	sideband__delete(sb);
 
+	/*
+	 * A long-lived process: 300 maps, an exec, the same range mapped 300
+	 * times, ten renames, all before what a dump can need; then new maps
+	 * until its history is compacted.
+	 */
+	sb = sideband__new(64 << 20);
+	TEST_ASSERT_VAL("new", sb);
+	st = sideband__stats(sb);
+	TEST_ASSERT_EQUAL("seed", add_fork(sb, PERF_RECORD_FORK, 60, 1, 60, 1, 0), 0);
+	TEST_ASSERT_EQUAL("seed comm", add_comm(sb, 60, 60, "old", 0), 0);
+	for (u32 i = 0; i < 300; i++)
+		TEST_ASSERT_EQUAL("map", add_mmap(sb, 60, 60, 0x1000 * (i + 1), (i + 1) * MS, 96), 0);
+	{
+		union perf_event *e = ev_buf();
+
+		e->comm.header.type = PERF_RECORD_COMM;
+		e->comm.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+		e->comm.header.size = sizeof(e->comm) + 8;
+		e->comm.pid = e->comm.tid = 60;
+		strcpy(e->comm.comm, "new");
+		TEST_ASSERT_EQUAL("exec", sideband__add(sb, e, 400 * MS), 0);
+	}
+	for (u32 i = 0; i < 300; i++)
+		TEST_ASSERT_EQUAL("remap", add_mmap(sb, 60, 60, 0x100000, (401 + i) * MS, 96), 0);
+	for (u32 i = 0; i < 10; i++)
+		TEST_ASSERT_EQUAL("rename", add_comm(sb, 60, 60, "renamed", (710 + i) * MS), 0);
+	sideband__prune(sb, 1000 * MS);
+	{
+		u64 before = st->bytes;
+		u32 k = 0;
+
+		while (!st->trimmed && k < 5000) {
+			TEST_ASSERT_EQUAL("late map", add_mmap(sb, 60, 60, 0x10000000 + 0x1000 * k,
+							       (1001 + k) * MS, 96), 0);
+			k++;
+		}
+		TEST_ASSERT_EQUAL("300 maps before the exec, 299 covered, 11 old names",
+				  st->trimmed, 610);
+		TEST_ASSERT_VAL("memory given back", st->bytes < before);
+		TEST_ASSERT_EQUAL("emit", emit(sb, 1000 * MS, 9000 * MS, &em, &tasks), 0);
+		TEST_ASSERT_EQUAL("one task", tasks, 1);
+		TEST_ASSERT_EQUAL("its fork", count_of(&em, PERF_RECORD_FORK, 60), 1);
+		TEST_ASSERT_EQUAL("the name in force", count_of(&em, PERF_RECORD_COMM, 60), 1);
+		TEST_ASSERT_EQUAL("the covering map and every late one",
+				  count_of(&em, PERF_RECORD_MMAP2, 60), 1 + k);
+	}
+	sideband__delete(sb);
+
 	/* The cap: exited tasks go first, then records are refused; nothing over it. */
 	sb = sideband__new(1 << 20);
 	TEST_ASSERT_VAL("new", sb);

@@ -34,8 +34,9 @@ struct sb_task {
 	u64 exit;			/* EXIT time, when exited */
 	u64 first;			/* time of the first record kept */
 	u32 gen;			/* the last emit that wrote this task */
-	u8 *recs;			/* its records, back to back, each 8-aligned */
+	u8 *recs;			/* its records: each a u64 time, then the record */
 	u32 len, cap;
+	u32 compact_len;		/* len after the last compaction */
 };
 
 struct sideband {
@@ -45,8 +46,14 @@ struct sideband {
 	struct list_head exited;	/* hashed, exited entries, oldest EXIT first */
 	u64 max_bytes;
 	u32 gen;			/* of the current or last emit */
+	u64 need_from;			/* as last told to sideband__prune() */
 	struct sideband_stats stats;
 };
+
+/* Below this a live task's history is not worth compacting. */
+#define SB_COMPACT_MIN		(16 * 1024)
+/* Above this many old maps the coverage pass (quadratic) is skipped. */
+#define SB_COMPACT_MAX_MAPS	4096
 
 #define SB_MIN_BUCKETS 1024
 
@@ -210,15 +217,126 @@ static bool sb__make_room(struct sideband *sb, u64 bytes)
 	return sb->stats.bytes + bytes <= sb->max_bytes;
 }
 
+static bool sb__is_map(u32 type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+}
+
+/*
+ * What a live task's records say about the time before @need, which no
+ * dump will hold, can be said shorter: only its last COMM from then counts
+ * (the name in force at @need), no map from before its last exec does, and
+ * a map wholly covered by a later one is replaced by it.  Its FORK stays:
+ * it ties the task to its parent.  Everything from @need on stays.  Maps
+ * that are merely old stay too: without munmap records nobody can tell
+ * whether they are still mapped.
+ */
+static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
+{
+	u32 n = 0, nmaps = 0, last_comm = ~0u, out = 0;
+	u64 exec_time = 0;
+	u32 *offs;
+	bool *drop;
+
+	for (u32 off = 0; off < t->len; n++)
+		off += sizeof(u64) + ((union perf_event *)(t->recs + off + sizeof(u64)))->header.size;
+	offs = malloc(n * sizeof(*offs));
+	drop = calloc(n, sizeof(*drop));
+	if (!offs || !drop)
+		goto out;
+	n = 0;
+	for (u32 off = 0; off < t->len; n++) {
+		const union perf_event *e = (const void *)(t->recs + off + sizeof(u64));
+		u64 time = *(const u64 *)(t->recs + off);
+
+		offs[n] = off;
+		if (time < need && e->header.type == PERF_RECORD_COMM) {
+			last_comm = n;
+			if (e->header.misc & PERF_RECORD_MISC_COMM_EXEC)
+				exec_time = time;
+		}
+		off += sizeof(u64) + e->header.size;
+	}
+	for (u32 i = 0; i < n; i++) {
+		const union perf_event *e = (const void *)(t->recs + offs[i] + sizeof(u64));
+		u64 time = *(const u64 *)(t->recs + offs[i]);
+
+		if (time >= need)
+			continue;
+		if (e->header.type == PERF_RECORD_COMM) {
+			drop[i] = i != last_comm;
+		} else if (sb__is_map(e->header.type)) {
+			drop[i] = time < exec_time;
+			nmaps += !drop[i];
+		}
+	}
+	for (u32 i = 0; i < n && nmaps <= SB_COMPACT_MAX_MAPS; i++) {
+		const union perf_event *a = (const void *)(t->recs + offs[i] + sizeof(u64));
+
+		if (drop[i] || !sb__is_map(a->header.type) || *(const u64 *)(t->recs + offs[i]) >= need)
+			continue;
+		for (u32 j = i + 1; j < n; j++) {
+			const union perf_event *b = (const void *)(t->recs + offs[j] + sizeof(u64));
+
+			if (drop[j] || !sb__is_map(b->header.type) ||
+			    *(const u64 *)(t->recs + offs[j]) >= need)
+				continue;
+			/* MMAP and MMAP2 agree on where start and len are. */
+			if (b->mmap.start <= a->mmap.start &&
+			    b->mmap.start + b->mmap.len >= a->mmap.start + a->mmap.len) {
+				drop[i] = true;
+				break;
+			}
+		}
+	}
+	for (u32 i = 0; i < n; i++) {
+		u32 size = (i + 1 < n ? offs[i + 1] : t->len) - offs[i];
+
+		if (drop[i]) {
+			sb->stats.trimmed++;
+			continue;
+		}
+		if (out != offs[i])
+			memmove(t->recs + out, t->recs + offs[i], size);
+		out += size;
+	}
+	t->len = out;
+	/* Give back what a much shorter history no longer needs. */
+	if (t->cap > 256 && t->len < t->cap / 4) {
+		u32 cap = 256;
+		u8 *recs;
+
+		while (cap < 2 * t->len)
+			cap *= 2;
+		recs = realloc(t->recs, cap);
+		if (recs) {
+			sb__charge(sb, -(s64)(t->cap - cap));
+			t->recs = recs;
+			t->cap = cap;
+		}
+	}
+out:
+	t->compact_len = t->len;
+	free(offs);
+	free(drop);
+}
+
 static int sb_task__append(struct sideband *sb, struct sb_task *t,
 			   const union perf_event *event, u64 time)
 {
-	u32 size = event->header.size;
+	u32 size = sizeof(u64) + event->header.size;
 
 	if (t->len + size > t->cap) {
 		u32 cap = t->cap ? t->cap : 256;
 		u8 *recs;
 
+		/* A long-lived task: first forget what no dump can need. */
+		if (!t->exited && sb->need_from && t->len >= SB_COMPACT_MIN &&
+		    t->len >= 2 * t->compact_len) {
+			sb_task__compact(sb, t, sb->need_from);
+			if (t->len + size <= t->cap)
+				goto copy;
+		}
 		while (cap < t->len + size)
 			cap *= 2;
 		if (!sb__make_room(sb, cap - t->cap)) {
@@ -232,9 +350,11 @@ static int sb_task__append(struct sideband *sb, struct sb_task *t,
 		t->recs = recs;
 		t->cap = cap;
 	}
+copy:
 	if (!t->len)
 		t->first = time;
-	memcpy(t->recs + t->len, event, size);
+	memcpy(t->recs + t->len, &time, sizeof(u64));
+	memcpy(t->recs + t->len + sizeof(u64), event, event->header.size);
 	t->len += size;
 	return 0;
 }
@@ -374,6 +494,7 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 
 void sideband__prune(struct sideband *sb, u64 need_from)
 {
+	sb->need_from = need_from;
 	/* The list is in the order EXITs were read: stop at the first one still needed. */
 	while (!list_empty(&sb->exited)) {
 		struct sb_task *t = list_first_entry(&sb->exited, struct sb_task, exit_node);
@@ -415,12 +536,12 @@ static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__
 		if (t->leader)
 			(*stack)[depth++] = t->leader;
 		for (u32 off = 0; off < t->len; ) {
-			union perf_event *event = (union perf_event *)(t->recs + off);
+			union perf_event *event = (union perf_event *)(t->recs + off + sizeof(u64));
 			int err = process(arg, event);
 
 			if (err)
 				return err;
-			off += event->header.size;
+			off += sizeof(u64) + event->header.size;
 		}
 		(*nr_tasks)++;
 	}

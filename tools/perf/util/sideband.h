@@ -13,10 +13,12 @@
  * at some time the dump covers (with their parents and process leaders,
  * whose state a reader replays to inherit names and maps).
  *
- * Memory is bounded twice: a task that exited before anything a future dump
- * can hold is dropped (sideband__prune(), the recorder tells the time), and
- * a hard cap evicts the oldest exited tasks first, then refuses records; both
- * are counted in the stats.
+ * Memory is bounded three ways: a task that exited before anything a future
+ * dump can hold is dropped (sideband__prune(), the recorder tells the time);
+ * a live task with a long history has what it said before that time
+ * compacted (its last name, its maps since its last exec, minus those a
+ * later map covers); and a hard cap evicts the oldest exited tasks first,
+ * then refuses records.  All are counted in the stats.
  *
  * Records are kept as they came from the kernel (with their sample-id
  * trailers, so a reader sorts them by time); records synthesized from /proc
@@ -35,6 +37,7 @@ struct sideband_stats {
 	u64 pruned;		/* tasks dropped: exited before anything a dump can need */
 	u64 evicted;		/* tasks forced out by the cap */
 	u64 dropped;		/* records refused by the cap */
+	u64 trimmed;		/* records of live tasks superseded before anything a dump can need */
 };
 
 /* @max_bytes: the hard cap on what the table holds. */
@@ -59,7 +62,8 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time);
 
 /*
  * No dump will hold anything older than @need_from: tasks that exited
- * before it are dropped (once no kept task names them as parent or leader).
+ * before it are dropped (once no kept task names them as parent or leader),
+ * and live tasks whose history grows are compacted up to it.
  */
 void sideband__prune(struct sideband *sb, u64 need_from);
 
