@@ -1532,9 +1532,9 @@ static int record__open(struct record *rec)
 	return err;
 }
 
-static int record__mmap_evlist(struct record *rec, struct evlist *evlist)
+static int record__mmap_evlist(struct record *rec, struct evlist *evlist, size_t pages)
 {
-	int err = perf_evlist__mmap(evlist, rec->opts.mmap_pages);
+	int err = perf_evlist__mmap(evlist, pages);
 
 	if (!err)
 		return 0;
@@ -1556,17 +1556,28 @@ static int record__mmap_evlist(struct record *rec, struct evlist *evlist)
 
 static int record__mmap(struct record *rec)
 {
+	size_t fwd_pages = rec->opts.mmap_pages;
+	bool any_overwrite = false, only_tracking = true;
 	struct evsel *evsel;
-	bool any_overwrite = false;
 	int nr, err;
 
-	evlist__for_each_entry(rec->evlist, evsel)
+	evlist__for_each_entry(rec->evlist, evsel) {
 		any_overwrite |= evsel->overwrite;
+		only_tracking &= evsel->overwrite || evsel->tracking;
+	}
 	nr = rec->evlist->per_cpu ? rec->evlist->cpus->nr : rec->evlist->threads->nr;
 	err = record__check_mmap_size(rec, nr * (any_overwrite ? 2 : 1));
 	if (err)
 		return err;
-	err = record__mmap_evlist(rec, rec->evlist);
+	/*
+	 * A small -m is meant for the overwrite buffers.  The forward one then
+	 * carries only the tracking stream, which a burst of forks or mmaps
+	 * would overflow (the lost records are then in every dump): it gets the
+	 * default size at least, where locked memory is not limited (root).
+	 */
+	if (any_overwrite && only_tracking && geteuid() == 0)
+		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE));
+	err = record__mmap_evlist(rec, rec->evlist, fwd_pages);
 	if (err)
 		return err;
 	if (!any_overwrite)
@@ -1574,7 +1585,7 @@ static int record__mmap(struct record *rec)
 	rec->overwrite_evlist = perf_evlist__new_aux(rec->evlist);
 	if (!rec->overwrite_evlist)
 		return -ENOMEM;
-	err = record__mmap_evlist(rec, rec->overwrite_evlist);
+	err = record__mmap_evlist(rec, rec->overwrite_evlist, rec->opts.mmap_pages);
 	if (err)
 		return err;
 	rec->snaps = calloc(rec->overwrite_evlist->nr_mmaps, sizeof(*rec->snaps));
