@@ -275,11 +275,14 @@ static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 
 		if (drop[i] || !sb__is_map(a->header.type) || *(const u64 *)(t->recs + offs[i]) >= need)
 			continue;
+		u64 ta = *(const u64 *)(t->recs + offs[i]);
+
 		for (u32 j = i + 1; j < n; j++) {
 			const union perf_event *b = (const void *)(t->recs + offs[j] + sizeof(u64));
+			u64 tb = *(const u64 *)(t->recs + offs[j]);
 
-			if (drop[j] || !sb__is_map(b->header.type) ||
-			    *(const u64 *)(t->recs + offs[j]) >= need)
+			/* Later in time, not just read later (buffers of two CPUs). */
+			if (drop[j] || !sb__is_map(b->header.type) || tb >= need || tb < ta)
 				continue;
 			/* MMAP and MMAP2 agree on where start and len are. */
 			if (b->mmap.start <= a->mmap.start &&
