@@ -234,7 +234,7 @@ static bool sb__is_map(u32 type)
 static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 {
 	u32 n = 0, nmaps = 0, last_comm = ~0u, out = 0;
-	u64 exec_time = 0;
+	u64 exec_time = 0, comm_time = 0;
 	u32 *offs;
 	bool *drop;
 
@@ -250,9 +250,13 @@ static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 		u64 time = *(const u64 *)(t->recs + off);
 
 		offs[n] = off;
+		/* By time: two CPUs' buffers may be read out of order. */
 		if (time < need && e->header.type == PERF_RECORD_COMM) {
-			last_comm = n;
-			if (e->header.misc & PERF_RECORD_MISC_COMM_EXEC)
+			if (last_comm == ~0u || time >= comm_time) {
+				last_comm = n;
+				comm_time = time;
+			}
+			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
 				exec_time = time;
 		}
 		off += sizeof(u64) + e->header.size;
