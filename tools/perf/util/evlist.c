@@ -398,31 +398,16 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
 	const u64 *w = (const u64 *)event + 1;
 	size_t words = event->header.size / sizeof(u64);
 	struct evsel *evsel;
-	u64 type, pos;
+	u64 time;
 
 	if (words-- < 2)
 		return 0;
-	if (root->nr_entries == 1) {
+	if (root->nr_entries == 1)
 		evsel = evlist__first(root);
-	} else {
+	else
 		evsel = evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
 					 w[0] : w[words - 1]);
-	}
-	if (!evsel || !(evsel->attr.sample_type & PERF_SAMPLE_TIME))
+	if (!evsel || perf_event__time(&evsel->attr, event, &time) || time == (u64)-1)
 		return 0;
-	type = evsel->attr.sample_type;
-	if (event->header.type == PERF_RECORD_SAMPLE) {
-		pos = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
-		      !!(type & PERF_SAMPLE_TID);
-	} else {
-		if (!evsel->attr.sample_id_all)
-			return 0;
-		/* From the end: TIME, then ID, STREAM_ID, CPU, IDENTIFIER follow it. */
-		pos = 1 + !!(type & PERF_SAMPLE_ID) + !!(type & PERF_SAMPLE_STREAM_ID) +
-		      !!(type & PERF_SAMPLE_CPU) + !!(type & PERF_SAMPLE_IDENTIFIER);
-		if (pos > words)
-			return 0;
-		pos = words - pos;
-	}
-	return pos < words ? w[pos] : 0;
+	return time;
 }

@@ -106,5 +106,8 @@ size_t perf_event__sample_id_size(u64 sample_type);
 /* Decodes a record (sample or trailer) laid out for @sample_type/@read_format. */
 int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_event *event,
 			struct perf_sample *sample);
+/* Only the time of such a record: (u64)-1 if it has none, -EFAULT if too short. */
+int perf_event__time(const struct perf_event_attr *attr, const union perf_event *event,
+		     u64 *time);
 
 #endif

@@ -238,3 +238,40 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 #undef GET
 	return 0;
 }
+
+/*
+ * The time of a record, read where the layout puts it without decoding the
+ * rest: in a sample after IDENTIFIER, IP and TID; in any other record in
+ * the sample-id trailer at its end.  *@time is (u64)-1 when it carries
+ * none; -EFAULT when the record is too short to hold it.
+ */
+int perf_event__time(const struct perf_event_attr *attr, const union perf_event *event,
+		     u64 *time)
+{
+	u64 type = attr->sample_type;
+	u64 words = event->header.size / sizeof(u64);
+	const u64 *w = (const u64 *)event + 1;
+	u64 pos;
+
+	*time = (u64)-1;
+	if (!(type & PERF_SAMPLE_TIME))
+		return 0;
+	if (words-- == 0)
+		return -EFAULT;
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		pos = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
+		      !!(type & PERF_SAMPLE_TID);
+	} else {
+		u64 trailer = perf_event__sample_id_size(type) / sizeof(u64);
+
+		if (!attr->sample_id_all)
+			return 0;
+		if (trailer > words)
+			return -EFAULT;
+		pos = words - trailer + !!(type & PERF_SAMPLE_TID);
+	}
+	if (pos >= words)
+		return -EFAULT;
+	*time = w[pos];
+	return 0;
+}

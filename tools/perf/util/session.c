@@ -457,41 +457,6 @@ static int session__oe_deliver(struct ordered_events *oe, struct oe_event *e)
 	return session__deliver(s, e->event, e->priv, e->offset);
 }
 
-/*
- * The time of a record, all that ordering needs: the one word is read where
- * the layout puts it, and the record is decoded (and checked) in full only
- * when it is delivered.  (u64)-1 when it carries none; -EFAULT when it is
- * too short to hold it.
- */
-static int session__record_time(const struct evsel *evsel, const union perf_event *ev, u64 *time)
-{
-	u64 type = evsel->attr.sample_type;
-	u64 words = ev->header.size / sizeof(u64) - 1;	/* after the header */
-	const u64 *w = (const u64 *)ev + 1;
-	u64 pos;
-
-	*time = (u64)-1;
-	if (!(type & PERF_SAMPLE_TIME))
-		return 0;
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		pos = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
-		      !!(type & PERF_SAMPLE_TID);
-	} else {
-		/* The sample-id trailer: TID, TIME, ... at the end of the record. */
-		u64 trailer = perf_event__sample_id_size(type) / sizeof(u64);
-
-		if (!evsel->attr.sample_id_all)
-			return 0;
-		if (trailer > words)
-			return -EFAULT;
-		pos = words - trailer + !!(type & PERF_SAMPLE_TID);
-	}
-	if (pos >= words)
-		return -EFAULT;
-	*time = w[pos];
-	return 0;
-}
-
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
@@ -508,7 +473,8 @@ static int session__process_record(struct perf_session *s, const union perf_even
 		s->nr_unknown_id++;
 		return 0;
 	}
-	if (session__record_time(evsel, ev, &time))
+	/* All that ordering needs; the record is decoded in full when delivered. */
+	if (perf_event__time(&evsel->attr, ev, &time))
 		return corrupt(s, offset, "record fields run past its size %u", ev->header.size);
 	/*
 	 * No time to sort by (or 0, as synthesized records have): delivered at
