@@ -222,6 +222,22 @@ static bool sb__is_map(u32 type)
 	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
 }
 
+/* A kept record: the u64 time it was taken, then the record itself. */
+static u64 sb_rec__time(const struct sb_task *t, u32 off)
+{
+	return *(const u64 *)(t->recs + off);
+}
+
+static union perf_event *sb_rec__event(const struct sb_task *t, u32 off)
+{
+	return (union perf_event *)(t->recs + off + sizeof(u64));
+}
+
+static u32 sb_rec__size(const struct sb_task *t, u32 off)
+{
+	return sizeof(u64) + sb_rec__event(t, off)->header.size;
+}
+
 /*
  * What a live task's records say about the time before @need, which no
  * dump will hold, can be said shorter: only its last COMM from then counts
@@ -236,18 +252,20 @@ static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 	u32 n = 0, nmaps = 0, last_comm = ~0u, out = 0;
 	u64 exec_time = 0, comm_time = 0;
 	u32 *offs;
+	bool *old_map;		/* a map from before @need, not dropped (yet) */
 	bool *drop;
 
 	for (u32 off = 0; off < t->len; n++)
-		off += sizeof(u64) + ((union perf_event *)(t->recs + off + sizeof(u64)))->header.size;
+		off += sb_rec__size(t, off);
 	offs = malloc(n * sizeof(*offs));
 	drop = calloc(n, sizeof(*drop));
-	if (!offs || !drop)
+	old_map = calloc(n, sizeof(*old_map));
+	if (!offs || !drop || !old_map)
 		goto out;
 	n = 0;
-	for (u32 off = 0; off < t->len; n++) {
-		const union perf_event *e = (const void *)(t->recs + off + sizeof(u64));
-		u64 time = *(const u64 *)(t->recs + off);
+	for (u32 off = 0; off < t->len; off += sb_rec__size(t, off), n++) {
+		const union perf_event *e = sb_rec__event(t, off);
+		u64 time = sb_rec__time(t, off);
 
 		offs[n] = off;
 		/* By time: two CPUs' buffers may be read out of order. */
@@ -259,34 +277,32 @@ static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
 				exec_time = time;
 		}
-		off += sizeof(u64) + e->header.size;
 	}
 	for (u32 i = 0; i < n; i++) {
-		const union perf_event *e = (const void *)(t->recs + offs[i] + sizeof(u64));
-		u64 time = *(const u64 *)(t->recs + offs[i]);
+		u32 type = sb_rec__event(t, offs[i])->header.type;
+		u64 time = sb_rec__time(t, offs[i]);
 
 		if (time >= need)
 			continue;
-		if (e->header.type == PERF_RECORD_COMM) {
+		if (type == PERF_RECORD_COMM) {
 			drop[i] = i != last_comm;
-		} else if (sb__is_map(e->header.type)) {
+		} else if (sb__is_map(type)) {
 			drop[i] = time < exec_time;
-			nmaps += !drop[i];
+			old_map[i] = !drop[i];
+			nmaps += old_map[i];
 		}
 	}
 	for (u32 i = 0; i < n && nmaps <= SB_COMPACT_MAX_MAPS; i++) {
-		const union perf_event *a = (const void *)(t->recs + offs[i] + sizeof(u64));
+		const union perf_event *a = sb_rec__event(t, offs[i]);
+		u64 ta = sb_rec__time(t, offs[i]);
 
-		if (drop[i] || !sb__is_map(a->header.type) || *(const u64 *)(t->recs + offs[i]) >= need)
+		if (!old_map[i])
 			continue;
-		u64 ta = *(const u64 *)(t->recs + offs[i]);
-
 		for (u32 j = i + 1; j < n; j++) {
-			const union perf_event *b = (const void *)(t->recs + offs[j] + sizeof(u64));
-			u64 tb = *(const u64 *)(t->recs + offs[j]);
+			const union perf_event *b = sb_rec__event(t, offs[j]);
 
 			/* Later in time, not just read later (buffers of two CPUs). */
-			if (drop[j] || !sb__is_map(b->header.type) || tb >= need || tb < ta)
+			if (!old_map[j] || drop[j] || sb_rec__time(t, offs[j]) < ta)
 				continue;
 			/* MMAP and MMAP2 agree on where start and len are. */
 			if (b->mmap.start <= a->mmap.start &&
@@ -326,6 +342,7 @@ out:
 	t->compact_len = t->len;
 	free(offs);
 	free(drop);
+	free(old_map);
 }
 
 static int sb_task__append(struct sideband *sb, struct sb_task *t,
@@ -542,13 +559,11 @@ static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__
 			(*stack)[depth++] = t->parent;
 		if (t->leader)
 			(*stack)[depth++] = t->leader;
-		for (u32 off = 0; off < t->len; ) {
-			union perf_event *event = (union perf_event *)(t->recs + off + sizeof(u64));
-			int err = process(arg, event);
+		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off)) {
+			int err = process(arg, sb_rec__event(t, off));
 
 			if (err)
 				return err;
-			off += sizeof(u64) + event->header.size;
 		}
 		(*nr_tasks)++;
 	}
