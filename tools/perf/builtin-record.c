@@ -652,11 +652,15 @@ static int record__snapshot_overwrite(struct record *rec)
 	return 0;
 }
 
+#define RECORD_SCAN_TAIL 4
+
 struct record_scan {
 	struct record *rec;
 	const char *buf;
 	u64 newest, oldest;	/* offsets of the first and the last sample, or ~0 */
 	u64 lost_off, lost_end;	/* the last LOST record seen, or ~0 */
+	u64 tail[RECORD_SCAN_TAIL];	/* offsets of the last records, a ring */
+	u32 nr;			/* records seen */
 };
 
 static void record__scan_one(void *arg, const struct perf_event_header *hdr, u64 off)
@@ -664,6 +668,7 @@ static void record__scan_one(void *arg, const struct perf_event_header *hdr, u64
 	struct record_scan *sc = arg;
 	const union perf_event *event = (const union perf_event *)(sc->buf + off);
 
+	sc->tail[sc->nr++ % RECORD_SCAN_TAIL] = off;
 	if (hdr->type == PERF_RECORD_LOST) {
 		sc->rec->lost_paused += event->lost.lost;
 		sc->rec->lost_events += event->lost.lost;
@@ -678,6 +683,59 @@ static void record__scan_one(void *arg, const struct perf_event_header *hdr, u64
 		sc->oldest = off;
 	}
 	record__account(sc->rec, event);
+}
+
+/*
+ * PAUSE_OUTPUT stops only the writers that start after it.  One already
+ * running finishes its record just below the head we read, which is the
+ * far end of a copy that took the whole lap: over the oldest bytes, maybe
+ * while we copied them, and it may publish its head only after we looked
+ * again (a vCPU can be preempted in there).  What the walk then finds at
+ * the far end is the new record's header over old bytes: a sample newer
+ * than the copy's newest, which no whole old record can be, or one whose
+ * fields do not fit its size.  Such tail records are left out (and
+ * uncounted); the new one comes with the next dump.  Returns the new end.
+ */
+static bool record__sample_whole(struct record *rec, const union perf_event *e)
+{
+	struct evsel *evsel = rec->evlist->nr_entries == 1 ? evlist__first(rec->evlist) :
+			      evlist__id2evsel(rec->evlist, ((const u64 *)e)[1]);
+	struct perf_sample sample;
+
+	return evsel && evsel__parse_sample(&evsel->attr, e, &sample) == 0;
+}
+
+static u64 record__trim_torn(struct record *rec, struct record_scan *sc, u64 end)
+{
+	u64 newest = evlist__event_time(rec->evlist, (union perf_event *)(sc->buf + sc->newest));
+	u64 first = sc->nr > RECORD_SCAN_TAIL ? sc->nr - RECORD_SCAN_TAIL : 0;
+	bool trimmed = false;
+
+	while (sc->nr > first + 1) {
+		u64 off = sc->tail[(sc->nr - 1) % RECORD_SCAN_TAIL];
+		union perf_event *e = (union perf_event *)(sc->buf + off);
+
+		if (off == sc->newest || e->header.type != PERF_RECORD_SAMPLE ||
+		    (evlist__event_time(rec->evlist, e) <= newest && record__sample_whole(rec, e)))
+			break;
+		pr_debug("overwrite buffer: a record torn by a write still running at the pause, "
+			 "left out\n");
+		rec->samples--;
+		end = off;
+		sc->nr--;
+		trimmed = true;
+	}
+	if (trimmed) {
+		/* The oldest sample is now an earlier one: find it again (rare). */
+		for (u64 off = 0; off < end; ) {
+			const struct perf_event_header *h = (const void *)(sc->buf + off);
+
+			if (h->type == PERF_RECORD_SAMPLE)
+				sc->oldest = off;
+			off += h->size;
+		}
+	}
+	return end;
 }
 
 /*
@@ -708,8 +766,10 @@ static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
 	 * in the walk): the oldest new records here.  They fell between the
 	 * two dumps, outside this one's window: counted above, not written.
 	 */
+	if (sc.newest != ~0ULL && end + PERF_SAMPLE_MAX_SIZE > s->len)
+		end = record__trim_torn(rec, &sc, end);
 	s->lost_len = 0;
-	if (sc.lost_end != ~0ULL) {
+	if (sc.lost_end != ~0ULL && sc.lost_end <= end) {
 		s->lost_off = sc.lost_off;
 		s->lost_len = sc.lost_end - sc.lost_off;
 	}

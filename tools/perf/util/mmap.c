@@ -295,7 +295,7 @@ void perf_mmap__consume(struct perf_mmap *map)
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 {
 	u64 size = map->mask + 1, head = perf_mmap__read_head(map);
-	u64 stop = map->prev - head, len;
+	u64 stop = map->prev - head, len, moved;
 
 	map->head = head;
 	if (head == map->prev)
@@ -308,6 +308,18 @@ u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 	len = stop < size ? stop : size;
 	ring__copy(perf_mmap__data(map), map->mask, head, dst, len);
 	map->prev = head;
+	/*
+	 * PAUSE_OUTPUT only stops writers that start after it: one already
+	 * inside perf_output_begin()..end() finishes its record just below
+	 * head, over the oldest bytes of a full lap, maybe while we copied
+	 * them, and publishes a lower head when done (microseconds later,
+	 * it cannot sleep there).  Those bytes of the copy cannot be trusted:
+	 * the walk stops before them.  The records themselves come with the
+	 * next dump.
+	 */
+	moved = head - perf_mmap__read_head(map);
+	if (moved && size - moved < len)
+		len = moved < size ? size - moved : 0;
 	return len;
 }
 

@@ -79,9 +79,10 @@ int perf_mmap__backward_walk(const void *data, u64 size, u64 head, u64 stop, u64
  * copy (at most its whole data area) to @dst, which has room for one data
  * size, starting at data_head so the copy starts with the newest record
  * and never wraps, and marks it read.  Returns 0 when nothing was written,
- * else the number of bytes copied, which is also the stop for
- * perf_mmap__backward_range() on the copy (head 0): where the last copy's
- * records begin, or the data size when all of it may be new.
+ * else the stop for perf_mmap__backward_range() on the copy (head 0): the
+ * bytes copied, where the last copy's records begin, or the data size when
+ * all of it may be new; less when a writer that was already running when
+ * the buffer was paused finished over the far end of the copy.
  */
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst);
 
