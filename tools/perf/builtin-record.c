@@ -3,12 +3,11 @@
  * kernel writes into a perf.data file.
  *
  * With --overwrite (or an ev/overwrite/ term) events go to backward,
- * read-only buffers in an aux evlist that the kernel keeps overwriting:
- * nothing is read from them until a dump is asked for (SIGUSR2 with
- * --switch-output, a size or time threshold, or the end of recording).
- * A dump pauses those buffers, copies their newest records to memory,
- * resumes them, and only then writes the copy: the kernel is blind only
- * for the copy.  See util/overwrite-state.h for the state machine.
+ * read-only buffers that the kernel keeps overwriting and nothing reads
+ * until a dump is asked for (SIGUSR2 with --switch-output, a size or time
+ * threshold, or the end of recording).  Those buffers, the dump and the
+ * process table that names their tasks are util/flight-recorder's; this
+ * file tells the story of the command: options, open, loop, output files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,9 +32,9 @@
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
+#include "util/flight-recorder.h"
 #include "util/header.h"
 #include "util/mmap.h"
-#include "util/overwrite-state.h"
 #include "util/parse-events.h"
 #include "util/sideband.h"
 #include "util/synthetic-events.h"
@@ -45,75 +44,33 @@
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
 #define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
 
-/*
- * How far back a backward buffer still reaches, learnt without pausing it:
- * pairs (t, w) of "by record time t, w bytes had been written".  Once the
- * kernel has written a buffer length past w, whatever was written before
- * t is gone, so t bounds the oldest record a dump of it can hold.
- */
-#define RECORD_WRAP_SLOTS 64
-
-struct record_wrap {
-	u64 t[RECORD_WRAP_SLOTS];
-	u64 w[RECORD_WRAP_SLOTS];
-	int n;
-	u64 bound;		/* nothing older than this is left in the buffer */
-};
-
-/* The newest records of one backward buffer, copied out while it was paused. */
-struct record_snapshot {
-	void *buf;
-	size_t cap;
-	size_t len;		/* bytes copied: the whole data area, or 0 */
-	u64 stop;		/* where the previous dump began in this copy, or len */
-	size_t end;		/* the whole records to write, found after resuming */
-	size_t lost_off, lost_len;	/* ... but for this LOST record (len 0: none) */
-	struct record_wrap wrap;
-};
-
 /* Small records are gathered here and written in one go. */
 #define RECORD_WBUF_SIZE (256 * 1024)
 
 struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
-	struct evlist *overwrite_evlist;	/* aux: the backward buffers, or NULL */
-	enum overwrite_evt_state overwrite_evt_state;
-	struct record_snapshot *snaps;		/* one per overwrite buffer */
-	bool snaps_pending;			/* copied but not yet written */
-	/*
-	 * Overwrite mode: the process table the tracking stream is folded
-	 * into, and the times that bound what it must keep (record times).
-	 */
-	struct sideband *sideband;
-	u64 t_seen;				/* the newest record time seen */
-	u64 dump_bound;				/* no later dump holds anything older */
-	u64 need_from;				/* the table was pruned up to here */
-	u64 fwd_first;				/* oldest forward sample in this file */
-	u64 file_first, file_last;		/* the samples of this file */
-	u64 dump_tasks;				/* tasks the table wrote into this file */
-	bool dump_emitted;			/* ... which it did (see the tail filter) */
-	u64 sideband_errors;
+	struct flight_recorder *fr;		/* --overwrite: the backward buffers, or NULL */
+	struct flight_recorder_dump dump;	/* what the last dump held */
+	u64 failed_dumps;
+	u64 dropped_records;			/* forward records met while no file was open */
 	char *wbuf;				/* RECORD_WBUF_SIZE */
 	size_t wbuf_len;
 	struct perf_data data;
 	struct perf_header_info hinfo;
 	bool file_open;
+	bool exiting;				/* the last file: no next one after it */
 	int argc;
 	const char **argv;			/* the workload */
 	int cmdline_argc;
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
 	int exec_fail_fd;			/* reads the child's exec errno */
+	sigset_t child_mask;			/* the signal mask the workload gets */
 
 	u64 samples;				/* in the current file */
 	u64 bytes_written;			/* in the current file */
-	u64 lost_events, lost_chunks;		/* in the whole run */
-	u64 lost_paused;			/* of those, in backward buffers while paused */
+	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
-	u64 paused_at;				/* when the backward buffers were last paused */
-	u64 pause_ns_total, pause_ns_max;	/* how long backward buffers stayed paused */
-	int nr_dumps;
-	char *last_dump_name;
 	int workload_status;
 	bool workload_reaped;
 	struct trigger switch_trigger;
@@ -261,7 +218,7 @@ static int record__process_tail_synth(void *arg, union perf_event *event)
 	u32 type = event->header.type;
 
 	if ((type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_MMAP2) &&
-	    event->comm.pid != (u32)-1 && sideband__emitted(rec->sideband, event->comm.pid))
+	    event->comm.pid != (u32)-1 && flight_recorder__described(rec->fr, event->comm.pid))
 		return 0;
 	return record__process_synth(arg, event);
 }
@@ -287,19 +244,17 @@ static int record__synthesize_tasks(struct record *rec, struct synth_ctx *ctx)
 	return perf_event__synthesize_thread_map(ctx, rec->evlist->threads);
 }
 
-static int record__seed_sideband(void *arg, union perf_event *event)
+static int record__seed_table(void *arg, union perf_event *event)
 {
 	struct record *rec = arg;
 
-	if (sideband__wants(event->header.type) && sideband__add(rec->sideband, event, 0) < 0)
-		rec->sideband_errors++;
+	flight_recorder__seed(rec->fr, event);
 	return 0;
 }
 
 static int record__synthesize(struct record *rec)
 {
-	struct synth_ctx ctx = record__synth_ctx(rec, rec->dump_emitted ?
-						 record__process_tail_synth :
+	struct synth_ctx ctx = record__synth_ctx(rec, rec->fr ? record__process_tail_synth :
 						 record__process_synth);
 	int err;
 
@@ -335,10 +290,6 @@ static int record__open_output(struct record *rec)
 	rec->file_open = true;
 	rec->samples = 0;
 	rec->bytes_written = 0;
-	rec->fwd_first = rec->file_first = ~0ULL;
-	rec->file_last = 0;
-	rec->dump_tasks = 0;
-	rec->dump_emitted = false;
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
@@ -406,21 +357,21 @@ static void record__print_written(struct record *rec, const char *name)
  */
 static void record__print_dump(struct record *rec, const char *name)
 {
-	u64 first = rec->file_first, last = rec->file_last;
+	const struct flight_recorder_dump *d = &rec->dump;
 
-	if (!rec->sideband) {
+	if (!rec->fr) {
 		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
-	} else if (!rec->samples || first > last) {
+	} else if (!rec->samples || d->first > d->last) {
 		fprintf(stderr, "[ perf record: Dump %s: 0 samples, %llu tasks ]\n", name,
-			(unsigned long long)rec->dump_tasks);
+			(unsigned long long)d->tasks);
 	} else {
 		fprintf(stderr, "[ perf record: Dump %s: %llu samples, %llu.%06llu..%llu.%06llu "
 			"(%.3f s), %llu tasks ]\n", name, (unsigned long long)rec->samples,
-			(unsigned long long)(first / 1000000000ULL),
-			(unsigned long long)(first % 1000000000ULL / 1000),
-			(unsigned long long)(last / 1000000000ULL),
-			(unsigned long long)(last % 1000000000ULL / 1000),
-			(last - first) / 1e9, (unsigned long long)rec->dump_tasks);
+			(unsigned long long)(d->first / 1000000000ULL),
+			(unsigned long long)(d->first % 1000000000ULL / 1000),
+			(unsigned long long)(d->last / 1000000000ULL),
+			(unsigned long long)(d->last % 1000000000ULL / 1000),
+			(d->last - d->first) / 1e9, (unsigned long long)d->tasks);
 	}
 }
 
@@ -455,10 +406,10 @@ static void record__rotate(struct record *rec)
 }
 
 /*
- * Finishes the current file under a timestamped name.  @at_exit: no next
- * file; otherwise a fresh one is started at the output name.
+ * Completes the current file: its tail records and header, and with
+ * --switch-output its timestamped name.  The next file is the caller's.
  */
-static int record__switch_output(struct record *rec, bool at_exit)
+static int record__end_file(struct record *rec)
 {
 	char *name = NULL;
 	int err;
@@ -468,12 +419,18 @@ static int record__switch_output(struct record *rec, bool at_exit)
 		return err;
 	perf_data__close(&rec->data);
 	rec->file_open = false;
+	if (!rec->opts.switch_output) {
+		if (!rec->opts.quiet)
+			fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
+				(unsigned long long)rec->wakeups);
+		record__print_written(rec, rec->opts.output);
+		return 0;
+	}
 	err = record__rename_dump(rec, &name);
 	if (err)
 		return err;
-	rec->nr_dumps++;
 	if (!rec->opts.quiet) {
-		if (at_exit) {
+		if (rec->exiting) {
 			record__print_written(rec, name);
 		} else {
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
@@ -481,36 +438,80 @@ static int record__switch_output(struct record *rec, bool at_exit)
 			record__print_dump(rec, name);
 		}
 	}
-	free(rec->last_dump_name);
-	rec->last_dump_name = name;
+	free(name);
 	rec->dump_wakeups = 0;
 	perf_header_info__exit(&rec->hinfo);
 	record__rotate(rec);
-	if (at_exit)
-		return 0;
-	return record__open_output(rec);
+	return 0;
+}
+
+/* The flight recorder's writer: the current file. */
+static int record__dump_write(void *arg, const void *buf, size_t size)
+{
+	return record__write(arg, buf, size);
+}
+
+static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
+{
+	struct record *rec = arg;
+
+	rec->dump = *d;
+	rec->samples += d->samples;
+	return record__end_file(rec);
+}
+
+/*
+ * A flight recorder outlives a dump it could not take: the disk filled,
+ * the directory went, a rename was refused.  The dump's records stay in the
+ * ring buffers and go into the next dump, as far as those still hold them.
+ * Only the exit dump, or a plain recording, ends with the error.
+ */
+static int record__dump_failed(struct record *rec, int err)
+{
+	if (!rec->fr || rec->exiting || !rec->opts.switch_output)
+		return err;
+	rec->failed_dumps++;
+	pr_err("The dump was dropped; its events stay in the ring buffers for the next dump, as "
+	       "far as they still hold them. Earlier dumps are untouched; recording goes on.\n");
+	return 0;
+}
+
+/*
+ * Takes a dump: the flight recorder's buffers and process table, or what
+ * was streamed so far, into the current file, which is then completed; with
+ * --switch-output a new one is started unless this is the end.
+ */
+static int record__dump(struct record *rec)
+{
+	struct flight_recorder_writer w = {
+		.write = record__dump_write,
+		.event = record__process_synth,
+		.finish = record__dump_finish,
+		.arg = rec,
+	};
+	int err = 0;
+
+	/* A failed dump left no file; the next one needs a file again. */
+	if (!rec->file_open)
+		err = record__open_output(rec);
+	if (!err)
+		err = rec->fr ? flight_recorder__dump(rec->fr, &w) : record__end_file(rec);
+	if (!err && !rec->exiting && rec->opts.switch_output)
+		err = record__open_output(rec);
+	if (err) {
+		record__abandon_output(rec);
+		return record__dump_failed(rec, err);
+	}
+	return 0;
 }
 
 /* ---- reading the ring buffers ---------------------------------------- */
 
-static void record__note_sample(struct record *rec, u64 t, bool forward)
-{
-	if (!t)
-		return;
-	if (t < rec->file_first)
-		rec->file_first = t;
-	if (t > rec->file_last)
-		rec->file_last = t;
-	if (forward && t < rec->fwd_first)
-		rec->fwd_first = t;
-	if (t > rec->t_seen)
-		rec->t_seen = t;
-}
-
 /*
  * Overwrite mode: the forward stream carries the tracking records, which
- * go to the process table rather than the file (each dump writes those it
- * needs), and the samples of any no-overwrite event, which are written.
+ * go to the flight recorder's process table rather than the file (each
+ * dump writes those it needs), and the samples of any no-overwrite event,
+ * which are written (or counted as dropped while a failed dump left no file).
  */
 static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
 {
@@ -521,18 +522,13 @@ static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
 	if (perf_mmap__read_init(map) < 0)
 		return 0;
 	while ((event = perf_mmap__read_event(map))) {
-		u64 t = evlist__event_time(rec->evlist, event);
-
 		any = true;
-		if (sideband__wants(event->header.type)) {
-			if (t > rec->t_seen)
-				rec->t_seen = t;
-			if (sideband__add(rec->sideband, event, t) < 0)
-				rec->sideband_errors++;
+		if (!flight_recorder__track(rec->fr, event))
+			continue;
+		if (!rec->file_open) {
+			rec->dropped_records++;
 			continue;
 		}
-		if (event->header.type == PERF_RECORD_SAMPLE)
-			record__note_sample(rec, t, true);
 		record__account(rec, event);
 		err = record__write(rec, event, event->header.size);
 		if (err)
@@ -550,7 +546,7 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 	u64 start, end;
 	int err;
 
-	if (rec->sideband)
+	if (rec->fr)
 		return record__mmap_read_tracking(rec, map);
 	if (perf_mmap__read_init(map) < 0)
 		return 0;
@@ -584,327 +580,6 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
-static int record__toggle_overwrite(struct record *rec, enum overwrite_evt_state want)
-{
-	enum overwrite_action action;
-	int err = 0;
-
-	if (!rec->overwrite_evlist)
-		return 0;
-	rec->overwrite_evt_state = overwrite_state__next(rec->overwrite_evt_state, want, &action);
-	if (action == OVERWRITE_ACTION_PAUSE) {
-		rec->paused_at = now_ns();
-		err = perf_evlist__pause(rec->overwrite_evlist);
-	} else if (action == OVERWRITE_ACTION_RESUME) {
-		u64 d;
-
-		err = perf_evlist__resume(rec->overwrite_evlist);
-		d = now_ns() - rec->paused_at;
-		rec->pause_ns_total += d;
-		if (d > rec->pause_ns_max)
-			rec->pause_ns_max = d;
-		pr_debug("overwrite buffers were paused for %.3f ms\n", d / 1e6);
-	}
-	if (err)
-		pr_err("Cannot %s the overwrite ring buffers: %s\n",
-		       action == OVERWRITE_ACTION_PAUSE ? "pause" : "resume", strerror(-err));
-	return err;
-}
-
-/*
- * Copies every paused backward buffer to memory as raw bytes, starting at
- * its data_head, so the copy begins with the newest record and never wraps.
- * Only done in DATA_PENDING.  Finding where the whole records end is left
- * to record__write_dump_data(), after the buffers are resumed: while paused
- * we do nothing but two memcpy()s per buffer.
- */
-static int record__snapshot_overwrite(struct record *rec)
-{
-	struct evlist *ow = rec->overwrite_evlist;
-	u64 t0 = now_ns();
-
-	for (int i = 0; i < ow->nr_mmaps; i++) {
-		struct perf_mmap *map = &ow->mmap[i];
-		struct record_snapshot *snap = &rec->snaps[i];
-		size_t size = map->mask + 1;
-
-		snap->len = 0;
-		if (!map->base)
-			continue;
-		if (snap->cap < size) {
-			void *buf = realloc(snap->buf, size);
-
-			if (!buf) {
-				pr_err("Cannot copy overwrite ring buffer %d: out of memory\n", i);
-				return -ENOMEM;
-			}
-			snap->buf = buf;
-			snap->cap = size;
-		}
-		snap->stop = perf_mmap__backward_copy(map, snap->buf);
-		if (snap->stop)
-			snap->len = size;
-	}
-	pr_debug2("copying the paused buffers %.1f ms (%.1f ms after the pause)\n",
-		  (now_ns() - t0) / 1e6, (now_ns() - rec->paused_at) / 1e6);
-	rec->snaps_pending = true;
-	rec->overwrite_evt_state = OVERWRITE_EMPTY;
-	return 0;
-}
-
-#define RECORD_SCAN_TAIL 4
-
-struct record_scan {
-	struct record *rec;
-	const char *buf;
-	u64 newest, oldest;	/* offsets of the first and the last sample, or ~0 */
-	u64 lost_off, lost_end;	/* the last LOST record seen, or ~0 */
-	u64 tail[RECORD_SCAN_TAIL];	/* offsets of the last records, a ring */
-	u32 nr;			/* records seen */
-};
-
-static void record__scan_one(void *arg, const struct perf_event_header *hdr, u64 off)
-{
-	struct record_scan *sc = arg;
-	const union perf_event *event = (const union perf_event *)(sc->buf + off);
-
-	sc->tail[sc->nr++ % RECORD_SCAN_TAIL] = off;
-	if (hdr->type == PERF_RECORD_LOST) {
-		sc->rec->lost_paused += event->lost.lost;
-		sc->rec->lost_events += event->lost.lost;
-		sc->rec->lost_chunks++;
-		sc->lost_off = off;
-		sc->lost_end = off + hdr->size;
-		return;
-	}
-	if (hdr->type == PERF_RECORD_SAMPLE) {
-		if (sc->newest == ~0ULL)
-			sc->newest = off;
-		sc->oldest = off;
-	}
-	record__account(sc->rec, event);
-}
-
-/*
- * PAUSE_OUTPUT stops only the writers that start after it.  One already
- * running finishes its record just below the head we read, which is the
- * far end of a copy that took the whole lap: over the oldest bytes, maybe
- * while we copied them, and it may publish its head only after we looked
- * again (a vCPU can be preempted in there).  What the walk then finds at
- * the far end is the new record's header over old bytes: a sample newer
- * than the copy's newest, which no whole old record can be, or one whose
- * fields do not fit its size.  Such tail records are left out (and
- * uncounted); the new one comes with the next dump.  Returns the new end.
- */
-static bool record__sample_whole(struct record *rec, const union perf_event *e)
-{
-	struct evsel *evsel = rec->evlist->nr_entries == 1 ? evlist__first(rec->evlist) :
-			      evlist__id2evsel(rec->evlist, ((const u64 *)e)[1]);
-	struct perf_sample sample;
-
-	return evsel && evsel__parse_sample(&evsel->attr, e, &sample) == 0;
-}
-
-static u64 record__trim_torn(struct record *rec, struct record_scan *sc, u64 end)
-{
-	u64 newest = evlist__event_time(rec->evlist, (union perf_event *)(sc->buf + sc->newest));
-	u64 first = sc->nr > RECORD_SCAN_TAIL ? sc->nr - RECORD_SCAN_TAIL : 0;
-	bool trimmed = false;
-
-	while (sc->nr > first + 1) {
-		u64 off = sc->tail[(sc->nr - 1) % RECORD_SCAN_TAIL];
-		union perf_event *e = (union perf_event *)(sc->buf + off);
-
-		if (off == sc->newest || e->header.type != PERF_RECORD_SAMPLE ||
-		    (evlist__event_time(rec->evlist, e) <= newest && record__sample_whole(rec, e)))
-			break;
-		pr_debug("overwrite buffer: a record torn by a write still running at the pause, "
-			 "left out\n");
-		rec->samples--;
-		end = off;
-		sc->nr--;
-		trimmed = true;
-	}
-	if (trimmed) {
-		/* The oldest sample is now an earlier one: find it again (rare). */
-		for (u64 off = 0; off < end; ) {
-			const struct perf_event_header *h = (const void *)(sc->buf + off);
-
-			if (h->type == PERF_RECORD_SAMPLE)
-				sc->oldest = off;
-			off += h->size;
-		}
-	}
-	return end;
-}
-
-/*
- * Finds the whole records of one copy (the walk stops where the previous
- * dump began or where a record was partly overwritten), counts them, and
- * notes the time of its newest and oldest sample: a buffer is written by
- * one CPU, newest record first, so those are its first and last samples.
- * One pass over the copy: it is as large as the ring buffer.
- */
-static void record__scan_snapshot(struct record *rec, struct record_snapshot *s)
-{
-	struct record_scan sc = {
-		.rec = rec, .buf = s->buf, .newest = ~0ULL, .lost_end = ~0ULL,
-	};
-	u64 end = 0;
-
-	s->end = 0;
-	if (!s->len)
-		return;
-	/* The copy starts at the head, position 0; a stop of 0 lets the walk use it all. */
-	if (perf_mmap__backward_walk(s->buf, s->len, 0, s->stop < s->len ? s->stop : 0, &end,
-				     record__scan_one, &sc) < 0)
-		return;
-	/*
-	 * A backward buffer never runs full, so its only losses are the events
-	 * of a dump's pause, which the kernel reports with the first event
-	 * after the resume (the LOST record just below it, so just before it
-	 * in the walk): the oldest new records here.  They fell between the
-	 * two dumps, outside this one's window: counted above, not written.
-	 */
-	if (sc.newest != ~0ULL && end + PERF_SAMPLE_MAX_SIZE > s->len)
-		end = record__trim_torn(rec, &sc, end);
-	s->lost_len = 0;
-	if (sc.lost_end != ~0ULL && sc.lost_end <= end) {
-		s->lost_off = sc.lost_off;
-		s->lost_len = sc.lost_end - sc.lost_off;
-	}
-	s->end = end;
-	if (sc.newest != ~0ULL) {
-		record__note_sample(rec, evlist__event_time(rec->evlist,
-					(union perf_event *)(sc.buf + sc.newest)), false);
-		record__note_sample(rec, evlist__event_time(rec->evlist,
-					(union perf_event *)(sc.buf + sc.oldest)), false);
-	}
-}
-
-/*
- * The data of a dump: the process table's records of the tasks alive in
- * the time the file's samples cover, then the copies of the backward
- * buffers, then a round mark.
- */
-static int record__write_dump_data(struct record *rec)
-{
-	u64 t0 = now_ns(), t1, t2;
-	bool wrote = false;
-	int err;
-
-	if (rec->snaps_pending) {
-		for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++)
-			record__scan_snapshot(rec, &rec->snaps[i]);
-	}
-	t1 = now_ns();
-	if (rec->sideband && rec->file_first <= rec->file_last) {
-		u64 n = 0;
-
-		err = sideband__emit(rec->sideband, rec->file_first, rec->file_last,
-				     record__process_synth, rec, &n);
-		rec->dump_tasks += n;
-		rec->dump_emitted = true;
-		if (err)
-			return err;
-	}
-	t2 = now_ns();
-	if (!rec->snaps_pending)
-		return 0;
-	rec->snaps_pending = false;
-	for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++) {
-		struct record_snapshot *s = &rec->snaps[i];
-
-		if (!s->end)
-			continue;
-		if (s->lost_len) {
-			err = record__write(rec, s->buf, s->lost_off);
-			if (!err)
-				err = record__write(rec, (char *)s->buf + s->lost_off + s->lost_len,
-						    s->end - s->lost_off - s->lost_len);
-		} else {
-			err = record__write(rec, s->buf, s->end);
-		}
-		if (err)
-			return err;
-		wrote = true;
-	}
-	if (wrote) {
-		err = record__write_round(rec);
-		if (err)
-			return err;
-	}
-	pr_debug2("dump data: finding records %.1f ms, process table %.1f ms, writing %.1f ms\n",
-		  (t1 - t0) / 1e6, (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
-	return 0;
-}
-
-/* One pair per millisecond of record time at most. */
-#define RECORD_WRAP_STEP	1000000ULL
-/* Per-CPU clocks may disagree a little: keep this much more than needed. */
-#define RECORD_CLOCK_SKEW	100000000ULL
-
-/* Notes (t_seen, bytes written so far) and returns how far back the buffer reaches. */
-static u64 record_wrap__update(struct record_wrap *wr, u64 t_seen, u64 written, u64 size)
-{
-	int drop = 0;
-
-	while (drop < wr->n && wr->w[drop] + size <= written)
-		wr->bound = wr->t[drop++];
-	if (drop) {
-		wr->n -= drop;
-		memmove(wr->t, wr->t + drop, wr->n * sizeof(u64));
-		memmove(wr->w, wr->w + drop, wr->n * sizeof(u64));
-	}
-	if (wr->n && t_seen < wr->t[wr->n - 1] + RECORD_WRAP_STEP)
-		return wr->bound;
-	if (wr->n == RECORD_WRAP_SLOTS) {
-		/* Coarser steps: any subset of the pairs is just as true. */
-		for (int j = 0; j < wr->n / 2; j++) {
-			wr->t[j] = wr->t[2 * j + 1];
-			wr->w[j] = wr->w[2 * j + 1];
-		}
-		wr->n /= 2;
-	}
-	wr->t[wr->n] = t_seen;
-	wr->w[wr->n] = written;
-	wr->n++;
-	return wr->bound;
-}
-
-/*
- * Drops from the process table what no dump can need any more.  A later
- * dump holds backward records no older than what each buffer still
- * reaches, and none from before the last dump; the file may also hold
- * forward samples from its start.
- */
-static void record__prune_sideband(struct record *rec)
-{
-	struct evlist *ow = rec->overwrite_evlist;
-	u64 reach = ~0ULL, need;
-
-	if (!rec->sideband || !rec->t_seen)
-		return;
-	for (int i = 0; i < ow->nr_mmaps; i++) {
-		struct perf_mmap *map = &ow->mmap[i];
-		u64 bound;
-
-		if (!map->base)
-			continue;
-		/* A backward head counts down from 0: minus it is what was written. */
-		bound = record_wrap__update(&rec->snaps[i].wrap, rec->t_seen,
-					    0 - perf_mmap__read_head(map), map->mask + 1);
-		reach = min_t(u64, reach, bound);
-	}
-	need = reach == ~0ULL ? rec->dump_bound : max_t(u64, rec->dump_bound, reach);
-	need = min_t(u64, need, rec->fwd_first);
-	need = need > RECORD_CLOCK_SKEW ? need - RECORD_CLOCK_SKEW : 0;
-	if (need >= rec->need_from + RECORD_WRAP_STEP) {
-		rec->need_from = need;
-		sideband__prune(rec->sideband, need);
-	}
-}
-
 /* Releases forward buffers whose every fd hung up, once they are empty. */
 static void record__release_dead_maps(struct record *rec)
 {
@@ -920,9 +595,9 @@ static void record__release_dead_maps(struct record *rec)
 }
 
 /*
- * One pass over the buffers: every forward one is drained; the backward
- * ones are copied only when their data is pending.  Returns how many
- * buffers gave data, or -errno.
+ * One pass over the forward buffers, each drained; the flight recorder
+ * learns how far its buffers have turned over.  Returns how many buffers
+ * gave data, or -errno.
  */
 static int record__mmap_read_all(struct record *rec)
 {
@@ -945,17 +620,13 @@ static int record__mmap_read_all(struct record *rec)
 	 * with the (older) backward samples and every sample finds its comm
 	 * and maps.
 	 */
-	if (nr && !rec->overwrite_evlist) {
+	if (nr && !rec->fr) {
 		err = record__write_round(rec);
 		if (err)
 			return err;
 	}
-	if (rec->overwrite_evlist && rec->overwrite_evt_state == OVERWRITE_DATA_PENDING) {
-		err = record__snapshot_overwrite(rec);
-		if (err)
-			return err;
-	}
-	record__prune_sideband(rec);
+	if (rec->fr)
+		flight_recorder__tick(rec->fr);
 	record__release_dead_maps(rec);
 	return nr;
 }
@@ -1021,6 +692,7 @@ static int record__prepare_workload(struct record *rec)
 		close(fail[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &rec->child_mask, NULL);
 		/* The parent died or gave up: never run the workload unrecorded. */
 		if (read(cork[0], &c, 1) != 1)
 			_exit(127);
@@ -1217,6 +889,21 @@ static int parse_switch_output(struct record_opts *opts, const char *arg)
 	pr_err("Invalid --switch-output value '%s': use 'signal', a size such as 100M, "
 	       "or a time such as 30s, 5m, 1h, 1d.\n", arg);
 	return -EINVAL;
+}
+
+/*
+ * A size below one ring buffer would switch on every pass of the loop: it
+ * is raised to that, with the distro's notice.
+ */
+static void record__check_switch_size(struct record_opts *opts)
+{
+	u64 buf = opts->mmap_pages * sysconf(_SC_PAGESIZE);
+
+	if (opts->switch_output_size && opts->switch_output_size < buf) {
+		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
+			"size (%lluK) expect bigger perf.data sizes\n", (unsigned long long)(buf >> 10));
+		opts->switch_output_size = buf;
+	}
 }
 
 static bool is_power_of_2(u64 n)
@@ -1592,26 +1279,36 @@ static int record__open(struct record *rec)
 	return err;
 }
 
-static int record__mmap_evlist(struct record *rec, struct evlist *evlist, size_t pages)
+static int record__mmap_error(struct record *rec, int err, bool overwrite)
 {
-	int err = perf_evlist__mmap(evlist, pages);
-
-	if (!err)
-		return 0;
 	if (err == -EPERM) {
 		pr_err("Permission error mapping pages.\n"
 		       "Consider increasing /proc/sys/kernel/perf_event_mlock_kb,\n"
 		       "or try again with a smaller value of -m/--mmap_pages.\n"
 		       "(current value: %zu)\n", rec->opts.mmap_pages);
-	} else if (evlist->overwrite && (err == -EINVAL || err == -ENOSYS)) {
+	} else if (overwrite && (err == -EINVAL || err == -ENOSYS)) {
 		pr_err("Unable to read from overwrite ring buffer: %s\n"
 		       "The kernel must support write_backward (Linux 4.7 or later).\n",
 		       strerror(-err));
 		err = -ENOSYS;
+	} else if (err == -ENOMEM) {
+		pr_err("Out of memory\n");
 	} else {
 		pr_err("Failed to mmap with %d (%s)\n", -err, strerror(-err));
 	}
 	return err;
+}
+
+/*
+ * Overwrite mode: the process table starts from what /proc says now.  The
+ * tracking event is already on, so a task born meanwhile is seen twice;
+ * its entry from /proc then ends where the one from its FORK begins.
+ */
+static void record__seed_process_table(struct record *rec)
+{
+	struct synth_ctx ctx = record__synth_ctx(rec, record__seed_table);
+
+	record__synthesize_tasks(rec, &ctx);
 }
 
 static int record__mmap(struct record *rec)
@@ -1637,59 +1334,40 @@ static int record__mmap(struct record *rec)
 	 */
 	if (any_overwrite && only_tracking && geteuid() == 0)
 		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE));
-	err = record__mmap_evlist(rec, rec->evlist, fwd_pages);
+	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
-		return err;
+		return record__mmap_error(rec, err, false);
 	if (!any_overwrite)
 		return 0;
-	rec->overwrite_evlist = perf_evlist__new_aux(rec->evlist);
-	if (!rec->overwrite_evlist)
-		return -ENOMEM;
-	err = record__mmap_evlist(rec, rec->overwrite_evlist, rec->opts.mmap_pages);
+	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
+	if (!rec->fr)
+		return record__mmap_error(rec, -ENOMEM, true);
+	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages);
 	if (err)
-		return err;
-	rec->snaps = calloc(rec->overwrite_evlist->nr_mmaps, sizeof(*rec->snaps));
-	if (!rec->snaps)
-		return -ENOMEM;
-	/* The copies' pages are touched now so a dump's copy takes no page faults. */
-	for (int i = 0; i < rec->overwrite_evlist->nr_mmaps; i++) {
-		struct perf_mmap *map = &rec->overwrite_evlist->mmap[i];
-
-		if (!map->base)
-			continue;
-		rec->snaps[i].buf = malloc(map->mask + 1);
-		if (!rec->snaps[i].buf)
-			return -ENOMEM;
-		memset(rec->snaps[i].buf, 0, map->mask + 1);
-		rec->snaps[i].cap = map->mask + 1;
-		/* And the ring buffer's own pages (MAP_POPULATE does not reach them all). */
-		for (size_t off = 0; off <= map->mask; off += 4096)
-			(void)*(volatile unsigned char *)((char *)perf_mmap__data(map) + off);
-	}
-	rec->overwrite_evt_state = OVERWRITE_RUNNING;
+		return record__mmap_error(rec, err, true);
+	record__seed_process_table(rec);
 	return 0;
 }
 
 /*
- * Overwrite mode: the process table starts from what /proc says now.  The
- * tracking event is already on, so a task born meanwhile is seen twice;
- * its entry from /proc then ends where the one from its FORK begins.
+ * Handlers go in as soon as the options are known, so a signal sent right
+ * after start (a daemon, a script) is served, not fatal.  The signals are
+ * blocked except inside ppoll(): none is missed before the loop sleeps, and
+ * every pass of the loop takes them.  The workload gets the old mask back.
  */
-static int record__setup_sideband(struct record *rec)
-{
-	struct synth_ctx ctx = record__synth_ctx(rec, record__seed_sideband);
-
-	rec->sideband = sideband__new(rec->opts.sideband_max);
-	if (!rec->sideband)
-		return -ENOMEM;
-	record__synthesize_tasks(rec, &ctx);
-	return 0;
-}
-
 static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 {
 	struct sigaction sa = { .sa_flags = 0 };
 	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGUSR2);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, loop_mask);
+	rec->child_mask = *loop_mask;
 
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = sig_done;
@@ -1705,51 +1383,63 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 		sa.sa_handler = sig_alarm;
 		sigaction(SIGALRM, &sa, NULL);
 	}
-	/* Signals are taken only inside ppoll(), so none is missed before it sleeps. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR2);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, loop_mask);
 }
 
 /* ---- the main loop --------------------------------------------------- */
 
-static int record__serve_switch(struct record *rec)
+/* --switch-output=SIZE: what the current file holds, or in overwrite mode will hold. */
+static bool record__size_reached(struct record *rec)
 {
-	u64 t0, t1;
-	int err;
+	u64 size = rec->opts.switch_output_size, bytes = rec->bytes_written;
 
-	/* The paused buffers were copied: let the kernel go on before the disk write. */
-	err = record__toggle_overwrite(rec, OVERWRITE_RUNNING);
-	if (err)
-		return err;
-	t0 = now_ns();
-	err = record__write_dump_data(rec);
-	if (err)
-		return err;
-	/* Whatever the buffers hold from now on is newer than all we have seen. */
-	rec->dump_bound = rec->t_seen;
-	t1 = now_ns();
-	err = record__switch_output(rec, false);
-	if (err)
-		return err;
-	pr_debug2("dump: writing the copies %.1f ms, finishing and switching the file %.1f ms\n",
-		  (t1 - t0) / 1e6, (now_ns() - t1) / 1e6);
-	if (rec->opts.switch_output_time)
-		alarm(rec->opts.switch_output_time);
-	trigger_ready(&rec->switch_trigger);
+	if (!size)
+		return false;
+	if (rec->fr)
+		bytes += flight_recorder__pending_bytes(rec->fr);
+	return bytes >= size;
+}
+
+/*
+ * Sleeps until a forward buffer wakes us, a signal comes or half a second
+ * has passed; when the buffers are busy, only opens the signal mask for an
+ * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
+ * SIGCHLD and SIGUSR2 (a system-wide syscall trace of our own writes never
+ * runs dry).
+ */
+static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = busy ? 0 : 500 * 1000000 };
+	struct fdarray *fda = &rec->evlist->pollfd;
+	int n = ppoll(fda->entries, fda->nr, &ts, loop_mask);
+
+	if (n < 0 && errno != EINTR) {
+		pr_err("poll failed: %s\n", strerror(errno));
+		return -errno;
+	}
+	if (!busy && n >= 0) {
+		rec->wakeups++;
+		rec->dump_wakeups++;
+	}
+	/* Threads that exited: their buffers go once drained. */
+	if (n > 0 && perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP) == 0 &&
+	    !rec->opts.system_wide && !rec->opts.cpu_list)
+		done = 1;
+	if (child_exited) {
+		record__reap_workload(rec, false);
+		done = 1;
+	}
 	return 0;
 }
 
+/* One pass: drain, at most one dump, then wait.  Ends when asked to. */
 static int record__loop(struct record *rec, const sigset_t *loop_mask)
 {
 	struct record_opts *opts = &rec->opts;
 	int err;
 
 	for (;;) {
+		u64 before = rec->bytes_written;
+		u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
 		int nr;
 
 		if (switch_requested) {
@@ -1760,99 +1450,56 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			alarm_fired = 0;
 			trigger_hit(&rec->switch_trigger);
 		}
-		if (opts->switch_output_size && rec->bytes_written >= opts->switch_output_size)
+		nr = record__mmap_read_all(rec);
+		if (nr < 0)
+			return nr;
+		if (record__size_reached(rec))
 			trigger_hit(&rec->switch_trigger);
-
-		if (trigger_is_hit(&rec->switch_trigger) || done) {
-			err = record__toggle_overwrite(rec, OVERWRITE_DATA_PENDING);
+		if (trigger_is_hit(&rec->switch_trigger) && !done) {
+			err = record__dump(rec);
 			if (err)
 				return err;
-		}
-		{
-			u64 before = rec->bytes_written;
-			u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
-
-			nr = record__mmap_read_all(rec);
-			if (nr < 0)
-				return nr;
-			if (rec->bytes_written - before < busy)
-				nr = 0;
-		}
-
-		if (trigger_is_hit(&rec->switch_trigger)) {
-			/* The request came after this pass paused nothing: read again. */
-			if (rec->overwrite_evlist &&
-			    rec->overwrite_evt_state == OVERWRITE_RUNNING)
-				continue;
-			err = record__serve_switch(rec);
-			if (err)
-				return err;
-			continue;
+			if (opts->switch_output_time)
+				alarm(opts->switch_output_time);
+			trigger_ready(&rec->switch_trigger);
 		}
 		if (done)
 			break;
-		if (nr > 0) {
-			/*
-			 * Busy buffers keep us from sleeping in ppoll(): open the
-			 * signal mask for an instant so SIGINT, SIGCHLD and SIGUSR2
-			 * are still taken (a system-wide syscall trace of our own
-			 * writes never runs dry).
-			 */
-			struct timespec zero = { 0, 0 };
-
-			ppoll(NULL, 0, &zero, loop_mask);
-			if (child_exited) {
-				record__reap_workload(rec, false);
-				done = 1;
-			}
-			continue;
-		}
-
-		{
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = 500 * 1000000 };
-			struct fdarray *fda = &rec->evlist->pollfd;
-			int n = ppoll(fda->entries, fda->nr, &ts, loop_mask);
-
-			if (n >= 0) {
-				rec->wakeups++;
-				rec->dump_wakeups++;
-			}
-			if (n > 0) {
-				/* Threads that exited: their buffers go once drained. */
-				if (perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP) == 0 &&
-				    !opts->system_wide && !opts->cpu_list)
-					done = 1;
-			} else if (n < 0 && errno != EINTR) {
-				pr_err("poll failed: %s\n", strerror(errno));
-				return -errno;
-			}
-		}
-		if (child_exited) {
-			record__reap_workload(rec, false);
-			done = 1;
-		}
+		err = record__wait(rec, loop_mask, rec->bytes_written - before >= busy);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
 static void record__print_summary(struct record *rec)
 {
+	const struct flight_recorder_stats *fs = rec->fr ? flight_recorder__stats(rec->fr) : NULL;
+	const struct sideband_stats *st = rec->fr ? flight_recorder__table_stats(rec->fr) : NULL;
+
 	if (rec->opts.quiet)
 		return;
-	if (rec->lost_events > rec->lost_paused)
+	if (rec->lost_events)
 		fprintf(stderr, "Warning:\nThe kernel lost %llu events in %llu chunks: the ring "
 			"buffers filled up. Try a bigger -m or a lower -F.\n",
-			(unsigned long long)(rec->lost_events - rec->lost_paused),
-			(unsigned long long)rec->lost_chunks);
-	if (rec->lost_paused)
+			(unsigned long long)rec->lost_events, (unsigned long long)rec->lost_chunks);
+	if (rec->dropped_records)
+		fprintf(stderr, "Warning:\n%llu records were dropped while no output file could be "
+			"created.\n", (unsigned long long)rec->dropped_records);
+	if (rec->failed_dumps)
+		fprintf(stderr, "Warning:\n%llu dumps failed and were dropped (see above).\n",
+			(unsigned long long)rec->failed_dumps);
+	if (fs && fs->lost_paused)
 		fprintf(stderr, "[ perf record: %llu events were not recorded while the overwrite "
-			"buffers were paused for dumps ]\n", (unsigned long long)rec->lost_paused);
-	if (rec->overwrite_evlist && rec->pause_ns_max)
-		pr_debug("overwrite buffers paused %.3f ms at most, %.3f ms in all\n",
-			 rec->pause_ns_max / 1e6, rec->pause_ns_total / 1e6);
-	if (rec->sideband) {
-		const struct sideband_stats *st = sideband__stats(rec->sideband);
-
+			"buffers were paused for dumps ]\n", (unsigned long long)fs->lost_paused);
+	if (fs && fs->pauses)
+		pr_debug("overwrite buffers: %llu dumps, %llu pauses of one buffer, %.3f ms at most, "
+			 "%.3f ms on average; a dump's first pause to its last resume %.3f ms at "
+			 "most%s\n", (unsigned long long)fs->dumps, (unsigned long long)fs->pauses,
+			 fs->pause_ns_max / 1e6, fs->pause_ns_total / 1e6 / fs->pauses,
+			 fs->span_ns_max / 1e6,
+			 fs->quiesce_global ? "; some pauses waited for a grace period" : "");
+	if (st) {
 		pr_debug("process table: %llu records, %llu tasks held, %llu KB (peak %llu KB of "
 			 "%llu KB), %llu tasks pruned, %llu superseded records trimmed\n",
 			 (unsigned long long)st->records,
@@ -1860,13 +1507,13 @@ static void record__print_summary(struct record *rec)
 			 (unsigned long long)(st->peak_bytes >> 10),
 			 (unsigned long long)(rec->opts.sideband_max >> 10),
 			 (unsigned long long)st->pruned, (unsigned long long)st->trimmed);
-		if (st->evicted || st->dropped || rec->sideband_errors)
+		if (st->evicted || st->dropped || fs->table_errors)
 			fprintf(stderr, "Warning:\nThe process table reached --sideband-max=%lluK: "
 				"%llu exited tasks evicted, %llu records dropped%s; some samples "
 				"may lack their task's name or maps. Give a larger --sideband-max.\n",
 				(unsigned long long)(rec->opts.sideband_max >> 10),
 				(unsigned long long)st->evicted, (unsigned long long)st->dropped,
-				rec->sideband_errors ? " (and some out of memory)" : "");
+				fs->table_errors ? " (and some out of memory)" : "");
 	}
 }
 
@@ -1915,6 +1562,8 @@ int cmd_record(int argc, const char **argv)
 
 		opts->mmap_pages = DEFAULT_MMAP_BYTES / ps;
 	}
+	record__check_switch_size(opts);
+	record__install_signals(&rec, &loop_mask);
 	if (opts->workload) {
 		err = workload__check(rec.argv[0]);
 		if (err) {
@@ -1944,7 +1593,7 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		goto out_kill;
 	rec.wbuf = malloc(RECORD_WBUF_SIZE);
-	if (!rec.wbuf || (rec.overwrite_evlist && record__setup_sideband(&rec))) {
+	if (!rec.wbuf) {
 		pr_err("Out of memory\n");
 		goto out_kill;
 	}
@@ -1964,7 +1613,6 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (opts->switch_output)
 		trigger_on(&rec.switch_trigger);
-	record__install_signals(&rec, &loop_mask);
 	if (opts->switch_output_time)
 		alarm(opts->switch_output_time);
 
@@ -1981,33 +1629,15 @@ int cmd_record(int argc, const char **argv)
 
 	err = record__loop(&rec, &loop_mask);
 	if (!err) {
-		/* Last pass: stop the counters, read everything, backward buffers too. */
+		/* Last pass: stop the counters, read everything, then the last dump. */
+		rec.exiting = true;
 		evlist__disable(rec.evlist);
-		err = record__toggle_overwrite(&rec, OVERWRITE_DATA_PENDING);
+		err = record__mmap_read_all(&rec) < 0 ? -EIO : 0;
 		if (!err)
-			err = record__mmap_read_all(&rec) < 0 ? -EIO : 0;
-		if (!err)
-			err = record__write_dump_data(&rec);
+			err = record__dump(&rec);
 	}
-	if (!err) {
-		if (opts->switch_output) {
-			err = record__switch_output(&rec, true);
-		} else {
-			err = record__finish_output(&rec);
-			if (!err) {
-				perf_data__close(&rec.data);
-				rec.file_open = false;
-				if (!opts->quiet)
-					fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
-						(unsigned long long)rec.wakeups);
-				record__print_written(&rec, opts->output);
-			}
-		}
-	}
-	if (err) {
-		record__abandon_output(&rec);
+	if (err)
 		goto out_kill;
-	}
 	record__print_summary(&rec);
 	perf_header_info__exit(&rec.hinfo);
 	record__reap_workload(&rec, true);
@@ -2017,16 +1647,9 @@ int cmd_record(int argc, const char **argv)
 out_kill:
 	record__kill_workload(&rec);
 out_delete:
-	if (rec.snaps) {
-		for (int i = 0; i < rec.overwrite_evlist->nr_mmaps; i++)
-			free(rec.snaps[i].buf);
-		free(rec.snaps);
-	}
-	evlist__delete(rec.overwrite_evlist);
+	flight_recorder__delete(rec.fr);
 	evlist__delete(rec.evlist);
-	sideband__delete(rec.sideband);
 	free(rec.wbuf);
-	free(rec.last_dump_name);
 	free(rec.cmdline);
 	return status;
 }

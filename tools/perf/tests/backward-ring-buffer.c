@@ -155,7 +155,7 @@ static int run(size_t pages, int iters, struct counts *fwd, struct counts *bwd)
 	/* Backward: pause, copy, resume, then look at the copy. */
 	TEST_ASSERT_EQUAL("pause", perf_evlist__pause(aux), 0);
 	{
-		ssize_t n = perf_mmap__backward_snapshot(&aux->mmap[0], &snap, &cap);
+		ssize_t n = test__backward_snapshot(&aux->mmap[0], &snap, &cap);
 		size_t off = 0;
 
 		TEST_ASSERT_VAL("snapshot", n >= 0);

@@ -34,6 +34,27 @@ struct sim {
 
 static u8 rec_buf[1 << 16];
 
+long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
+{
+	u64 size = map->mask + 1, len;
+	struct perf_mmap_records r;
+	int err;
+
+	if (!map->base || !map->overwrite)
+		return -EINVAL;
+	if (size > *cap) {
+		void *bigger = realloc(*buf, size);
+
+		if (!bigger)
+			return -ENOMEM;
+		*buf = bigger;
+		*cap = size;
+	}
+	len = perf_mmap__backward_copy(map, *buf);
+	err = perf_mmap__backward_records(*buf, size, len, &r);
+	return err ? err : (long)r.len;
+}
+
 static int sim__init(struct sim *s, u64 size, u64 h0, u32 cap)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -70,12 +91,15 @@ static void sim__exit(struct sim *s)
 
 /*
  * Writes a record of @size bytes whose header claims @hdr_size (equal for
- * a well-formed record).  type = sequence number, misc = ~size, payload a
+ * a well-formed record).  type = SIM_TYPE + sequence number (no kernel
+ * type, so none is taken for a LOST record), misc = ~size, payload a
  * pattern of both, so a torn or misplaced record cannot pass for whole.
  */
+#define SIM_TYPE 1000
+
 static void sim__write_raw(struct sim *s, u16 size, u16 hdr_size)
 {
-	struct perf_event_header hdr = { .type = s->nr, .misc = (u16)~size, .size = hdr_size };
+	struct perf_event_header hdr = { .type = SIM_TYPE + s->nr, .misc = (u16)~size, .size = hdr_size };
 	u64 off, first;
 
 	if (s->nr == s->cap)
@@ -109,7 +133,7 @@ static int check_record(const struct sim *s, const void *rec, u32 seq)
 	u16 misc = (u16)~s->sizes[seq];
 
 	memcpy(&hdr, rec, sizeof(hdr));
-	if (hdr.type != seq || hdr.size != s->sizes[seq] || hdr.misc != misc) {
+	if (hdr.type != SIM_TYPE + seq || hdr.size != s->sizes[seq] || hdr.misc != misc) {
 		fprintf(stderr, "record %u: got type %u size %u misc %#x, want size %u\n",
 			seq, hdr.type, hdr.size, hdr.misc, s->sizes[seq]);
 		return TEST_FAIL;
@@ -231,7 +255,7 @@ static int sim__check(struct sim *s, u32 since)
 		TEST_ASSERT_VAL("nothing after the valid range", !perf_mmap__read_event(&s->ev_map));
 
 	s->snap_map.prev = stop;
-	len = perf_mmap__backward_snapshot(&s->snap_map, &s->snap, &s->snap_cap);
+	len = test__backward_snapshot(&s->snap_map, &s->snap, &s->snap_cap);
 	TEST_ASSERT_EQUAL("snapshot length", len, bytes);
 	TEST_ASSERT_EQUAL("snapshot consumed", s->snap_map.prev, s->head);
 	return check_linear(s, s->snap, len, s->nr - 1, n);
@@ -251,7 +275,7 @@ static int test__mmap_backward_basic(void)
 	TEST_ASSERT_EQUAL("empty walk end", end, 0);
 	TEST_ASSERT_EQUAL("empty read_init", perf_mmap__read_init(&s.ev_map), -EAGAIN);
 	TEST_ASSERT_EQUAL("empty snapshot",
-			  perf_mmap__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap), 0);
+			  test__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap), 0);
 	TEST_ASSERT_EQUAL("bad size", perf_mmap__backward_range(s.data, 100, 0, 0, &end), -EINVAL);
 
 	/* Not wrapped yet: every record, newest first. */
@@ -481,12 +505,12 @@ static int test__mmap_backward_consume(void)
 	TEST_ASSERT_EQUAL("drained", perf_mmap__read_init(&s.ev_map), -EAGAIN);
 
 	/* The snapshot map never read: it sees the newest lap too, then nothing. */
-	TEST_ASSERT_EQUAL("snapshot", perf_mmap__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap),
+	TEST_ASSERT_EQUAL("snapshot", test__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap),
 			  bytes);
 	if (check_linear(&s, s.snap, bytes, s.nr - 1, n))
 		goto out;
 	TEST_ASSERT_EQUAL("snapshot again",
-			  perf_mmap__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap), 0);
+			  test__backward_snapshot(&s.snap_map, &s.snap, &s.snap_cap), 0);
 	perf_mmap__munmap(&s.snap_map);
 	perf_mmap__munmap(&s.snap_map);	/* idempotent */
 	ret = TEST_OK;

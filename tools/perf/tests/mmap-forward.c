@@ -256,7 +256,7 @@ static int backward_kernel(size_t data_pages, int nr, bool overflow)
 			goto out;
 	}
 	/* ... then the snapshot of the same records, which consumes them. */
-	len = perf_mmap__backward_snapshot(&map, &buf, &cap);
+	len = test__backward_snapshot(&map, &buf, &cap);
 	TEST_ASSERT_VAL("snapshot", len > 0);
 	{
 		int copied = 0;

@@ -32,6 +32,14 @@ int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* perf test -w NAME ARGS: the built-in workloads (tests/workloads.c). */
 int test__workload(int argc, const char **argv);
 
+struct perf_mmap;
+/*
+ * A paused backward buffer's new records, as a dump takes them: the copy
+ * (into *buf, grown to the data size) then the walk.  Returns the length
+ * of the whole records at the start of *buf, or -errno.
+ */
+long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap);
+
 #define TEST_ASSERT_VAL(text, cond)						\
 	do {									\
 		if (!(cond)) {							\

@@ -329,41 +329,27 @@ void perf_evlist__munmap(struct evlist *evlist)
 	evlist->nr_mmaps = 0;
 }
 
-static int evlist__pause_output(struct evlist *evlist, int value)
+static int evlist__pause_output(struct evlist *evlist, bool pause)
 {
 	int err = 0;
 
 	for (int i = 0; i < evlist->nr_mmaps; i++) {
-		struct perf_mmap *map = &evlist->mmap[i];
+		int e = perf_mmap__pause(&evlist->mmap[i], pause);
 
-		if (map->base && ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, value) < 0)
-			err = -errno;
+		if (e)
+			err = e;
 	}
 	return err;
 }
 
 int perf_evlist__pause(struct evlist *evlist)
 {
-	return evlist__pause_output(evlist, 1);
+	return evlist__pause_output(evlist, true);
 }
 
 int perf_evlist__resume(struct evlist *evlist)
 {
-	return evlist__pause_output(evlist, 0);
-}
-
-void perf_evlist__mmap_read_catchup(struct evlist *evlist, int idx)
-{
-	struct perf_mmap *map = &evlist->mmap[idx];
-
-	if (map->base && map->overwrite)
-		map->prev = perf_mmap__read_head(map);
-}
-
-void perf_evlist__mmap_read_catchup_all(struct evlist *evlist)
-{
-	for (int i = 0; i < evlist->nr_mmaps; i++)
-		perf_evlist__mmap_read_catchup(evlist, i);
+	return evlist__pause_output(evlist, false);
 }
 
 static void evlist__pollfd_hangup(struct fdarray *fda, int pos, void *arg)
@@ -379,11 +365,6 @@ int perf_evlist__filter_pollfd(struct evlist *evlist, short revents)
 	struct evlist *root = evlist__root(evlist);
 
 	return fdarray__filter(&root->pollfd, revents, evlist__pollfd_hangup, NULL);
-}
-
-bool perf_evlist__mmap_alive(struct evlist *evlist, int idx)
-{
-	return evlist->mmap && evlist->mmap[idx].base && evlist->mmap[idx].refcnt > 0;
 }
 
 /*

@@ -97,16 +97,11 @@ void perf_evlist__munmap(struct evlist *evlist);
 /* PERF_EVENT_IOC_PAUSE_OUTPUT 1 / 0 on every buffer. */
 int perf_evlist__pause(struct evlist *evlist);
 int perf_evlist__resume(struct evlist *evlist);
-/* Backward buffers: forget everything up to the current head. */
-void perf_evlist__mmap_read_catchup(struct evlist *evlist, int idx);
-void perf_evlist__mmap_read_catchup_all(struct evlist *evlist);
 /*
  * Drops pollfd entries that hung up (POLLHUP/POLLERR), releasing the
  * buffer they fed (in the parent or a child) once nothing else feeds it.
  * Returns the number of entries left.
  */
 int perf_evlist__filter_pollfd(struct evlist *evlist, short revents);
-/* True if the evlist has a buffer at @idx still fed by some fd. */
-bool perf_evlist__mmap_alive(struct evlist *evlist, int idx);
 
 #endif

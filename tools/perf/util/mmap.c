@@ -18,7 +18,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <linux/perf_event.h>
 #include <unistd.h>
 #include "mmap.h"
 #include "debug.h"
@@ -283,19 +285,24 @@ void perf_mmap__consume(struct perf_mmap *map)
 	perf_mmap__write_tail(map, map->start);
 }
 
+int perf_mmap__pause(struct perf_mmap *map, bool pause)
+{
+	if (!map->base)
+		return 0;
+	return ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0 ? -errno : 0;
+}
+
 /*
- * The caller has paused the output (PERF_EVENT_IOC_PAUSE_OUTPUT), so head
- * and the records above it hold still while we copy.  The whole data area
- * is copied as raw bytes, starting at head, so the copy begins with the
- * newest record and never wraps; no record is looked at, which keeps the
- * pause to two memcpy()s.  Finding where the whole records end is
- * perf_mmap__backward_range() on the copy, with head 0 and the stop
- * returned here.
+ * The caller has paused the output and made sure no writer is still inside
+ * a record (see flight_recorder's quiesce), so head and the records above
+ * it hold still while we copy.  The new bytes are copied raw, starting at
+ * head, so the copy begins with the newest record and never wraps; no
+ * record is looked at, which keeps the pause to one or two memcpy()s.
  */
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 {
 	u64 size = map->mask + 1, head = perf_mmap__read_head(map);
-	u64 stop = map->prev - head, len, moved;
+	u64 stop = map->prev - head, len;
 
 	map->head = head;
 	if (head == map->prev)
@@ -308,42 +315,54 @@ u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst)
 	len = stop < size ? stop : size;
 	ring__copy(perf_mmap__data(map), map->mask, head, dst, len);
 	map->prev = head;
-	/*
-	 * PAUSE_OUTPUT only stops writers that start after it: one already
-	 * inside perf_output_begin()..end() finishes its record just below
-	 * head, over the oldest bytes of a full lap, maybe while we copied
-	 * them, and publishes a lower head when done (microseconds later,
-	 * it cannot sleep there).  Those bytes of the copy cannot be trusted:
-	 * the walk stops before them.  The records themselves come with the
-	 * next dump.
-	 */
-	moved = head - perf_mmap__read_head(map);
-	if (moved && size - moved < len)
-		len = moved < size ? size - moved : 0;
 	return len;
 }
 
-/* On -ENOMEM nothing is consumed and the same records can be tried again. */
-ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
+struct backward_records_walk {
+	char *copy;
+	struct perf_mmap_records *r;
+	u64 w;		/* where the next kept record goes */
+};
+
+static void backward_records__one(void *arg, const struct perf_event_header *hdr, u64 off)
 {
-	u64 size = map->mask + 1, stop, end;
+	struct backward_records_walk *wk = arg;
+	struct perf_mmap_records *r = wk->r;
 
-	if (!map->base || !map->overwrite)
-		return -EINVAL;
-	if (size > *cap) {
-		void *bigger = realloc(*buf, size);
+	if (hdr->type == PERF_RECORD_LOST) {
+		const union perf_event *ev = (const void *)(wk->copy + off);
 
-		if (!bigger)
-			return -ENOMEM;
-		*buf = bigger;
-		*cap = size;
+		r->lost += ev->lost.lost;
+		r->nr_lost++;
+		return;
 	}
-	stop = perf_mmap__backward_copy(map, *buf);
-	if (!stop)
+	if (wk->w != off)
+		memmove(wk->copy + wk->w, wk->copy + off, hdr->size);
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		if (r->newest == ~0ULL)
+			r->newest = wk->w;
+		r->oldest = wk->w;
+		r->nr_samples++;
+	}
+	r->nr_records++;
+	wk->w += hdr->size;
+}
+
+int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r)
+{
+	struct backward_records_walk wk = { .copy = copy, .r = r };
+	u64 end;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->newest = r->oldest = ~0ULL;
+	if (!len)
 		return 0;
-	/* A stop of one whole buffer: stop == head tells the walk it may use it all. */
-	if (perf_mmap__backward_range(*buf, size, 0, stop < size ? stop : 0, &end) < 0)
-		end = 0;
-	map->start = map->end = map->head + end;
-	return (ssize_t)end;
+	/* The copy starts at the head, position 0; a stop of 0 lets the walk use it all. */
+	err = perf_mmap__backward_walk(copy, size, 0, len < size ? len : 0, &end,
+				       backward_records__one, &wk);
+	if (err && err != -EAGAIN)
+		return err;
+	r->len = wk.w;
+	return 0;
 }

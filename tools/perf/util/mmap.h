@@ -74,23 +74,39 @@ typedef void (*perf_mmap__walk_fn)(void *arg, const struct perf_event_header *hd
 int perf_mmap__backward_walk(const void *data, u64 size, u64 head, u64 stop, u64 *end,
 			     perf_mmap__walk_fn fn, void *arg);
 
+/* PERF_EVENT_IOC_PAUSE_OUTPUT on the buffer (every fd that feeds it). */
+int perf_mmap__pause(struct perf_mmap *map, bool pause);
+
 /*
- * For a paused backward buffer: copies what was written since the last
- * copy (at most its whole data area) to @dst, which has room for one data
- * size, starting at data_head so the copy starts with the newest record
- * and never wraps, and marks it read.  Returns 0 when nothing was written,
- * else the stop for perf_mmap__backward_range() on the copy (head 0): the
- * bytes copied, where the last copy's records begin, or the data size when
- * all of it may be new; less when a writer that was already running when
- * the buffer was paused finished over the far end of the copy.
+ * For a paused backward buffer in which no writer is still inside a
+ * record: copies what was written since the last copy (at most its whole
+ * data area) to @dst, which has room for one data size, starting at
+ * data_head so the copy starts with the newest record and never wraps, and
+ * marks it read.  Returns the bytes copied (0: nothing was written): the
+ * new records end there, or, when it is the whole data size, somewhere
+ * before it where the oldest record was partly overwritten.
  */
 u64 perf_mmap__backward_copy(struct perf_mmap *map, void *dst);
 
+/* What perf_mmap__backward_records() found in a copy. */
+struct perf_mmap_records {
+	u64 len;		/* the whole records kept now fill [0, len) of the copy */
+	u64 nr_records;		/* kept */
+	u64 nr_samples;
+	u64 newest, oldest;	/* offsets of the first and the last sample kept, or ~0 */
+	u64 nr_lost;		/* LOST records taken out */
+	u64 lost;		/* the events they say were not recorded */
+};
+
 /*
- * The same, then the walk: only the whole new records are left at the
- * start of *buf (grown to the data size as needed).  Returns their length
- * or -errno.
+ * Walks the @len bytes perf_mmap__backward_copy() put in @copy (@size: the
+ * buffer's data size), newest record first, and keeps only whole records:
+ * it stops at the far end of a lap, where the oldest record was partly
+ * overwritten by the newest.  LOST records are taken out (the rest moves
+ * down over them) and counted: a backward buffer never runs full, so its
+ * only losses are the events that came while it was paused for a dump,
+ * which fell between two dumps.  Returns 0, or -EINVAL for a bad @size.
  */
-ssize_t perf_mmap__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap);
+int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r);
 
 #endif

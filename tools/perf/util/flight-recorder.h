@@ -1,0 +1,105 @@
+#ifndef PERF_UTIL_FLIGHT_RECORDER_H
+#define PERF_UTIL_FLIGHT_RECORDER_H
+/*
+ * The dump engine of `perf record --overwrite`.
+ *
+ * It owns the backward (write_backward, read-only) buffers of the
+ * overwrite events, in an aux evlist of the recorder's, and the process
+ * table that names the tasks of their samples.  The kernel writes those
+ * buffers without anyone reading them; a dump takes them one at a time:
+ *
+ *   pause it -> wait until no writer is inside a record -> copy what is
+ *   new since the last dump into one staging area -> resume it -> walk the
+ *   copy's whole records -> write them
+ *
+ * so a buffer is blind only for its own copy, and the memory it needs is
+ * one buffer whatever the number of buffers.  Each buffer goes through the
+ * RUNNING -> DATA_PENDING -> EMPTY -> RUNNING machine of overwrite-state.h.
+ * After the buffers, the process table's records of every task alive in
+ * the time the dump's samples cover, then the writer's finish callback
+ * (the recorder's tail records, header and rename).  A dump that fails
+ * anywhere leaves the buffers' read positions where the last good dump
+ * left them: what it held goes into the next dump, as far as the buffers
+ * still hold it.
+ */
+#include "types.h"
+#include "event.h"
+
+struct evlist;
+struct sideband_stats;
+struct flight_recorder;
+
+/* What one dump held (backward samples; forward ones are the recorder's). */
+struct flight_recorder_dump {
+	u64 samples;		/* backward samples written */
+	u64 first, last;	/* record times of the file's samples (forward ones too) */
+	u64 tasks;		/* tasks the process table described */
+	u64 lost;		/* events not recorded while buffers were paused */
+	u64 bytes;		/* backward bytes written */
+	u64 span_ns;		/* first pause to last resume */
+};
+
+struct flight_recorder_stats {
+	u64 dumps;		/* dumps that completed */
+	u64 failed;		/* dumps that failed (their data stayed in the buffers) */
+	u64 lost_paused;	/* events not recorded while a buffer was paused */
+	u64 pauses;		/* buffer pauses */
+	u64 pause_ns_total, pause_ns_max;	/* one buffer's pause, pause to resume */
+	u64 span_ns_max;	/* a dump's first pause to its last resume */
+	u64 quiesce_global;	/* quiesces that needed a grace period (membarrier) */
+	u64 table_errors;	/* process table records lost to memory */
+};
+
+struct flight_recorder_writer {
+	/* @size bytes of whole records, in bulk. */
+	int (*write)(void *arg, const void *buf, size_t size);
+	/* One record of the process table. */
+	perf_event__handler_t event;
+	/* Everything is written: complete the file.  Non-zero: the dump failed. */
+	int (*finish)(void *arg, const struct flight_recorder_dump *dump);
+	void *arg;
+};
+
+/*
+ * The engine for the overwrite evsels of @parent (evsel->overwrite), which
+ * must be open.  @table_max: the process table's cap in bytes; 0 for no
+ * process table.  NULL on out of memory.
+ */
+struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max);
+void flight_recorder__delete(struct flight_recorder *fr);
+
+/* Maps the backward buffers, @pages data pages each, and the staging area. */
+int flight_recorder__mmap(struct flight_recorder *fr, size_t pages);
+int flight_recorder__nr_buffers(const struct flight_recorder *fr);
+
+/* Seeds the process table with a record synthesized from /proc (time 0). */
+void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *event);
+/*
+ * A record of the forward stream.  The process table takes the tracking
+ * records (false: nothing to write); anything else belongs in the file as
+ * it comes (true), and a sample's time is noted for the dump's range.
+ */
+bool flight_recorder__track(struct flight_recorder *fr, const union perf_event *event);
+/* True if the last dump's process table described process @pid. */
+bool flight_recorder__described(const struct flight_recorder *fr, u32 pid);
+
+/*
+ * Between dumps, once per pass of the recorder's loop: learns how far back
+ * each buffer still reaches (without pausing it) and prunes the process
+ * table of what no dump can need.
+ */
+void flight_recorder__tick(struct flight_recorder *fr);
+/* Bytes the kernel wrote into the buffers since the last dump. */
+u64 flight_recorder__pending_bytes(const struct flight_recorder *fr);
+
+/*
+ * Takes a dump through @w (see above).  Returns 0, or the first error of
+ * the engine or of @w; the dump is then dropped and the buffers keep its
+ * data for the next one.
+ */
+int flight_recorder__dump(struct flight_recorder *fr, const struct flight_recorder_writer *w);
+
+const struct flight_recorder_stats *flight_recorder__stats(const struct flight_recorder *fr);
+const struct sideband_stats *flight_recorder__table_stats(const struct flight_recorder *fr);
+
+#endif
