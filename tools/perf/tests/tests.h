@@ -31,6 +31,8 @@ int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* perf test -w NAME ARGS: the built-in workloads (tests/workloads.c). */
 int test__workload(int argc, const char **argv);
+/* perf test -w validate FILE [FIRST LAST] (tests/dump-validate.c). */
+int test__validate_dump(int argc, const char **argv);
 
 struct perf_mmap;
 /*

@@ -6,6 +6,7 @@
  *   burn SECS          spin in user space for SECS seconds (float)
  *   mark NAME PID      prctl(PR_SET_NAME, NAME), then SIGUSR2 to PID
  *   forks N            N short-lived child processes
+ *   validate FILE [FIRST LAST]  the strict record validator (dump-validate.c)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +72,8 @@ int test__workload(int argc, const char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(name, "validate"))
+		return test__validate_dump(argc, argv);
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
 		"mark NAME PID or forks N.\n", name);
 	return 129;

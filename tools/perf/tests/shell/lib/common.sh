@@ -1,7 +1,9 @@
 # Sourced by the shell tests: $PERF is our binary, ORACLE the distro perf.
 ORACLE=${ORACLE:-/usr/bin/perf}
 TMPD=$(mktemp -d /tmp/perf-test.XXXXXX)
-trap 'rm -rf "$TMPD"' EXIT
+# Background jobs (loads, recorders) go with the test, whatever ends it.
+cleanup() { kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$TMPD"; }
+trap cleanup EXIT
 
 skip() { echo "$*"; exit 2; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -25,4 +27,17 @@ oracle_ok() {
 		fail "$what: the oracle warned about the file"
 	fi
 	cat "$out"
+}
+
+# Waits until process $1 catches SIGUSR2 (a recorder with --switch-output is
+# ready for its first signal); fails if it exits first.
+wait_sigusr2() {
+	local i mask
+	for i in $(seq 1 3000); do
+		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
+		[ -n "$mask" ] || fail "process $1 is gone"
+		(( 0x$mask & 0x800 )) && return 0
+		sleep 0.01
+	done
+	fail "process $1 never caught SIGUSR2"
 }
