@@ -1640,6 +1640,9 @@ int cmd_record(int argc, const char **argv)
 		goto out_kill;
 	record__print_summary(&rec);
 	perf_header_info__exit(&rec.hinfo);
+	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
+	if (!child_exited && rec.evlist->workload_pid > 0 && !rec.workload_reaped)
+		kill(rec.evlist->workload_pid, SIGTERM);
 	record__reap_workload(&rec, true);
 	status = opts->workload ? rec.workload_status : 0;
 	goto out_delete;

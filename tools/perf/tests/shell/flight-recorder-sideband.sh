@@ -17,7 +17,7 @@ exited_program_case() {
 	"$bin" record -q -e cpu-clock -g --overwrite --switch-output -a -m 64 -o "$tag.data" \
 		2>"$tag.err" &
 	rec=$!
-	sleep 1
+	wait_sigusr2 $rec
 	pid=$(./burner 2)
 	sleep 0.05
 	kill -USR2 $rec
@@ -47,9 +47,13 @@ echo "the distro perf: $dn samples of the exited program, $dcomm with its comm"
 # The dump line says what the file covers.
 "$PERF" record -e cpu-clock --overwrite --switch-output -a -m 16 -o msg.data 2>msg.err &
 rec=$!
-sleep 0.5
+wait_sigusr2 $rec
+sleep 0.2
 kill -USR2 $rec
-sleep 0.3
+for i in $(seq 1 3000); do
+	ls msg.data.* >/dev/null 2>&1 && break
+	sleep 0.01
+done
 kill -INT $rec
 wait $rec
 grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks \]$' msg.err ||
@@ -57,11 +61,19 @@ grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0
 
 # A fork storm: the table is pruned as the buffers turn over, stays under its
 # cap, and a dump at the end still names the last program.
+#    A dump taken more than the table's 100 ms clock margin after the
+#    storm tells it that no later dump can need the exited tasks.
 "$PERF" record -v -e cpu-clock -g --overwrite --switch-output -a -m 16 --sideband-max=8M \
 	-o storm.data 2>storm.err &
 rec=$!
-sleep 0.5
+wait_sigusr2 $rec
 for i in $(seq 600); do /bin/true; done
+sleep 0.3
+kill -USR2 $rec
+for i in $(seq 1 3000); do
+	ls storm.data.* >/dev/null 2>&1 && break
+	sleep 0.01
+done
 pid=$(./burner 0.3)
 sleep 0.05
 kill -INT $rec
@@ -81,7 +93,7 @@ echo "fork storm: the last program has $n samples, $c with its comm"
 # Without --overwrite there is no table: the dump line is as before.
 "$PERF" record -e cpu-clock --switch-output -o plain.data -- ./burner 0.5 >/dev/null 2>plain.err &
 rec=$!
-sleep 0.25
+wait_sigusr2 $rec
 kill -USR2 $rec
 wait $rec
 grep -Eq '^\[ perf record: Dump plain\.data\.[0-9]{16} \]$' plain.err ||

@@ -8,14 +8,24 @@ cd "$TMPD"
 NCPU=$(nproc)
 
 # 1. The headline command under a syscall storm, five signals, markers before each.
-"$PERF" test -w getppid 2000000000 & LOAD=$!
-"$PERF" record -q -g -e cycles -e 'raw_syscalls:*/call-graph=no/' \
+#    The storm runs on the first CPU, the markers on the last: a marker's
+#    buffer then holds seconds of events (2 MiB of idle cpu-clock samples),
+#    not the milliseconds a storm leaves, so each is still there when its
+#    dump pauses that buffer.
+[ "$NCPU" -ge 2 ] || skip "needs two CPUs: one for the storm, one for the markers"
+taskset -c 0 "$PERF" test -w getppid 2000000000 & LOAD=$!
+"$PERF" record -q -g -e cycles -e 'raw_syscalls:*/call-graph=no/' -m 2M \
 	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a -o fr.data 2>rec.err &
 REC=$!
-sleep 1.5
+wait_sigusr2 $REC
+sleep 1
 for n in 1 2 3 4 5; do
-	"$PERF" test -w mark "mark-$n" $REC
-	sleep 0.7
+	taskset -c $((NCPU - 1)) "$PERF" test -w mark "mark-$n" $REC
+	# The next marker only once this one's dump is complete.
+	for i in $(seq 1 3000); do
+		[ "$(ls fr.data.* 2>/dev/null | wc -l)" -ge $n ] && break
+		sleep 0.01
+	done
 done
 kill -INT $REC; wait $REC; rc=$?
 kill $LOAD; wait $LOAD 2>/dev/null
@@ -24,8 +34,8 @@ files=$(ls fr.data.* 2>/dev/null)
 nr=$(echo "$files" | wc -w)
 [ "$nr" -eq 6 ] || { ls -l; cat rec.err; fail "expected 6 dumps (5 signals + exit), got $nr"; }
 [ ! -e fr.data ] || fail "an unfinished fr.data was left behind"
-# Buffers: 512 KiB per CPU per evlist; metadata (tracking, tail synthesis, header) bounded.
-limit=$(( NCPU * 512 * 1024 + 8 * 1024 * 1024 ))
+# Buffers: 2 MiB per CPU; metadata (process table, tail synthesis, header) bounded.
+limit=$(( NCPU * 2048 * 1024 + 8 * 1024 * 1024 ))
 prev_last=0
 n=0
 for f in $files; do

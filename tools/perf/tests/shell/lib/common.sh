@@ -2,7 +2,7 @@
 ORACLE=${ORACLE:-/usr/bin/perf}
 TMPD=$(mktemp -d /tmp/perf-test.XXXXXX)
 # Background jobs (loads, recorders) go with the test, whatever ends it.
-cleanup() { kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$TMPD"; }
+cleanup() { kill -9 $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$TMPD"; }
 trap cleanup EXIT
 
 skip() { echo "$*"; exit 2; }

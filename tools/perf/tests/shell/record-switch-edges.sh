@@ -1,0 +1,94 @@
+#!/bin/bash
+# perf record --switch-output edges: size below a buffer, signals at once, SIGINT/SIGTERM in every state
+. "$(dirname "$0")/lib/common.sh"
+need_root
+cd "$TMPD"
+
+wait_lines() {
+	local i
+	for i in $(seq 1 3000); do
+		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		kill -0 "$4" 2>/dev/null || { cat "$1"; fail "the recorder is gone"; }
+		sleep 0.01
+	done
+	cat "$1"
+	fail "waited 30 s for $2 lines '$3' in $1"
+}
+# Waits for process $1 to end; a hang (not a slow machine) fails: 30 s.
+wait_gone() {
+	local i
+	for i in $(seq 1 3000); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+		sleep 0.01
+	done
+	fail "$2: the recorder did not stop within 30 s"
+}
+# Waits until process $1 catches signal number $2.
+wait_catches() {
+	local i mask
+	for i in $(seq 1 3000); do
+		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
+		[ -n "$mask" ] || fail "process $1 is gone"
+		(( 0x$mask & (1 << ($2 - 1)) )) && return 0
+		sleep 0.01
+	done
+	fail "process $1 never caught signal $2"
+}
+
+# 1. A size below one ring buffer is raised, with a notice: no switch per pass.
+mkdir a && cd a
+"$PERF" record -e cpu-clock --switch-output=1B -- sleep 0.5 2>err.txt >/dev/null || fail "1B: exit $?"
+grep -q 'switch-output data size lower than wakeup kernel buffer size' err.txt ||
+	{ cat err.txt; fail "1B: no notice that the size was raised"; }
+n=$(ls | grep -c '^perf\.data\.')
+echo "--switch-output=1B -- sleep 0.5: $n files"
+[ "$n" -le 2 ] || fail "--switch-output=1B wrote $n files"
+rm -f perf.data*
+"$PERF" record -a -e cpu-clock --switch-output=4K -- sleep 0.5 2>err.txt >/dev/null || fail "4K: exit $?"
+n=$(ls | grep -c '^perf\.data\.')
+echo "-a --switch-output=4K -- sleep 0.5: $n files"
+[ "$n" -le 2 ] || fail "-a --switch-output=4K wrote $n files"
+cd ..
+
+# 2. SIGINT and SIGTERM stop a recorder promptly while it switches on size,
+#    and its workload with it (no zombie, no orphan left running).
+for sig in INT TERM; do
+	"$PERF" record -a -e cpu-clock --switch-output=4K -o sz$sig.data -- sleep 300 2>/dev/null &
+	rec=$!
+	wait_catches $rec 2
+	sleep 0.2
+	kill -$sig $rec
+	wait_gone $rec "SIG$sig"
+	! pgrep -x -P $rec sleep >/dev/null || fail "SIG$sig: the workload was left behind"
+	ls sz$sig.data.* >/dev/null 2>&1 || fail "SIG$sig: no file written"
+done
+
+# 3. SIGUSR2 while the recorder is still setting up (big buffers take a
+#    while to map) is served once recording runs, never fatal.
+"$PERF" record -e cpu-clock -m 32M --overwrite --switch-output -a -o early.data 2>early.err &
+rec=$!
+for i in $(seq 1 3000); do
+	ls -l /proc/$rec/fd 2>/dev/null | grep -q perf_event && break
+	sleep 0.001
+done
+kill -USR2 $rec || fail "the recorder died before opening its events"
+wait_lines early.err 1 'Dump early.data' $rec
+kill -INT $rec
+wait $rec || { cat early.err; fail "exit $? after an early SIGUSR2"; }
+[ "$(ls early.data.* | wc -l)" -eq 2 ] || fail "expected the early dump and the exit dump"
+
+# 4. In overwrite mode SIZE counts what the kernel wrote into the overwrite
+#    buffers since the last dump.
+need_tracefs
+"$PERF" test -w getppid 20000000000 & load=$!
+"$PERF" record -e 'raw_syscalls:*' -m 16 --overwrite --switch-output=64K -a -o ow.data 2>ow.err &
+rec=$!
+wait_lines ow.err 3 'Dump ow.data' $rec
+kill -INT $rec
+wait $rec || { cat ow.err; fail "overwrite --switch-output=64K: exit $?"; }
+kill $load
+for f in ow.data.*; do
+	"$PERF" test -w validate "$f" >/dev/null || fail "$f has a bad record"
+done
+echo "overwrite --switch-output=64K: $(ls ow.data.* | wc -l) dumps"
+exit 0
