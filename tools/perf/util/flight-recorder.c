@@ -117,12 +117,34 @@ void flight_recorder__delete(struct flight_recorder *fr)
 	free(fr);
 }
 
+static int fr__setup_buffers(struct flight_recorder *fr);
+
 int flight_recorder__mmap(struct flight_recorder *fr, size_t pages)
 {
 	int err = perf_evlist__mmap(fr->evlist, pages);
 
-	if (err)
-		return err;
+	return err ? err : fr__setup_buffers(fr);
+}
+
+int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const size_t *sizes,
+			       int nr)
+{
+	fr->evlist->mmap = calloc(nr, sizeof(*fr->evlist->mmap));
+	if (!fr->evlist->mmap)
+		return -ENOMEM;
+	fr->evlist->nr_mmaps = nr;
+	for (int i = 0; i < nr; i++) {
+		int err = perf_mmap__init_fake(&fr->evlist->mmap[i], bases[i], sizes[i], true);
+
+		if (err)
+			return err;
+	}
+	return fr__setup_buffers(fr);
+}
+
+/* Per-buffer state, the staging area, and the ring pages faulted in. */
+static int fr__setup_buffers(struct flight_recorder *fr)
+{
 	fr->bufs = calloc(fr->evlist->nr_mmaps, sizeof(*fr->bufs));
 	if (!fr->bufs)
 		return -ENOMEM;
@@ -135,7 +157,7 @@ int flight_recorder__mmap(struct flight_recorder *fr, size_t pages)
 		fr->bufs[i].dumped = map->prev;
 		fr->staging_size = max_t(size_t, fr->staging_size, map->mask + 1);
 		/* The ring's own pages (MAP_POPULATE does not reach them all). */
-		for (size_t off = 0; off <= map->mask; off += 4096)
+		for (size_t off = 0; off <= map->mask && !map->borrowed; off += 4096)
 			(void)*(volatile unsigned char *)((char *)perf_mmap__data(map) + off);
 	}
 	if (!fr->staging_size)

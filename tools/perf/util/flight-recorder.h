@@ -71,6 +71,12 @@ void flight_recorder__delete(struct flight_recorder *fr);
 /* Maps the backward buffers, @pages data pages each, and the staging area. */
 int flight_recorder__mmap(struct flight_recorder *fr, size_t pages);
 int flight_recorder__nr_buffers(const struct flight_recorder *fr);
+/*
+ * For tests: @nr buffers over caller memory laid out as perf_mmap__init_fake()
+ * wants (a control page, then @sizes[i] bytes of data), written by hand.
+ */
+int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const size_t *sizes,
+			       int nr);
 
 /* Seeds the process table with a record synthesized from /proc (time 0). */
 void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *event);

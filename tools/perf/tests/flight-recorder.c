@@ -1,0 +1,283 @@
+/*
+ * The dump engine with fake backward buffers that the test writes as the
+ * kernel would: records placed below data_head, newest lowest.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include "tests.h"
+#include "util/evlist.h"
+#include "util/flight-recorder.h"
+
+#define NR_FAKE 3
+
+struct fake {
+	void *mem[NR_FAKE];
+	size_t size[NR_FAKE];
+	u64 head[NR_FAKE];	/* the kernel's head, published or not */
+	u64 seq;		/* the next record's number */
+};
+
+/* What a dump wrote, and how its finish went. */
+struct sink {
+	char *buf;
+	size_t len, cap;
+	struct flight_recorder_dump dump;
+	int finishes;
+	int fail_finish;	/* the finish callback's answer */
+};
+
+static struct perf_event_mmap_page *fake__page(struct fake *f, int i)
+{
+	return f->mem[i];
+}
+
+static char *fake__data(struct fake *f, int i)
+{
+	return (char *)f->mem[i] + sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Writes a record of @size bytes below the head of buffer @i: a header,
+ * its sequence number, then that number repeated.  @publish: move
+ * data_head as perf_output_end() does; without it the write is still in
+ * progress.
+ */
+static void fake__write(struct fake *f, int i, u32 type, u16 size, bool publish)
+{
+	u64 mask = f->size[i] - 1, pos;
+	u64 words[64];
+	struct perf_event_header *h = (void *)words;
+
+	f->head[i] -= size;
+	h->type = type;
+	h->misc = 0;
+	h->size = size;
+	for (unsigned int w = 1; w < size / 8u; w++)
+		words[w] = f->seq;
+	f->seq++;
+	pos = f->head[i];
+	for (unsigned int b = 0; b < size; b++)
+		fake__data(f, i)[(pos + b) & mask] = ((char *)words)[b];
+	if (publish)
+		__atomic_store_n(&fake__page(f, i)->data_head, f->head[i], __ATOMIC_RELEASE);
+}
+
+static void fake__publish(struct fake *f, int i)
+{
+	__atomic_store_n(&fake__page(f, i)->data_head, f->head[i], __ATOMIC_RELEASE);
+}
+
+static int sink__write(void *arg, const void *buf, size_t size)
+{
+	struct sink *s = arg;
+
+	if (s->len + size > s->cap) {
+		size_t cap = (s->len + size) * 2;
+		char *b = realloc(s->buf, cap);
+
+		if (!b)
+			return -ENOMEM;
+		s->buf = b;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, buf, size);
+	s->len += size;
+	return 0;
+}
+
+static int sink__event(void *arg, union perf_event *event)
+{
+	return sink__write(arg, event, event->header.size);
+}
+
+static int sink__finish(void *arg, const struct flight_recorder_dump *d)
+{
+	struct sink *s = arg;
+
+	s->dump = *d;
+	s->finishes++;
+	return s->fail_finish;
+}
+
+/*
+ * Checks what a dump wrote: whole records of the fake's pattern, their
+ * numbers falling by one from @newest (LOST records must not be there),
+ * then a round mark if anything was written.  Returns how many records.
+ */
+static int sink__check(struct sink *s, u64 newest)
+{
+	size_t off = 0;
+	int n = 0;
+
+	while (off < s->len) {
+		const struct perf_event_header *h = (const void *)(s->buf + off);
+		const u64 *w = (const u64 *)h;
+
+		if (h->size < sizeof(*h) || off + h->size > s->len)
+			return -1;
+		if (h->type == PERF_RECORD_FINISHED_ROUND) {
+			off += h->size;
+			continue;
+		}
+		if (h->type == PERF_RECORD_LOST || h->size < 16)
+			return -1;
+		for (unsigned int i = 1; i < h->size / 8u; i++)
+			if (w[i] != w[1])
+				return -1;
+		/* Newest first within a buffer; a new buffer may start anywhere. */
+		if (n == 0 && w[1] != newest)
+			return -1;
+		n++;
+		off += h->size;
+	}
+	return n;
+}
+
+static void sink__reset(struct sink *s)
+{
+	s->len = 0;
+	memset(&s->dump, 0, sizeof(s->dump));
+}
+
+static struct flight_recorder_writer writer_of(struct sink *s)
+{
+	struct flight_recorder_writer w = {
+		.write = sink__write,
+		.event = sink__event,
+		.finish = sink__finish,
+		.arg = s,
+	};
+
+	return w;
+}
+
+static int test__flight_recorder_fake(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct fake f = { .size = { 4096, 16384, 65536 } };
+	struct sink s = { .buf = NULL };
+	struct flight_recorder_writer w = writer_of(&s);
+	const struct flight_recorder_stats *st;
+	struct evlist *parent = evlist__new();
+	struct flight_recorder *fr;
+	int ret = TEST_FAIL, n;
+	u64 seq0;
+
+	TEST_ASSERT_VAL("parent", parent);
+	for (int i = 0; i < NR_FAKE; i++) {
+		f.mem[i] = calloc(1, page + f.size[i]);
+		TEST_ASSERT_VAL("memory", f.mem[i]);
+	}
+	fr = flight_recorder__new(parent, 0);
+	TEST_ASSERT_VAL("engine", fr);
+	TEST_ASSERT_EQUAL("fake buffers", flight_recorder__mmap_fake(fr, f.mem, f.size, NR_FAKE), 0);
+	TEST_ASSERT_EQUAL("three buffers", flight_recorder__nr_buffers(fr), NR_FAKE);
+	st = flight_recorder__stats(fr);
+
+	/* Empty buffers: a dump with no records, but a dump. */
+	TEST_ASSERT_EQUAL("empty dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("empty: nothing written", s.len, 0);
+	TEST_ASSERT_EQUAL("empty: finished", s.finishes, 1);
+	TEST_ASSERT_EQUAL("pending of nothing", flight_recorder__pending_bytes(fr), 0);
+
+	/* A quiet buffer: three records, then again only what is new. */
+	seq0 = f.seq;
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 40, true);
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 24, true);
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 64, true);
+	TEST_ASSERT_EQUAL("pending bytes", flight_recorder__pending_bytes(fr), 128);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("quiet dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("quiet: three records, newest first", sink__check(&s, seq0 + 2), 3);
+	TEST_ASSERT_EQUAL("quiet: samples", s.dump.samples, 3);
+	TEST_ASSERT_EQUAL("quiet: bytes", s.dump.bytes, 128);
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 32, true);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("only the new", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("only the new: one record", sink__check(&s, seq0 + 3), 1);
+
+	/* A lap and a half of the 4 KiB buffer: only whole records, the newest. */
+	seq0 = f.seq;
+	for (int i = 0; i < 150; i++)
+		fake__write(&f, 0, PERF_RECORD_SAMPLE, 40 + 8 * (i % 3), true);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("lap dump", flight_recorder__dump(fr, &w), 0);
+	n = sink__check(&s, f.seq - 1);
+	TEST_ASSERT_VAL("lap: whole records, newest first", n > 0);
+	TEST_ASSERT_VAL("lap: no more than one buffer", s.dump.bytes <= 4096);
+	TEST_ASSERT_VAL("lap: all but the partly overwritten", s.dump.bytes > 4096 - 56);
+	TEST_ASSERT_VAL("lap: fewer than written", n < 150);
+
+	/* A writer still inside its record at the pause: not in this dump, whole in the next. */
+	fake__write(&f, 2, PERF_RECORD_SAMPLE, 48, true);
+	seq0 = f.seq;
+	fake__write(&f, 2, PERF_RECORD_SAMPLE, 56, false);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("in-progress dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("in progress: only the finished one", sink__check(&s, seq0 - 1), 1);
+	fake__publish(&f, 2);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("after it finished", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("finished: the record, whole", sink__check(&s, seq0), 1);
+
+	/* The LOST record of a pause comes just below the first event after it. */
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 32, true);
+	{
+		/* A LOST record: id, then the count of lost events (7). */
+		u64 mask = f.size[1] - 1, pos;
+		u64 lost[3] = { 0, 0, 7 };
+		struct perf_event_header *h = (void *)lost;
+
+		h->type = PERF_RECORD_LOST;
+		h->size = sizeof(lost);
+		f.head[1] -= sizeof(lost);
+		pos = f.head[1];
+		for (unsigned int b = 0; b < sizeof(lost); b++)
+			fake__data(&f, 1)[(pos + b) & mask] = ((char *)lost)[b];
+	}
+	seq0 = f.seq;
+	fake__write(&f, 1, PERF_RECORD_SAMPLE, 32, true);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("lost dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("lost: taken out, the samples around it kept", sink__check(&s, seq0), 2);
+	TEST_ASSERT_EQUAL("lost: counted in the dump", s.dump.lost, 7);
+	TEST_ASSERT_EQUAL("lost: counted in the stats", st->lost_paused, 7);
+
+	/* Many buffers at once, of three sizes: each buffer's records, in order. */
+	for (int i = 0; i < NR_FAKE; i++)
+		for (int k = 0; k < 5; k++)
+			fake__write(&f, i, PERF_RECORD_SAMPLE, 16 + 8 * k, true);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("three buffers", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("three buffers: all records", s.dump.samples, 15);
+	TEST_ASSERT_EQUAL("three buffers: 5 x 3 records", sink__check(&s, f.seq - 11), 15);
+
+	/* A dump that fails at its end: its records come with the next one. */
+	seq0 = f.seq;
+	fake__write(&f, 0, PERF_RECORD_SAMPLE, 24, true);
+	fake__write(&f, 2, PERF_RECORD_SAMPLE, 24, true);
+	s.fail_finish = -ENOSPC;
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("failed dump", flight_recorder__dump(fr, &w), -ENOSPC);
+	TEST_ASSERT_EQUAL("failed: counted", st->failed, 1);
+	s.fail_finish = 0;
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("dump after the failure", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("after the failure: both records again", s.dump.samples, 2);
+	TEST_ASSERT_EQUAL("after the failure: whole", sink__check(&s, seq0), 2);
+
+	/* Every pause went through the state machine and ended resumed. */
+	TEST_ASSERT_VAL("pauses counted", st->pauses >= 7 * NR_FAKE);
+	TEST_ASSERT_EQUAL("dumps counted", st->dumps, 9);
+	ret = TEST_OK;
+	flight_recorder__delete(fr);
+	evlist__delete(parent);
+	for (int i = 0; i < NR_FAKE; i++)
+		free(f.mem[i]);
+	free(s.buf);
+	return ret;
+}
+DEFINE_SUITE(flight_recorder_fake, "Flight recorder: dumps of fake buffers (empty, lap, in progress, LOST, failure)");
