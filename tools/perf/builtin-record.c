@@ -36,10 +36,12 @@
 #include "util/header.h"
 #include "util/mmap.h"
 #include "util/parse-events.h"
+#include "util/record-opts.h"
 #include "util/sideband.h"
 #include "util/synthetic-events.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
+#include "util/workload.h"
 
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
 #define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
@@ -64,15 +66,13 @@ struct record {
 	const char **argv;			/* the workload */
 	int cmdline_argc;
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
-	int exec_fail_fd;			/* reads the child's exec errno */
+	struct workload workload;
 	sigset_t child_mask;			/* the signal mask the workload gets */
 
 	u64 samples;				/* in the current file */
 	u64 bytes_written;			/* in the current file */
 	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
-	int workload_status;
-	bool workload_reaped;
 	struct trigger switch_trigger;
 };
 
@@ -631,142 +631,6 @@ static int record__mmap_read_all(struct record *rec)
 	return nr;
 }
 
-/* ---- the workload ---------------------------------------------------- */
-
-/* Looks the command up like execvp() would, so a typo fails before anything starts. */
-static int workload__check(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	if (strchr(cmd, '/'))
-		return access(cmd, X_OK) == 0 ? 0 : -errno;
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? path : ".", cmd);
-		if (access(buf, X_OK) == 0)
-			return 0;
-		path += len;
-		if (*path == ':')
-			path++;
-	}
-	return -ENOENT;
-}
-
-/*
- * Forks the workload and holds it before exec until record__start_workload()
- * writes to the cork pipe, so its first instructions are recorded.
- */
-static int record__prepare_workload(struct record *rec)
-{
-	int cork[2], fail[2];
-	pid_t pid;
-
-	if (pipe2(cork, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(fail, O_CLOEXEC) < 0) {
-		close(cork[0]);
-		close(cork[1]);
-		return -errno;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(cork[0]);
-		close(cork[1]);
-		close(fail[0]);
-		close(fail[1]);
-		return err;
-	}
-	if (pid == 0) {
-		char c;
-		int err;
-
-		close(cork[1]);
-		close(fail[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &rec->child_mask, NULL);
-		/* The parent died or gave up: never run the workload unrecorded. */
-		if (read(cork[0], &c, 1) != 1)
-			_exit(127);
-		execvp(rec->argv[0], (char * const *)rec->argv);
-		err = errno;
-		if (write(fail[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(cork[0]);
-	close(fail[1]);
-	rec->evlist->workload_pid = pid;
-	rec->evlist->workload_cork_fd = cork[1];
-	rec->exec_fail_fd = fail[0];
-	return 0;
-}
-
-static int record__start_workload(struct record *rec)
-{
-	int err = 0;
-	ssize_t n;
-
-	if (write(rec->evlist->workload_cork_fd, "x", 1) != 1)
-		err = -errno;
-	close(rec->evlist->workload_cork_fd);
-	rec->evlist->workload_cork_fd = -1;
-	if (err)
-		return err;
-	/* EOF: exec succeeded (the pipe is close-on-exec). */
-	do {
-		n = read(rec->exec_fail_fd, &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(rec->exec_fail_fd);
-	rec->exec_fail_fd = -1;
-	if (n == sizeof(err)) {
-		pr_err("Workload failed: cannot run '%s': %s\n", rec->argv[0], strerror(err));
-		return -err;
-	}
-	return 0;
-}
-
-static void record__kill_workload(struct record *rec)
-{
-	pid_t pid = rec->evlist ? rec->evlist->workload_pid : -1;
-
-	if (pid <= 0 || rec->workload_reaped)
-		return;
-	if (rec->evlist->workload_cork_fd >= 0) {
-		/* Never started: closing the cork makes it exit. */
-		close(rec->evlist->workload_cork_fd);
-		rec->evlist->workload_cork_fd = -1;
-	} else {
-		kill(pid, SIGTERM);
-	}
-	waitpid(pid, NULL, 0);
-	rec->workload_reaped = true;
-}
-
-static void record__reap_workload(struct record *rec, bool block)
-{
-	pid_t pid = rec->evlist->workload_pid;
-	int status;
-
-	if (pid <= 0 || rec->workload_reaped)
-		return;
-	if (waitpid(pid, &status, block ? 0 : WNOHANG) == pid) {
-		rec->workload_reaped = true;
-		if (WIFEXITED(status))
-			rec->workload_status = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status) && !rec->opts.quiet)
-			pr_debug("Workload terminated by signal %d\n", WTERMSIG(status));
-	}
-}
-
 /* ---- options --------------------------------------------------------- */
 
 static const char * const record_usage[] = {
@@ -810,179 +674,6 @@ enum {
 	OPT_NO_TAIL_SYNTH,
 	OPT_SIDEBAND_MAX,
 };
-
-/* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
-static int parse_size(const char *s, u64 *val, bool *had_unit)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -EINVAL;
-	*had_unit = true;
-	switch (*end) {
-	case 'b': case 'B': break;
-	case 'k': case 'K': v <<= 10; break;
-	case 'm': case 'M': v <<= 20; break;
-	case 'g': case 'G': v <<= 30; break;
-	case '\0': *had_unit = false; break;
-	default: return -EINVAL;
-	}
-	if (*end && end[1] != '\0')
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
-
-/* A positive decimal number, nothing after it. */
-static int parse_positive(const char *s, u64 *val)
-{
-	char *end;
-
-	errno = 0;
-	*val = strtoull(s, &end, 10);
-	return errno || end == s || *end || !*val || *s == '-' ? -EINVAL : 0;
-}
-
-static int parse_time_secs(const char *s, u64 *secs)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !end[0] || end[1])
-		return -EINVAL;
-	switch (*end) {
-	case 's': break;
-	case 'm': v *= 60; break;
-	case 'h': v *= 3600; break;
-	case 'd': v *= 86400; break;
-	default: return -EINVAL;
-	}
-	*secs = v;
-	return v ? 0 : -EINVAL;
-}
-
-static int parse_switch_output(struct record_opts *opts, const char *arg)
-{
-	bool unit;
-	u64 v;
-
-	opts->switch_output = true;
-	if (!arg || !strcmp(arg, "signal")) {
-		opts->switch_output_signal = true;
-		return 0;
-	}
-	if (parse_size(arg, &v, &unit) == 0 && unit && v) {
-		opts->switch_output_size = v;
-		return 0;
-	}
-	if (parse_time_secs(arg, &v) == 0) {
-		opts->switch_output_time = v;
-		return 0;
-	}
-	pr_err("Invalid --switch-output value '%s': use 'signal', a size such as 100M, "
-	       "or a time such as 30s, 5m, 1h, 1d.\n", arg);
-	return -EINVAL;
-}
-
-/*
- * A size below one ring buffer would switch on every pass of the loop: it
- * is raised to that, with the distro's notice.
- */
-static void record__check_switch_size(struct record_opts *opts)
-{
-	u64 buf = opts->mmap_pages * sysconf(_SC_PAGESIZE);
-
-	if (opts->switch_output_size && opts->switch_output_size < buf) {
-		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
-			"size (%lluK) expect bigger perf.data sizes\n", (unsigned long long)(buf >> 10));
-		opts->switch_output_size = buf;
-	}
-}
-
-static bool is_power_of_2(u64 n)
-{
-	return n && !(n & (n - 1));
-}
-
-/* -m: pages (rounded up to a power of two, with a notice) or a size with a unit. */
-static int parse_mmap_pages(struct record_opts *opts, const char *arg)
-{
-	long page_size = sysconf(_SC_PAGESIZE);
-	bool unit;
-	u64 v, pages;
-
-	if (parse_size(arg, &v, &unit) < 0 || v == 0) {
-		pr_err("Invalid -m/--mmap-pages value '%s': give a number of pages (e.g. 128) or "
-		       "a size (e.g. 512K, 4M).\n", arg);
-		return -EINVAL;
-	}
-	pages = unit ? (v + page_size - 1) / page_size : v;
-	if (pages > (1ULL << 30) / page_size * 4) {
-		pr_err("-m %s is too large: at most 4G per ring buffer.\n", arg);
-		return -EINVAL;
-	}
-	if (!is_power_of_2(pages)) {
-		u64 p = 1;
-
-		while (p < pages)
-			p <<= 1;
-		if (!unit)
-			fprintf(stderr, "rounding mmap pages size to %llu bytes (%llu pages)\n",
-				(unsigned long long)(p * page_size), (unsigned long long)p);
-		pages = p;
-	}
-	opts->mmap_pages = pages;
-	return 0;
-}
-
-/*
- * Root can lock what it likes; others are bound by perf_event_mlock_kb
- * per CPU plus RLIMIT_MEMLOCK.  Everyone is bound by the memory there is.
- */
-static int record__check_mmap_size(struct record *rec, int nr_buffers)
-{
-	long page_size = sysconf(_SC_PAGESIZE);
-	u64 per_buf = (rec->opts.mmap_pages + 1) * page_size;
-	u64 total = per_buf * nr_buffers;
-	struct sysinfo si;
-
-	if (sysinfo(&si) == 0 && total > (u64)si.totalram * si.mem_unit / 2) {
-		pr_err("-m asks for %llu MB of ring buffers in all (%d buffers), more than half "
-		       "of this machine's memory: use a smaller -m.\n",
-		       (unsigned long long)(total >> 20), nr_buffers);
-		return -ENOMEM;
-	}
-	if (geteuid() != 0) {
-		FILE *fp = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
-		unsigned long mlock_kb = 516;
-		struct rlimit rl = { 0, 0 };
-		u64 limit;
-
-		if (fp) {
-			if (fscanf(fp, "%lu", &mlock_kb) != 1)
-				mlock_kb = 516;
-			fclose(fp);
-		}
-		getrlimit(RLIMIT_MEMLOCK, &rl);
-		limit = (u64)mlock_kb * 1024 * sysconf(_SC_NPROCESSORS_ONLN) +
-			(rl.rlim_cur == RLIM_INFINITY ? (u64)1 << 62 : rl.rlim_cur);
-		if (total > limit) {
-			pr_err("-m asks for %llu KB of locked ring buffers, more than the %llu KB "
-			       "allowed: use a smaller -m, raise "
-			       "/proc/sys/kernel/perf_event_mlock_kb, or run as root.\n",
-			       (unsigned long long)(total >> 10), (unsigned long long)(limit >> 10));
-			return -EPERM;
-		}
-	}
-	return 0;
-}
 
 static int record__parse_options(struct record *rec, int argc, const char **argv)
 {
@@ -1035,11 +726,11 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->output = optarg;
 			break;
 		case 'm':
-			if (parse_mmap_pages(opts, optarg))
+			if (record_opts__parse_mmap_pages(opts, optarg))
 				return -EINVAL;
 			break;
 		case 'F':
-			if (parse_positive(optarg, &opts->freq)) {
+			if (record_opts__parse_positive(optarg, &opts->freq)) {
 				pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n",
 				       optarg);
 				return -EINVAL;
@@ -1047,7 +738,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->user_freq = true;
 			break;
 		case 'c':
-			if (parse_positive(optarg, &opts->period)) {
+			if (record_opts__parse_positive(optarg, &opts->period)) {
 				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
 				       optarg);
 				return -EINVAL;
@@ -1086,7 +777,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->overwrite = false;
 			break;
 		case OPT_SWITCH_OUTPUT:
-			if (parse_switch_output(opts, optarg))
+			if (record_opts__parse_switch_output(opts, optarg))
 				return -EINVAL;
 			break;
 		case OPT_SWITCH_MAX_FILES:
@@ -1108,7 +799,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			u64 v;
 
 			/* Below a megabyte it could not hold one busy process's maps. */
-			if (parse_size(optarg, &v, &unit) || v < (1 << 20)) {
+			if (record_opts__parse_size(optarg, &v, &unit) || v < (1 << 20)) {
 				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
 				       "e.g. 64M.\n", optarg);
 				return -EINVAL;
@@ -1176,7 +867,7 @@ static int record__create_maps(struct record *rec)
 		threads = thread_map__new_dummy();
 	} else {
 		/* A forked workload, inherited by its children. */
-		threads = thread_map__new_by_tid(rec->evlist->workload_pid);
+		threads = thread_map__new_by_tid(rec->workload.pid);
 	}
 	/*
 	 * Buffers are per CPU even for a task: the kernel will not mmap an
@@ -1323,7 +1014,7 @@ static int record__mmap(struct record *rec)
 		only_tracking &= evsel->overwrite || evsel->tracking;
 	}
 	nr = rec->evlist->per_cpu ? rec->evlist->cpus->nr : rec->evlist->threads->nr;
-	err = record__check_mmap_size(rec, nr * (any_overwrite ? 2 : 1));
+	err = record_opts__check_mmap_size(&rec->opts, nr * (any_overwrite ? 2 : 1));
 	if (err)
 		return err;
 	/*
@@ -1425,7 +1116,7 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 	    !rec->opts.system_wide && !rec->opts.cpu_list)
 		done = 1;
 	if (child_exited) {
-		record__reap_workload(rec, false);
+		workload__reap(&rec->workload, false);
 		done = 1;
 	}
 	return 0;
@@ -1526,7 +1217,7 @@ int cmd_record(int argc, const char **argv)
 			.stack_size = 8192,
 			.sideband_max = DEFAULT_SIDEBAND_MAX,
 		},
-		.exec_fail_fd = -1,
+		.workload = WORKLOAD_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
 	sigset_t loop_mask;
@@ -1562,7 +1253,7 @@ int cmd_record(int argc, const char **argv)
 
 		opts->mmap_pages = DEFAULT_MMAP_BYTES / ps;
 	}
-	record__check_switch_size(opts);
+	record_opts__check_switch_size(opts);
 	record__install_signals(&rec, &loop_mask);
 	if (opts->workload) {
 		err = workload__check(rec.argv[0]);
@@ -1577,7 +1268,7 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		goto out_delete;
 	if (opts->workload) {
-		err = record__prepare_workload(&rec);
+		err = workload__prepare(&rec.workload, rec.argv, &rec.child_mask);
 		if (err) {
 			pr_err("Cannot start the workload: %s\n", strerror(-err));
 			goto out_delete;
@@ -1620,8 +1311,9 @@ int cmd_record(int argc, const char **argv)
 	if (!opts->workload || opts->system_wide || opts->cpu_list)
 		evlist__enable(rec.evlist);
 	if (opts->workload) {
-		err = record__start_workload(&rec);
+		err = workload__start(&rec.workload);
 		if (err) {
+			pr_err("Workload failed: cannot run '%s': %s\n", rec.argv[0], strerror(-err));
 			record__abandon_output(&rec);
 			goto out_kill;
 		}
@@ -1641,14 +1333,14 @@ int cmd_record(int argc, const char **argv)
 	record__print_summary(&rec);
 	perf_header_info__exit(&rec.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
-	if (!child_exited && rec.evlist->workload_pid > 0 && !rec.workload_reaped)
-		kill(rec.evlist->workload_pid, SIGTERM);
-	record__reap_workload(&rec, true);
-	status = opts->workload ? rec.workload_status : 0;
+	if (!child_exited && rec.workload.pid > 0 && !rec.workload.reaped)
+		kill(rec.workload.pid, SIGTERM);
+	workload__reap(&rec.workload, true);
+	status = opts->workload ? rec.workload.status : 0;
 	goto out_delete;
 
 out_kill:
-	record__kill_workload(&rec);
+	workload__kill(&rec.workload);
 out_delete:
 	flight_recorder__delete(rec.fr);
 	evlist__delete(rec.evlist);

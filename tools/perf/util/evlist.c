@@ -25,8 +25,6 @@ struct evlist *evlist__new(void)
 	INIT_LIST_HEAD(&evlist->children);
 	INIT_LIST_HEAD(&evlist->child_node);
 	evlist->parent = evlist;
-	evlist->workload_pid = -1;
-	evlist->workload_cork_fd = -1;
 	fdarray__init(&evlist->pollfd, 64);
 	return evlist;
 }

@@ -42,8 +42,6 @@ struct evlist {
 	struct perf_mmap *mmap;		/* nr_mmaps ring buffers */
 	int nr_mmaps;
 	size_t mmap_len;		/* data pages, bytes (power of two pages) */
-	int workload_pid;		/* forked workload, -1 if none */
-	int workload_cork_fd;		/* write end that releases it */
 	bool per_cpu;			/* buffers per CPU (else per thread) */
 };
 

@@ -1,0 +1,188 @@
+/*
+ * The values of perf record's options: sizes, times, -m, --switch-output,
+ * and the checks that need the whole set.  Messages are the command's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include "perf.h"
+#include "debug.h"
+#include "record-opts.h"
+
+/* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
+int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	*had_unit = true;
+	switch (*end) {
+	case 'b': case 'B': break;
+	case 'k': case 'K': v <<= 10; break;
+	case 'm': case 'M': v <<= 20; break;
+	case 'g': case 'G': v <<= 30; break;
+	case '\0': *had_unit = false; break;
+	default: return -EINVAL;
+	}
+	if (*end && end[1] != '\0')
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* A positive decimal number, nothing after it. */
+int record_opts__parse_positive(const char *s, u64 *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return errno || end == s || *end || !*val || *s == '-' ? -EINVAL : 0;
+}
+
+static int parse_time_secs(const char *s, u64 *secs)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || !end[0] || end[1])
+		return -EINVAL;
+	switch (*end) {
+	case 's': break;
+	case 'm': v *= 60; break;
+	case 'h': v *= 3600; break;
+	case 'd': v *= 86400; break;
+	default: return -EINVAL;
+	}
+	*secs = v;
+	return v ? 0 : -EINVAL;
+}
+
+int record_opts__parse_switch_output(struct record_opts *opts, const char *arg)
+{
+	bool unit;
+	u64 v;
+
+	opts->switch_output = true;
+	if (!arg || !strcmp(arg, "signal")) {
+		opts->switch_output_signal = true;
+		return 0;
+	}
+	if (record_opts__parse_size(arg, &v, &unit) == 0 && unit && v) {
+		opts->switch_output_size = v;
+		return 0;
+	}
+	if (parse_time_secs(arg, &v) == 0) {
+		opts->switch_output_time = v;
+		return 0;
+	}
+	pr_err("Invalid --switch-output value '%s': use 'signal', a size such as 100M, "
+	       "or a time such as 30s, 5m, 1h, 1d.\n", arg);
+	return -EINVAL;
+}
+
+/*
+ * A size below one ring buffer would switch on every pass of the loop: it
+ * is raised to that, with the distro's notice.
+ */
+void record_opts__check_switch_size(struct record_opts *opts)
+{
+	u64 buf = opts->mmap_pages * sysconf(_SC_PAGESIZE);
+
+	if (opts->switch_output_size && opts->switch_output_size < buf) {
+		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
+			"size (%lluK) expect bigger perf.data sizes\n", (unsigned long long)(buf >> 10));
+		opts->switch_output_size = buf;
+	}
+}
+
+static bool is_power_of_2(u64 n)
+{
+	return n && !(n & (n - 1));
+}
+
+/* -m: pages (rounded up to a power of two, with a notice) or a size with a unit. */
+int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	bool unit;
+	u64 v, pages;
+
+	if (record_opts__parse_size(arg, &v, &unit) < 0 || v == 0) {
+		pr_err("Invalid -m/--mmap-pages value '%s': give a number of pages (e.g. 128) or "
+		       "a size (e.g. 512K, 4M).\n", arg);
+		return -EINVAL;
+	}
+	pages = unit ? (v + page_size - 1) / page_size : v;
+	if (pages > (1ULL << 30) / page_size * 4) {
+		pr_err("-m %s is too large: at most 4G per ring buffer.\n", arg);
+		return -EINVAL;
+	}
+	if (!is_power_of_2(pages)) {
+		u64 p = 1;
+
+		while (p < pages)
+			p <<= 1;
+		if (!unit)
+			fprintf(stderr, "rounding mmap pages size to %llu bytes (%llu pages)\n",
+				(unsigned long long)(p * page_size), (unsigned long long)p);
+		pages = p;
+	}
+	opts->mmap_pages = pages;
+	return 0;
+}
+
+/*
+ * Root can lock what it likes; others are bound by perf_event_mlock_kb
+ * per CPU plus RLIMIT_MEMLOCK.  Everyone is bound by the memory there is.
+ */
+int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	u64 per_buf = (opts->mmap_pages + 1) * page_size;
+	u64 total = per_buf * nr_buffers;
+	struct sysinfo si;
+
+	if (sysinfo(&si) == 0 && total > (u64)si.totalram * si.mem_unit / 2) {
+		pr_err("-m asks for %llu MB of ring buffers in all (%d buffers), more than half "
+		       "of this machine's memory: use a smaller -m.\n",
+		       (unsigned long long)(total >> 20), nr_buffers);
+		return -ENOMEM;
+	}
+	if (geteuid() != 0) {
+		FILE *fp = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+		unsigned long mlock_kb = 516;
+		struct rlimit rl = { 0, 0 };
+		u64 limit;
+
+		if (fp) {
+			if (fscanf(fp, "%lu", &mlock_kb) != 1)
+				mlock_kb = 516;
+			fclose(fp);
+		}
+		getrlimit(RLIMIT_MEMLOCK, &rl);
+		limit = (u64)mlock_kb * 1024 * sysconf(_SC_NPROCESSORS_ONLN) +
+			(rl.rlim_cur == RLIM_INFINITY ? (u64)1 << 62 : rl.rlim_cur);
+		if (total > limit) {
+			pr_err("-m asks for %llu KB of locked ring buffers, more than the %llu KB "
+			       "allowed: use a smaller -m, raise "
+			       "/proc/sys/kernel/perf_event_mlock_kb, or run as root.\n",
+			       (unsigned long long)(total >> 10), (unsigned long long)(limit >> 10));
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+

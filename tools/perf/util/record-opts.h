@@ -1,0 +1,18 @@
+#ifndef PERF_UTIL_RECORD_OPTS_H
+#define PERF_UTIL_RECORD_OPTS_H
+#include "perf.h"
+
+/* "4096", "16K", "2M", "1G" -> bytes; *had_unit false for a bare number. */
+int record_opts__parse_size(const char *s, u64 *val, bool *had_unit);
+/* A positive decimal number, nothing after it. */
+int record_opts__parse_positive(const char *s, u64 *val);
+/* --switch-output[=signal|SIZE|TIME]; prints what was wrong. */
+int record_opts__parse_switch_output(struct record_opts *opts, const char *arg);
+/* -m: pages (rounded up to a power of two, with a notice) or a size with a unit. */
+int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg);
+/* A --switch-output size below one ring buffer is raised to it, with a notice. */
+void record_opts__check_switch_size(struct record_opts *opts);
+/* Whether @nr_buffers ring buffers of -m fit in memory and the locking limits. */
+int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers);
+
+#endif
