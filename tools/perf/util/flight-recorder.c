@@ -454,7 +454,6 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 	u64 bound = fr->t_seen, t0 = now_ns();
 	int nr = fr->evlist->nr_mmaps, err = 0;
 
-	fr->described = false;
 	for (int i = 0; i < nr && !err; i++)
 		err = fr__take(fr, i, w, &d);
 	fr__go_home(fr);
@@ -469,6 +468,8 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		err = w->write(w->arg, &round, sizeof(round));
 	if (!err)
 		err = w->finish(w->arg, &d);
+	/* What the table described is the finished file's business only. */
+	fr->described = false;
 	for (int i = 0; i < nr; i++) {
 		struct perf_mmap *map = &fr->evlist->mmap[i];
 

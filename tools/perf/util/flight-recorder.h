@@ -86,7 +86,10 @@ void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *e
  * it comes (true), and a sample's time is noted for the dump's range.
  */
 bool flight_recorder__track(struct flight_recorder *fr, const union perf_event *event);
-/* True if the last dump's process table described process @pid. */
+/*
+ * True if the dump being finished (inside the writer's finish callback) had
+ * the process table describe process @pid.
+ */
 bool flight_recorder__described(const struct flight_recorder *fr, u32 pid);
 
 /*
