@@ -26,12 +26,12 @@
 #include "util/types.h"
 
 #define SUITE(n) extern struct test_suite suite__##n;
-#include "tests-list.h"
+#include <tests-list.h>
 #undef SUITE
 
 #define SUITE(n) &suite__##n,
 static struct test_suite *c_tests[] = {
-#include "tests-list.h"
+#include <tests-list.h>
 	NULL
 };
 #undef SUITE
