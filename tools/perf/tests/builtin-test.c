@@ -282,7 +282,7 @@ static bool selected(int idx, struct test_entry *e, int argc, char **argv)
 
 static const char * const test_usage[] = {
 	"-l, --list       list the tests instead of running them",
-	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, ...",
+	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, threads N MS, ...",
 	"-v, --verbose    show each test's output",
 	"-h, --help       show this help",
 	NULL
