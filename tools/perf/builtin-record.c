@@ -1567,21 +1567,29 @@ static int record__setup_events(struct record *rec)
 static int record__open(struct record *rec)
 {
 	struct evsel *failed = NULL;
+	bool said_user_only = false;
 	char msg[512];
 	int err;
 
 	for (;;) {
+		enum evsel_fallback fb;
+
 		err = evlist__open(rec->evlist, &failed);
 		if (!err)
 			return 0;
 		evlist__close(rec->evlist);
-		if (failed && evsel__fallback(failed, err, msg, sizeof(msg))) {
-			if (!rec->opts.quiet)
-				fprintf(stderr, "%s\n", msg);
+		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
+		if (fb == EVSEL_FALLBACK_NONE)
+			break;
+		/* Like the distro, only -v tells that kernel samples are left out; once. */
+		if (fb == EVSEL_FALLBACK_USER_ONLY) {
+			if (verbose > 0 && !said_user_only)
+				ui__warning("%s\n", msg);
+			said_user_only = true;
+		} else if (!rec->opts.quiet) {
 			/* The sampling rate a hardware event had suits cpu-clock as well. */
-			continue;
+			fprintf(stderr, "%s\n", msg);
 		}
-		break;
 	}
 	if (failed) {
 		evsel__open_strerror(failed, err, msg, sizeof(msg));
