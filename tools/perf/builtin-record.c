@@ -39,6 +39,7 @@
 #include "util/parse-events.h"
 #include "util/sideband.h"
 #include "util/synthetic-events.h"
+#include "util/target.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
 
@@ -1110,6 +1111,7 @@ static const char * const record_usage[] = {
 	"-p, --pid <pids>          record existing processes",
 	"-t, --tid <tids>          record existing threads",
 	"    --no-inherit          child tasks do not inherit counters",
+	"    --per-thread          one ring buffer per thread (no inheritance); not with -a/-C",
 	"    --overwrite           keep events in overwritable backward ring buffers",
 	"                          (flight recorder: dump them with --switch-output)",
 	"    --switch-output[=signal|SIZE|TIME]",
@@ -1137,6 +1139,7 @@ enum {
 	OPT_TAIL_SYNTH,
 	OPT_NO_TAIL_SYNTH,
 	OPT_SIDEBAND_MAX,
+	OPT_PER_THREAD,
 };
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
@@ -1311,6 +1314,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		{ "pid",		required_argument, NULL, 'p' },
 		{ "tid",		required_argument, NULL, 't' },
 		{ "no-inherit",		no_argument,	   NULL, OPT_NO_INHERIT },
+		{ "per-thread",		no_argument,	   NULL, OPT_PER_THREAD },
 		{ "overwrite",		no_argument,	   NULL, OPT_OVERWRITE },
 		{ "no-overwrite",	no_argument,	   NULL, OPT_NO_OVERWRITE },
 		{ "switch-output",	optional_argument, NULL, OPT_SWITCH_OUTPUT },
@@ -1391,6 +1395,9 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			break;
 		case OPT_NO_INHERIT:
 			opts->no_inherit = true;
+			break;
+		case OPT_PER_THREAD:
+			opts->per_thread = true;
 			break;
 		case OPT_OVERWRITE:
 			opts->overwrite = true;
@@ -1495,10 +1502,28 @@ static int record__create_maps(struct record *rec)
 	 * Buffers are per CPU even for a task: the kernel will not mmap an
 	 * inherited per-task event that is not bound to a CPU.
 	 */
-	if (opts->no_inherit && !opts->system_wide && !opts->cpu_list)
+	if ((opts->no_inherit || opts->per_thread) && !opts->system_wide && !opts->cpu_list)
 		cpus = cpu_map__dummy_new();
 	else
 		cpus = cpu_map__new(opts->cpu_list);
+	if (cpus && opts->cpu_list) {
+		struct cpu_map *online = NULL;
+		int bad = cpu_map__first_offline(cpus, &online);
+
+		if (bad >= 0) {
+			char list[256] = "none";
+
+			if (online && online->nr)
+				cpu_map__snprint(online, list, sizeof(list));
+			pr_err("-C %s: CPU %d is not online (online CPUs: %s): choose CPUs from "
+			       "that list.\n", opts->cpu_list, bad, list);
+			cpu_map__put(online);
+			cpu_map__put(cpus);
+			thread_map__put(threads);
+			return -ENODEV;
+		}
+		cpu_map__put(online);
+	}
 	if (!cpus || !threads) {
 		if (!cpus && opts->cpu_list)
 			pr_err("Invalid -C/--cpu list '%s': use a list like 0-3,7 of online CPUs.\n",
@@ -1909,6 +1934,13 @@ int cmd_record(int argc, const char **argv)
 		usage_with_options(RECORD_USAGE, record_usage);
 		status = 129;
 		goto out_delete;
+	}
+	{
+		unsigned int lost = target__resolve(opts);
+
+		/* The distro tells only the first override (-C before -a). */
+		if (lost)
+			ui__warning("%s\n", target__override_str(lost & -lost));
 	}
 	if (!strcmp(opts->output, "-")) {
 		pr_err("Writing to a pipe (-o -) is not supported yet: give a file name.\n");

@@ -248,6 +248,9 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	}
 	if (!is_dummy)
 		evsel__apply_callchain(evsel, cg, stack_size);
+	/* The kernel will not mmap an inherited event that is not bound to a CPU. */
+	if (opts->per_thread)
+		attr->inherit = 0;
 
 	if (evsel->tracking) {
 		attr->mmap = 1;
