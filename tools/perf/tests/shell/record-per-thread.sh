@@ -44,6 +44,12 @@ check_tids() {
 	[ "$min" -ge "$3" ] || { cat tids.txt; fail "$1: a thread has only $min samples"; }
 	echo "$1: $n threads, at least $min samples each"
 }
+# Every sample of FILE finds its thread's maps: none falls in [unknown].
+check_maps() {
+	local unknown
+	unknown=$("$ORACLE" script -F tid,ip,dso -i "$1" 2>/dev/null | grep -c '(\[unknown\])')
+	[ "$unknown" -eq 0 ] || fail "$1: $unknown samples without a map (a thread without its process's maps?)"
+}
 
 # 1. -p, streaming: one buffer and one cpu -1 event per thread, no inherit.
 start_threads 8 40
@@ -98,6 +104,7 @@ kill $W2; wait $W2 2>/dev/null
 wait $R || { cat rec.err; fail "flight recorder: record failed"; }
 oracle_ok "$dump: evlist" evlist -v -i "$dump" | grep -q 'write_backward: 1' || fail "no backward event"
 check_tids "$dump" 8 10
+check_maps "$dump"
 
 # 5. 64 threads, streaming and a flight-recorder dump at exit.
 start_threads 64 10
@@ -117,4 +124,6 @@ wait_polling $R
 release_threads
 wait $R || { cat rec.err; fail "64 threads, flight recorder: record failed"; }
 check_tids "$(ls fr64.data.2* | head -1)" 64 3
+check_maps "$(ls fr64.data.2* | head -1)"
+check_maps p64.data
 exit 0
