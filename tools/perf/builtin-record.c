@@ -39,6 +39,7 @@
 #include "util/record-opts.h"
 #include "util/sideband.h"
 #include "util/synthetic-events.h"
+#include "util/target.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
 #include "util/workload.h"
@@ -646,6 +647,7 @@ static const char * const record_usage[] = {
 	"-p, --pid <pids>          record existing processes",
 	"-t, --tid <tids>          record existing threads",
 	"    --no-inherit          child tasks do not inherit counters",
+	"    --per-thread          one ring buffer per thread (no inheritance); not with -a/-C",
 	"    --overwrite           keep events in overwritable backward ring buffers",
 	"                          (flight recorder: dump them with --switch-output)",
 	"    --switch-output[=signal|SIZE|TIME]",
@@ -673,6 +675,7 @@ enum {
 	OPT_TAIL_SYNTH,
 	OPT_NO_TAIL_SYNTH,
 	OPT_SIDEBAND_MAX,
+	OPT_PER_THREAD,
 };
 
 static int record__parse_options(struct record *rec, int argc, const char **argv)
@@ -689,6 +692,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		{ "pid",		required_argument, NULL, 'p' },
 		{ "tid",		required_argument, NULL, 't' },
 		{ "no-inherit",		no_argument,	   NULL, OPT_NO_INHERIT },
+		{ "per-thread",		no_argument,	   NULL, OPT_PER_THREAD },
 		{ "overwrite",		no_argument,	   NULL, OPT_OVERWRITE },
 		{ "no-overwrite",	no_argument,	   NULL, OPT_NO_OVERWRITE },
 		{ "switch-output",	optional_argument, NULL, OPT_SWITCH_OUTPUT },
@@ -769,6 +773,9 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			break;
 		case OPT_NO_INHERIT:
 			opts->no_inherit = true;
+			break;
+		case OPT_PER_THREAD:
+			opts->per_thread = true;
 			break;
 		case OPT_OVERWRITE:
 			opts->overwrite = true;
@@ -873,10 +880,28 @@ static int record__create_maps(struct record *rec)
 	 * Buffers are per CPU even for a task: the kernel will not mmap an
 	 * inherited per-task event that is not bound to a CPU.
 	 */
-	if (opts->no_inherit && !opts->system_wide && !opts->cpu_list)
+	if ((opts->no_inherit || opts->per_thread) && !opts->system_wide && !opts->cpu_list)
 		cpus = cpu_map__dummy_new();
 	else
 		cpus = cpu_map__new(opts->cpu_list);
+	if (cpus && opts->cpu_list) {
+		struct cpu_map *online = NULL;
+		int bad = cpu_map__first_offline(cpus, &online);
+
+		if (bad >= 0) {
+			char list[256] = "none";
+
+			if (online && online->nr)
+				cpu_map__snprint(online, list, sizeof(list));
+			pr_err("-C %s: CPU %d is not online (online CPUs: %s): choose CPUs from "
+			       "that list.\n", opts->cpu_list, bad, list);
+			cpu_map__put(online);
+			cpu_map__put(cpus);
+			thread_map__put(threads);
+			return -ENODEV;
+		}
+		cpu_map__put(online);
+	}
 	if (!cpus || !threads) {
 		if (!cpus && opts->cpu_list)
 			pr_err("Invalid -C/--cpu list '%s': use a list like 0-3,7 of online CPUs.\n",
@@ -945,21 +970,29 @@ static int record__setup_events(struct record *rec)
 static int record__open(struct record *rec)
 {
 	struct evsel *failed = NULL;
+	bool said_user_only = false;
 	char msg[512];
 	int err;
 
 	for (;;) {
+		enum evsel_fallback fb;
+
 		err = evlist__open(rec->evlist, &failed);
 		if (!err)
 			return 0;
 		evlist__close(rec->evlist);
-		if (failed && evsel__fallback(failed, err, msg, sizeof(msg))) {
-			if (!rec->opts.quiet)
-				fprintf(stderr, "%s\n", msg);
+		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
+		if (fb == EVSEL_FALLBACK_NONE)
+			break;
+		/* Like the distro, only -v tells that kernel samples are left out; once. */
+		if (fb == EVSEL_FALLBACK_USER_ONLY) {
+			if (verbose > 0 && !said_user_only)
+				ui__warning("%s\n", msg);
+			said_user_only = true;
+		} else if (!rec->opts.quiet) {
 			/* The sampling rate a hardware event had suits cpu-clock as well. */
-			continue;
+			fprintf(stderr, "%s\n", msg);
 		}
-		break;
 	}
 	if (failed) {
 		evsel__open_strerror(failed, err, msg, sizeof(msg));
@@ -1239,6 +1272,13 @@ int cmd_record(int argc, const char **argv)
 		usage_with_options(RECORD_USAGE, record_usage);
 		status = 129;
 		goto out_delete;
+	}
+	{
+		unsigned int lost = target__resolve(opts);
+
+		/* The distro tells only the first override (-C before -a). */
+		if (lost)
+			ui__warning("%s\n", target__override_str(lost & -lost));
 	}
 	if (!strcmp(opts->output, "-")) {
 		pr_err("Writing to a pipe (-o -) is not supported yet: give a file name.\n");

@@ -18,6 +18,7 @@ struct record_opts {
 	const char *target_tid;		/* -t */
 	bool system_wide;		/* -a */
 	bool no_inherit;		/* --no-inherit */
+	bool per_thread;		/* --per-thread: cpu -1, one buffer per thread, no inherit */
 	bool overwrite;			/* --overwrite: every event backward */
 	bool tail_synthesize;		/* --tail-synthesize (implied by --overwrite) */
 	bool quiet;

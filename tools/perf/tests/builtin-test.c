@@ -26,12 +26,12 @@
 #include "util/types.h"
 
 #define SUITE(n) extern struct test_suite suite__##n;
-#include "tests-list.h"
+#include <tests-list.h>
 #undef SUITE
 
 #define SUITE(n) &suite__##n,
 static struct test_suite *c_tests[] = {
-#include "tests-list.h"
+#include <tests-list.h>
 	NULL
 };
 #undef SUITE
@@ -282,7 +282,7 @@ static bool selected(int idx, struct test_entry *e, int argc, char **argv)
 
 static const char * const test_usage[] = {
 	"-l, --list       list the tests instead of running them",
-	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, ...",
+	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, threads N MS, ...",
 	"-v, --verbose    show each test's output",
 	"-h, --help       show this help",
 	NULL

@@ -6,8 +6,14 @@
  *   burn SECS          spin in user space for SECS seconds (float)
  *   mark NAME PID      prctl(PR_SET_NAME, NAME), then SIGUSR2 to PID
  *   forks N            N short-lived child processes
+ *   threads N MS [wait]  N threads (the main one too) each spin for MS ms of
+ *                      its own CPU time, so each gets its share of samples
+ *                      however busy the machine; with "wait" they are all
+ *                      created first and start when a byte (or EOF) arrives
+ *                      on stdin, so a recorder can attach to every one
  *   validate FILE [FIRST LAST]  the strict record validator (dump-validate.c)
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tests.h"
+#include "util/types.h"
 
 static volatile unsigned long sink;
 
@@ -38,6 +45,72 @@ __attribute__((noinline)) static int workload_burn(double secs)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 < secs);
 	return 0;
+}
+
+/* ---- threads ---- */
+
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t threads_cond = PTHREAD_COND_INITIALIZER;
+static bool threads_go;
+static long threads_ms;
+
+static u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void *threads_spin(void *arg)
+{
+	u64 start;
+
+	pthread_mutex_lock(&threads_lock);
+	while (!threads_go)
+		pthread_cond_wait(&threads_cond, &threads_lock);
+	pthread_mutex_unlock(&threads_lock);
+	start = thread_cpu_ns();
+	do {
+		burn_inner();
+	} while (thread_cpu_ns() - start < (u64)threads_ms * 1000000ULL);
+	return NULL;
+}
+
+static int workload_threads(long n, long ms, bool wait)
+{
+	pthread_t *tids;
+	long created = 0;
+	int ret = 0;
+	char c;
+
+	if (n < 1 || ms < 0) {
+		fprintf(stderr, "threads: give N >= 1 threads and MS >= 0 milliseconds.\n");
+		return 129;
+	}
+	tids = calloc(n, sizeof(*tids));
+	if (!tids)
+		return 1;
+	threads_ms = ms;
+	for (; created < n - 1; created++) {
+		if (pthread_create(&tids[created], NULL, threads_spin, NULL)) {
+			fprintf(stderr, "threads: cannot create thread %ld of %ld\n", created + 2, n);
+			ret = 1;
+			break;
+		}
+	}
+	if (wait && read(STDIN_FILENO, &c, 1) < 0)
+		ret = 1;
+	pthread_mutex_lock(&threads_lock);
+	threads_go = true;
+	pthread_cond_broadcast(&threads_cond);
+	pthread_mutex_unlock(&threads_lock);
+	if (!ret)
+		threads_spin(NULL);
+	for (long i = 0; i < created; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return ret;
 }
 
 int test__workload(int argc, const char **argv)
@@ -72,9 +145,12 @@ int test__workload(int argc, const char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(name, "threads"))
+		return workload_threads(n, argc > 2 ? strtol(argv[2], NULL, 0) : 100,
+					argc > 3 && !strcmp(argv[3], "wait"));
 	if (!strcmp(name, "validate"))
 		return test__validate_dump(argc, argv);
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
-		"mark NAME PID or forks N.\n", name);
+		"mark NAME PID, forks N or threads N MS [wait].\n", name);
 	return 129;
 }

@@ -200,6 +200,22 @@ struct cpu_map *cpu_map__new(const char *list)
 	return map ? map : cpu_map__from_sysconf();
 }
 
+int cpu_map__first_offline(const struct cpu_map *map, struct cpu_map **online)
+{
+	struct cpu_map *on = cpu_map__new(NULL);
+	int bad = -1;
+
+	for (int i = 0; on && i < map->nr && bad < 0; i++) {
+		if (map->map[i] >= 0 && cpu_map__idx(on, map->map[i]) < 0)
+			bad = map->map[i];
+	}
+	if (online)
+		*online = on;
+	else
+		cpu_map__put(on);
+	return bad;
+}
+
 int cpu__max_cpu(void)
 {
 	static int max_cpu;

@@ -16,6 +16,12 @@ void cpu_map__put(struct cpu_map *map);
 int cpu_map__idx(const struct cpu_map *map, int cpu);
 /* Number of possible CPUs (highest possible + 1). */
 int cpu__max_cpu(void);
+/*
+ * The first CPU of @map that is not online now, or -1 when all are (a
+ * "-1 means any" map included).  @online, if not NULL, gets the online
+ * map, for the message.
+ */
+int cpu_map__first_offline(const struct cpu_map *map, struct cpu_map **online);
 int cpu_map__snprint(const struct cpu_map *map, char *buf, int size);
 
 #endif

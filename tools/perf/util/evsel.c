@@ -248,6 +248,9 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	}
 	if (!is_dummy)
 		evsel__apply_callchain(evsel, cg, stack_size);
+	/* The kernel will not mmap an inherited event that is not bound to a CPU. */
+	if (opts->per_thread)
+		attr->inherit = 0;
 
 	if (evsel->tracking) {
 		attr->mmap = 1;
@@ -321,13 +324,47 @@ out_close:
 	return err;
 }
 
-bool evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size)
+/* kernel.perf_event_paranoid, or 2 (the usual default) if it cannot be read. */
+int perf_event_paranoid(void)
+{
+	FILE *fp = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int value = 2;
+
+	if (fp) {
+		if (fscanf(fp, "%d", &value) != 1)
+			value = 2;
+		fclose(fp);
+	}
+	return value;
+}
+
+/* "cpu-clock" -> "cpu-clock:u", "cycles:p" -> "cycles:pu", "pmu/x/" -> "pmu/x/u". */
+static int evsel__append_modifier(struct evsel *evsel, char mod)
+{
+	const char *name = evsel__name(evsel);
+	bool sep = !strchr(name, ':') && !strchr(name, '/');
+	char *new_name;
+
+	if (asprintf(&new_name, "%s%s%c", name, sep ? ":" : "", mod) < 0)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = new_name;
+	return 0;
+}
+
+enum evsel_fallback evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size)
 {
 	struct perf_event_attr *attr = &evsel->attr;
+	int paranoid;
 
+	/*
+	 * Only cycles, the default event, may become cpu-clock: any other
+	 * hardware or raw event the machine lacks is an error that names it,
+	 * or the user would get a profile of something they did not ask for.
+	 */
 	if ((err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) &&
-	    (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
-	     attr->type == PERF_TYPE_RAW) && !evsel->fallen_back) {
+	    attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES &&
+	    !evsel->fallen_back) {
 		char *old = strdup(evsel__name(evsel));
 		const char *mod = old ? strchr(old, ':') : NULL;
 		char name[256];
@@ -335,22 +372,36 @@ bool evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size)
 		/* Keep the modifiers: "cycles:u" becomes "cpu-clock:u". */
 		snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
 		snprintf(msg, size, "The %s event is not supported here (no hardware PMU?), "
-			 "falling back to cpu-clock.", old ? old : "hardware");
+			 "falling back to cpu-clock.", old ? old : "cycles");
 		free(old);
 		attr->type = PERF_TYPE_SOFTWARE;
 		attr->config = PERF_COUNT_SW_CPU_CLOCK;
 		attr->precise_ip = 0;
 		evsel__set_name(evsel, name);
 		evsel->fallen_back = true;
-		return true;
+		return EVSEL_FALLBACK_CPU_CLOCK;
+	}
+	/*
+	 * Above 1, perf_event_paranoid keeps users without CAP_PERFMON out of
+	 * the kernel; what they run in user space they may still sample.
+	 */
+	if ((err == -EACCES || err == -EPERM) && !attr->exclude_kernel && !attr->exclude_user &&
+	    geteuid() != 0 && (paranoid = perf_event_paranoid()) > 1) {
+		if (evsel__append_modifier(evsel, 'u'))
+			return EVSEL_FALLBACK_NONE;
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		snprintf(msg, size, "kernel.perf_event_paranoid=%d, trying to fall back to "
+			 "excluding kernel and hypervisor samples", paranoid);
+		return EVSEL_FALLBACK_USER_ONLY;
 	}
 	if (err == -EOPNOTSUPP && attr->precise_ip) {
 		attr->precise_ip--;
 		snprintf(msg, size, "Lowering the precision of %s to :%.*s.", evsel__name(evsel),
 			 attr->precise_ip, "ppp");
-		return true;
+		return EVSEL_FALLBACK_PRECISE;
 	}
-	return false;
+	return EVSEL_FALLBACK_NONE;
 }
 
 void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
@@ -365,8 +416,10 @@ void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
 			 name, strerror(-err));
 		break;
 	case ENOENT:
-		snprintf(msg, size, "The event %s is not supported by this kernel (%s).",
-			 name, strerror(-err));
+		/* The first sentence is the distro's; then what to do. */
+		snprintf(msg, size, "The %s event is not supported. This machine has no such "
+			 "counter (a VM without a hardware PMU?): see 'perf list' for the events "
+			 "it has.", name);
 		break;
 	case ESRCH:
 		snprintf(msg, size, "Cannot open %s: the process to monitor does not exist "

@@ -93,12 +93,20 @@ int callchain__parse(const char *s, enum callchain_mode *mode, u32 *stack_size);
  */
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
 void evsel__close(struct evsel *evsel);
+enum evsel_fallback {
+	EVSEL_FALLBACK_NONE,		/* nothing weaker to try: report @err */
+	EVSEL_FALLBACK_CPU_CLOCK,	/* cycles without a PMU -> cpu-clock */
+	EVSEL_FALLBACK_USER_ONLY,	/* paranoid > 1, not root: exclude kernel and hv */
+	EVSEL_FALLBACK_PRECISE,		/* precise_ip lowered by one */
+};
 /*
- * After an open failed with @err: if a weaker form of the event may work
- * (a hardware event -> cpu-clock, precise_ip lowered), changes the evsel,
- * describes the change in @msg and returns true.
+ * After an open failed with @err: if a weaker form of the event may work,
+ * changes the evsel, describes the change in @msg and says which it was.
+ * Only cycles becomes cpu-clock; other hardware and raw events do not.
  */
-bool evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size);
+enum evsel_fallback evsel__fallback(struct evsel *evsel, int err, char *msg, size_t size);
+/* /proc/sys/kernel/perf_event_paranoid (2 if unreadable). */
+int perf_event_paranoid(void);
 /* One-line reason and advice for an open failure of this evsel. */
 void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size);
 /* Size in bytes of the sample-id trailer for this sample_type. */

@@ -531,34 +531,48 @@ void sideband__prune(struct sideband *sb, u64 need_from)
 }
 
 /*
- * Writes one task and what it came from.  The ancestors go on an explicit
- * stack: a chain of forks can be deeper than we would like to recurse.
+ * Writes one task after what it came from, its parent and its process
+ * leader, so a reader meets a process before its threads and a parent
+ * before its child.  Records from /proc all carry time 0, so this order is
+ * the order a reader applies them in: a thread met first gets its process
+ * made up for it, whose maps the leader's own FORK then replaces, and the
+ * thread's samples find no maps.  The ancestors go on an explicit stack (a
+ * chain of forks can be deeper than we would like to recurse).  A task is
+ * marked when pushed, so a loop of parents (tid reuse) ends, and written
+ * when it is back on top with no unmarked ancestor.
  */
 static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__handler_t process,
 			 void *arg, u64 *nr_tasks, struct sb_task ***stack, size_t *stack_cap)
 {
 	size_t depth = 0;
 
+	if (task->gen == sb->gen)
+		return 0;
+	task->gen = sb->gen;
 	(*stack)[depth++] = task;
 	while (depth) {
-		struct sb_task *t = (*stack)[--depth];
+		struct sb_task *t = (*stack)[depth - 1];
+		struct sb_task *up = NULL;
 
-		if (t->gen == sb->gen)
+		if (t->parent && t->parent->gen != sb->gen)
+			up = t->parent;
+		else if (t->leader && t->leader->gen != sb->gen)
+			up = t->leader;
+		if (up) {
+			if (depth + 1 > *stack_cap) {
+				size_t cap = *stack_cap * 2;
+				struct sb_task **s = realloc(*stack, cap * sizeof(*s));
+
+				if (!s)
+					return -ENOMEM;
+				*stack = s;
+				*stack_cap = cap;
+			}
+			up->gen = sb->gen;
+			(*stack)[depth++] = up;
 			continue;
-		t->gen = sb->gen;
-		if (depth + 2 > *stack_cap) {
-			size_t cap = *stack_cap * 2;
-			struct sb_task **s = realloc(*stack, cap * sizeof(*s));
-
-			if (!s)
-				return -ENOMEM;
-			*stack = s;
-			*stack_cap = cap;
 		}
-		if (t->parent)
-			(*stack)[depth++] = t->parent;
-		if (t->leader)
-			(*stack)[depth++] = t->leader;
+		depth--;
 		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off)) {
 			int err = process(arg, sb_rec__event(t, off));
 

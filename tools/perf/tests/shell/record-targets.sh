@@ -1,0 +1,60 @@
+#!/bin/bash
+# perf record target conflicts warn like the distro; -C with an offline CPU names it
+. "$(dirname "$0")/lib/common.sh"
+need_root
+cd "$TMPD"
+
+# A task that lives until we end it, for -p/-t.
+sleep 1000 &
+T=$!
+trap 'kill $T 2>/dev/null; rm -rf "$TMPD"' EXIT
+
+# Runs "$1 record ..." against $T until it polls (then every event is
+# enabled), stops it with SIGINT and keeps its warnings in $2.
+warnings_of() {
+	local perf=$1 out=$2; shift 2
+	"$perf" record -e cpu-clock -o "$TMPD/t.data" "$@" >/dev/null 2>"$TMPD/err" &
+	local p=$! i=0
+	while ! grep -q poll "/proc/$p/wchan" 2>/dev/null; do
+		kill -0 $p 2>/dev/null || break
+		[ $((i += 1)) -lt 3000 ] || { kill -INT $p; fail "$perf record $* never polled"; }
+		sleep 0.01
+	done
+	kill -INT $p 2>/dev/null
+	wait $p
+	local rc=$?
+	grep -A1 '^Warning:' "$TMPD/err" | grep -v -e '^Warning:' -e '^--' >"$out"
+	return $rc
+}
+
+for args in "-a -p $T" "-C 0 -p $T" "-a -C 0 -t $T" "-a --per-thread -p $T" "-C 0 --per-thread -t $T"; do
+	warnings_of "$PERF" ours.txt $args || { cat err; fail "record $args failed"; }
+	"$ORACLE" evlist -i t.data >/dev/null 2>&1 || [ ! -x "$ORACLE" ] || fail "record $args: unreadable file"
+	if [ -x "$ORACLE" ]; then
+		warnings_of "$ORACLE" theirs.txt $args
+		diff -u theirs.txt ours.txt || fail "record $args: warnings differ from the distro's"
+	fi
+	[ -s ours.txt ] || fail "record $args: no warning"
+	echo "$args: $(tr '\n' ';' <ours.txt)"
+done
+
+# -a and -C win over --per-thread (the -p above won over them instead).
+"$PERF" record -a --per-thread -e cpu-clock -o w.data -- true >/dev/null 2>err ||
+	{ cat err; fail "-a --per-thread failed"; }
+grep -qx 'SYSTEM/CPU switch overriding PER-THREAD' err || { cat err; fail "-a --per-thread: no warning"; }
+# -q keeps warnings quiet, as with the distro.
+"$PERF" record -q -a --per-thread -e cpu-clock -o w.data -- true >/dev/null 2>err
+[ ! -s err ] || { cat err; fail "-q still warned"; }
+
+# An offline CPU is named, with the ones that are online.
+last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
+bad=$((last + 1))
+for list in "$bad" "0,$bad" "$((1 << 20))"; do
+	"$PERF" record -C "$list" -e cpu-clock -o c.data -- true >/dev/null 2>err && fail "-C $list succeeded"
+	first=${list#0,}
+	grep -q "^-C $list: CPU $first is not online (online CPUs: $(cat /sys/devices/system/cpu/online))" err ||
+		{ cat err; fail "-C $list: the offline CPU is not named"; }
+	[ ! -e c.data ] || fail "-C $list: left a file behind"
+	echo "-C $list -> $(head -1 err)"
+done
+exit 0
