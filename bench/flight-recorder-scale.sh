@@ -50,7 +50,7 @@ for N in $NS; do
 	for who in distro ours; do
 		bin=$DISTRO; [ $who = ours ] && bin=$OURS
 		# Run 1, under strace: memory and pauses.
-		"$OURS" test -w threads "$N" 100000 & load=$!
+		"$OURS" test -w threads "$N" 1000000 syscalls & load=$!
 		sleep 0.2
 		strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who.$N" \
 			"$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
@@ -67,7 +67,7 @@ for N in $NS; do
 		read -r pmax pmed span < <(pause_times "$W/strace.$who.$N")
 		rm -f "$W"/s.$who*
 		# Run 2, without strace: signal to file, median of 3.
-		"$OURS" test -w threads "$N" 100000 & load=$!
+		"$OURS" test -w threads "$N" 1000000 syscalls & load=$!
 		sleep 0.2
 		"$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
 			--overwrite --switch-output -o "$W/l.$who" 2>/dev/null &

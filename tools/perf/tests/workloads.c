@@ -10,7 +10,8 @@
  *                      its own CPU time, so each gets its share of samples
  *                      however busy the machine; with "wait" they are all
  *                      created first and start when a byte (or EOF) arrives
- *                      on stdin, so a recorder can attach to every one
+ *                      on stdin, so a recorder can attach to every one;
+ *                      with "syscalls" they spin on getppid() instead
  *   validate FILE [FIRST LAST]  the strict record validator (dump-validate.c)
  */
 #include <pthread.h>
@@ -53,6 +54,7 @@ static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t threads_cond = PTHREAD_COND_INITIALIZER;
 static bool threads_go;
 static long threads_ms;
+static bool threads_syscalls;	/* getppid() in the loop instead of user-space work */
 
 static u64 thread_cpu_ns(void)
 {
@@ -72,7 +74,12 @@ static void *threads_spin(void *arg)
 	pthread_mutex_unlock(&threads_lock);
 	start = thread_cpu_ns();
 	do {
-		burn_inner();
+		if (threads_syscalls) {
+			for (int i = 0; i < 1000; i++)
+				syscall(SYS_getppid);
+		} else {
+			burn_inner();
+		}
 	} while (thread_cpu_ns() - start < (u64)threads_ms * 1000000ULL);
 	return NULL;
 }
@@ -145,9 +152,15 @@ int test__workload(int argc, const char **argv)
 		}
 		return 0;
 	}
-	if (!strcmp(name, "threads"))
-		return workload_threads(n, argc > 2 ? strtol(argv[2], NULL, 0) : 100,
-					argc > 3 && !strcmp(argv[3], "wait"));
+	if (!strcmp(name, "threads")) {
+		bool wait = false;
+
+		for (int i = 3; i < argc; i++) {
+			wait |= !strcmp(argv[i], "wait");
+			threads_syscalls |= !strcmp(argv[i], "syscalls");
+		}
+		return workload_threads(n, argc > 2 ? strtol(argv[2], NULL, 0) : 100, wait);
+	}
 	if (!strcmp(name, "validate"))
 		return test__validate_dump(argc, argv);
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
