@@ -26,7 +26,8 @@ wait_files() {
 # From strace -T -tt output: per fd, PAUSE_OUTPUT 1 -> 0; prints
 # "max_ms median_ms span_ms" for the first dump (the first pause of each fd).
 pause_times() {
-	awk '
+	local d
+	d=$(awk '
 	function secs(s,  a) { split(s, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
 	/ioctl\(/ && /(PERF_EVENT_IOC_PAUSE_OUTPUT|0x40042409)/ {
 		fd = $0; sub(/.*ioctl\(/, "", fd); sub(/,.*/, "", fd)
@@ -35,12 +36,15 @@ pause_times() {
 		if ($0 ~ /, 0\)/ && (fd in p0) && !(fd in p1)) { p1[fd] = t; if (t > last) last = t }
 	}
 	END {
-		n = 0
-		for (fd in p1) d[++n] = (p1[fd] - p0[fd]) * 1000
-		if (!n) { print "n/a n/a n/a"; exit }
-		asort(d)
-		printf "%.2f %.2f %.1f\n", d[n], d[int((n + 1) / 2)], (last - first) * 1000
-	}' "$1"
+		printf "span %.1f\n", (last - first) * 1000
+		for (fd in p1) printf "%.3f\n", (p1[fd] - p0[fd]) * 1000
+	}' "$1")
+	local span n
+	span=$(echo "$d" | awk '/^span/ { print $2 }')
+	n=$(echo "$d" | grep -vc '^span')
+	[ "$n" -gt 0 ] || { echo "n/a n/a n/a"; return; }
+	echo "$(echo "$d" | grep -v '^span' | sort -n | tail -1)" \
+	     "$(echo "$d" | grep -v '^span' | sort -n | sed -n "$(( (n + 1) / 2 ))p")" "$span"
 }
 
 printf "%-4s %-7s %9s %9s %9s %9s %10s %10s %9s %9s\n" N who "rss0_MB" "anon0_MB" "rss1_MB" \
