@@ -374,6 +374,7 @@ static const char * const script_options[] = {
 	"                      trace,ip,sym,symoff,dso,period",
 	"    --header          show the data header",
 	"-q, --quiet           do not show warnings",
+	SYMBOL_CONF_USAGE,
 	NULL
 };
 
@@ -385,6 +386,7 @@ int cmd_script(int argc, const char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
@@ -409,6 +411,11 @@ int cmd_script(int argc, const char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case SYMBOL_OPT_DEMANGLE:
+		case SYMBOL_OPT_NO_DEMANGLE:
+		case SYMBOL_OPT_SYMFS:
+			symbol_conf__option(c, optarg);
 			break;
 		case 'h':
 			usage_with_options(script_usage, script_options);

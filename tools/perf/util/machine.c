@@ -398,12 +398,37 @@ int machine__process_exit(struct machine *m, const union perf_event *event)
 	return 0;
 }
 
+/* The map of @pid holding user address @addr, or NULL. */
+static struct map *machine__find_map(struct machine *m, int pid, u64 addr)
+{
+	struct maps *p = machine__find_maps(m, pid);
+	size_t i;
+
+	if (!p || !p->nr)
+		return NULL;
+	i = p->last_hit;
+	if (i >= p->nr || addr < p->map[i].start || addr >= p->map[i].end) {
+		i = maps__lower(p, addr);
+		if (i >= p->nr || addr < p->map[i].start)
+			return NULL;
+		p->last_hit = i;
+	}
+	return &p->map[i];
+}
+
+struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel)
+{
+	struct map *map;
+
+	if (kernel)
+		return m->kernel_dso;
+	map = machine__find_map(m, pid, addr);
+	return map ? map->dso : NULL;
+}
+
 void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		      struct addr_location *al)
 {
-	struct maps *p;
-	size_t i;
-
 	memset(al, 0, sizeof(*al));
 	al->addr = addr;
 	al->sym_addr = addr;
@@ -412,17 +437,9 @@ void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
 		return;
 	}
-	p = machine__find_maps(m, pid);
-	if (!p || !p->nr)
+	al->map = machine__find_map(m, pid, addr);
+	if (!al->map)
 		return;
-	i = p->last_hit;
-	if (i >= p->nr || addr < p->map[i].start || addr >= p->map[i].end) {
-		i = maps__lower(p, addr);
-		if (i >= p->nr || addr < p->map[i].start)
-			return;
-		p->last_hit = i;
-	}
-	al->map = &p->map[i];
 	al->dso = al->map->dso;
 	al->addr = addr - al->map->start + al->map->pgoff;
 	al->sym = dso__find_symbol(al->dso, al->addr, &al->sym_addr);

@@ -78,5 +78,7 @@ int machine__process_mmap2(struct machine *m, const union perf_event *event);
  */
 void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		      struct addr_location *al);
+/* Only the DSO of @addr (no symbols are loaded); NULL when unmapped. */
+struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel);
 
 #endif
