@@ -342,6 +342,8 @@ static int record__open_output(struct record *rec)
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
+	rec->hinfo.no_buildid = rec->opts.no_buildid;
+	rec->hinfo.no_buildid_cache = rec->opts.no_buildid_cache;
 	err = perf_header__write_begin(&rec->data, rec->evlist);
 	if (err) {
 		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));
@@ -369,6 +371,8 @@ static int record__finish_output(struct record *rec)
 		err = record__flush(rec);
 	if (!err)
 		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
+	if (!err)
+		perf_header_info__cache_build_ids(&rec->hinfo);
 	pr_debug2("finish: synthesizing %.1f ms, features %.1f ms\n", (t1 - t0) / 1e6,
 		  (now_ns() - t1) / 1e6);
 	if (err)
@@ -1120,6 +1124,9 @@ static const char * const record_usage[] = {
 	"    --no-tail-synthesize  ... at the start (the default without --overwrite)",
 	"    --sideband-max <size> with --overwrite: memory for the process table that",
 	"                          names the tasks of each dump (default 32M)",
+	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
+	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
+	"    --buildid-all         record the build ids of all DSOs, hit or not",
 	"-q, --quiet               only print errors",
 	"-v, --verbose             be more verbose (show debug messages)",
 	NULL
@@ -1137,6 +1144,7 @@ enum {
 	OPT_TAIL_SYNTH,
 	OPT_NO_TAIL_SYNTH,
 	OPT_SIDEBAND_MAX,
+	OPT_BUILDID_ALL,
 };
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
@@ -1318,6 +1326,9 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
 		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
 		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
+		{ "no-buildid",		no_argument,	   NULL, 'B' },
+		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
+		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
@@ -1330,7 +1341,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:qvh", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -1429,6 +1440,15 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->sideband_max = v;
 			break;
 		}
+		case 'B':
+			opts->no_buildid = true;
+			break;
+		case 'N':
+			opts->no_buildid_cache = true;
+			break;
+		case OPT_BUILDID_ALL:
+			opts->buildid_all = true;
+			break;
 		case 'q':
 			opts->quiet = true;
 			quiet = 1;

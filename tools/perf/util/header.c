@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "header.h"
@@ -194,7 +195,11 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 		return;
 	}
 	if (event->header.size <= offsetof(struct perf_record_mmap, filename) ||
-	    !memchr(name, '\0', max) || !dso_name__wanted(name))
+	    !memchr(name, '\0', max))
+		return;
+	if (!strcmp(name, "[vdso]"))
+		info->vdso = true;
+	if (!dso_name__wanted(name))
 		return;
 	if (!info->dsos) {
 		info->dsos = calloc(1, sizeof(*info->dsos));
@@ -216,6 +221,101 @@ void perf_header_info__exit(struct perf_header_info *info)
 	free(set->slots);
 	free(set);
 	info->dsos = NULL;
+}
+
+/* ---- the build-id cache ---- */
+
+/*
+ * Files this process has already put into the cache, by identity: a
+ * flight recorder dumps again and again with the same libraries mapped,
+ * and after the first dump each costs a stat() here, not a build-id read.
+ */
+struct cached_file {
+	struct cached_file *next;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+#define CACHED_FILE_BUCKETS 512
+static struct cached_file *cached_files[CACHED_FILE_BUCKETS];
+static bool cache_warned, vdso_cached;
+
+static struct cached_file **cached_file__slot(const struct stat *st)
+{
+	return &cached_files[(st->st_ino ^ st->st_dev * 31) % CACHED_FILE_BUCKETS];
+}
+
+static bool cached_file__known(const struct stat *st)
+{
+	for (struct cached_file *c = *cached_file__slot(st); c; c = c->next)
+		if (c->ino == st->st_ino && c->dev == st->st_dev && c->size == st->st_size &&
+		    c->mtime.tv_sec == st->st_mtim.tv_sec &&
+		    c->mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return true;
+	return false;
+}
+
+static void cached_file__remember(const struct stat *st)
+{
+	struct cached_file *c = malloc(sizeof(*c)), **slot = cached_file__slot(st);
+
+	if (!c)
+		return;		/* only costs a repeated add next time */
+	c->dev = st->st_dev;
+	c->ino = st->st_ino;
+	c->size = st->st_size;
+	c->mtime = st->st_mtim;
+	c->next = *slot;
+	*slot = c;
+}
+
+static void cache__warn(const char *what, int err)
+{
+	if (cache_warned)
+		return;
+	cache_warned = true;
+	pr_warning("Warning: cannot add %s to the build-id cache in %s: %s; recording goes on "
+		   "(-N skips the cache).\n", what, buildid_dir__get(), strerror(-err));
+}
+
+void perf_header_info__cache_build_ids(struct perf_header_info *info)
+{
+	u8 bid[BUILD_ID_SIZE];
+	int len, err;
+
+	if (info->no_buildid || info->no_buildid_cache)
+		return;
+	if (info->vdso && !vdso_cached) {
+		const void *img;
+		size_t size;
+
+		len = vdso__build_id(bid, sizeof(bid));
+		if (len > 0 && !vdso__image(&img, &size)) {
+			err = build_id_cache__add_buf("[vdso]", bid, len, img, size);
+			if (err)
+				cache__warn("[vdso]", err);
+			else
+				vdso_cached = true;
+		}
+	}
+	for (size_t i = 0; info->dsos && i < info->dsos->cap; i++) {
+		const char *name = info->dsos->slots[i];
+		struct stat st;
+
+		if (!name || stat(name, &st) < 0 || !S_ISREG(st.st_mode) || cached_file__known(&st))
+			continue;
+		len = filename__read_build_id(name, bid, sizeof(bid));
+		if (len <= 0)
+			continue;
+		err = build_id_cache__add_file(name, bid, len, name);
+		if (err) {
+			cache__warn(name, err);
+			continue;
+		}
+		cached_file__remember(&st);
+	}
 }
 
 /* ---- begin ---- */
@@ -420,6 +520,13 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 	len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
 	if (len > 0)
 		add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
+	if (info && info->no_buildid)
+		return -ENOENT;
+	if (info && info->vdso) {
+		len = vdso__build_id(bid, sizeof(bid));
+		if (len > 0)
+			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
+	}
 	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
 		const char *name = info->dsos->slots[i];
 

@@ -57,6 +57,10 @@ struct perf_header_info {
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
+	bool vdso;			/* a process mapped the [vdso] */
+	/* Options, kept across files (perf_header_info__exit() leaves them). */
+	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
+	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
 };
 
 /*
@@ -98,5 +102,13 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
  */
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
 void perf_header_info__exit(struct perf_header_info *info);
+/*
+ * Adds the files BUILD_ID names (and the vdso) to the build-id cache, when
+ * a file is finished.  A file already added by this process is recognised
+ * by its identity (device, inode, size, mtime) and costs one stat().  A
+ * cache that cannot be written gives one warning per process; it is not an
+ * error for the recording.
+ */
+void perf_header_info__cache_build_ids(struct perf_header_info *info);
 
 #endif
