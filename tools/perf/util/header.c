@@ -240,7 +240,7 @@ struct cached_file {
 
 #define CACHED_FILE_BUCKETS 512
 static struct cached_file *cached_files[CACHED_FILE_BUCKETS];
-static bool cache_warned, vdso_cached;
+static bool cache_warned, vdso_cached, kernel_cached;
 
 static struct cached_file **cached_file__slot(const struct stat *st)
 {
@@ -287,6 +287,18 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 
 	if (info->no_buildid || info->no_buildid_cache)
 		return;
+	/* The kernel's symbols as they are now: upstream keeps them, and its archive wants them. */
+	if (!kernel_cached) {
+		len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
+		if (len > 0) {
+			err = build_id_cache__add_file("[kernel.kallsyms]", bid, len,
+						       "/proc/kallsyms");
+			if (err)
+				cache__warn("[kernel.kallsyms]", err);
+			else
+				kernel_cached = true;
+		}
+	}
 	if (info->vdso && !vdso_cached) {
 		const void *img;
 		size_t size;

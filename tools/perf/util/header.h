@@ -103,11 +103,12 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
 void perf_header_info__exit(struct perf_header_info *info);
 /*
- * Adds the files BUILD_ID names (and the vdso) to the build-id cache, when
- * a file is finished.  A file already added by this process is recognised
- * by its identity (device, inode, size, mtime) and costs one stat().  A
- * cache that cannot be written gives one warning per process; it is not an
- * error for the recording.
+ * Adds the files BUILD_ID names, the vdso and kallsyms to the build-id
+ * cache, when a file is finished.  A file already added by this process is
+ * recognised by its identity (device, inode, size, mtime) and costs one
+ * stat(); the vdso and kallsyms are added once per process.  A cache that
+ * cannot be written gives one warning per process; it is not an error for
+ * the recording.
  */
 void perf_header_info__cache_build_ids(struct perf_header_info *info);
 
