@@ -204,15 +204,17 @@ static int record__write(struct record *rec, const void *buf, size_t size)
 	return 0;
 }
 
-/* Counts samples and losses, and remembers mapped files for BUILD_ID. */
+/* Counts samples and losses; maps and samples tell BUILD_ID which files to list. */
 static void record__account(struct record *rec, const union perf_event *event)
 {
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
 		rec->samples++;
+		perf_header_info__note_event(&rec->hinfo, event);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
 		perf_header_info__note_event(&rec->hinfo, event);
 		break;
 	case PERF_RECORD_LOST:
@@ -342,8 +344,7 @@ static int record__open_output(struct record *rec)
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
-	rec->hinfo.no_buildid = rec->opts.no_buildid;
-	rec->hinfo.no_buildid_cache = rec->opts.no_buildid_cache;
+	perf_header_info__setup(&rec->hinfo, rec->evlist, &rec->opts);
 	err = perf_header__write_begin(&rec->data, rec->evlist);
 	if (err) {
 		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));

@@ -20,6 +20,9 @@
 #include "util/header.h"
 #include "util/symbol.h"
 #include "util/demangle.h"
+#include "util/dso-hits.h"
+#include "util/evlist.h"
+#include "util/evsel.h"
 
 struct listed {
 	const char *name, *hex;
@@ -187,3 +190,86 @@ static int test__demangle(void)
 }
 
 DEFINE_SUITE(demangle, "Demangling C++ and Rust symbol names");
+
+static void hits_mmap(struct dso_hits *h, u32 pid, u64 start, u64 len, const char *name)
+{
+	union perf_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.header.type = PERF_RECORD_MMAP2;
+	ev.header.misc = PERF_RECORD_MISC_USER;
+	ev.header.size = sizeof(ev.mmap2);
+	ev.mmap2.pid = ev.mmap2.tid = pid;
+	ev.mmap2.start = start;
+	ev.mmap2.len = len;
+	ev.mmap2.prot = 4;	/* PROT_EXEC */
+	snprintf(ev.mmap2.filename, sizeof(ev.mmap2.filename), "%s", name);
+	dso_hits__note(h, &ev);
+}
+
+/* A sample laid out as IDENTIFIER | IP | TID. */
+static void hits_sample(struct dso_hits *h, u32 pid, u64 ip)
+{
+	struct {
+		struct perf_event_header header;
+		u64 id, ip;
+		u32 pid, tid;
+	} s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) }, 7, ip, pid, pid };
+
+	dso_hits__note(h, (union perf_event *)&s);
+}
+
+static int test__dso_hits(void)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.config = PERF_COUNT_SW_CPU_CLOCK,
+					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						       PERF_SAMPLE_TID | PERF_SAMPLE_TIME };
+	struct evlist *evlist = evlist__new();
+	union perf_event fork;
+	struct dso_hits *h;
+	int ret = TEST_FAIL;
+
+	if (!evlist)
+		return TEST_FAIL;
+	evlist__add(evlist, evsel__new(&attr));
+	h = dso_hits__new(evlist);
+	if (!h)
+		goto out;
+	/* A sample before the maps that explain it: a dump writes them in that order. */
+	hits_sample(h, 101, 0x1100);
+	hits_mmap(h, 100, 0x1000, 0x2000, "/a");
+	hits_mmap(h, 100, 0x5000, 0x1000, "/b");
+	hits_mmap(h, 200, 0x1000, 0x1000, "/c");
+	hits_mmap(h, 200, 0x9000, 0x1000, "[vdso]");
+	memset(&fork, 0, sizeof(fork));
+	fork.header.type = PERF_RECORD_FORK;
+	fork.header.size = sizeof(fork.fork);
+	fork.fork.pid = fork.fork.tid = 101;
+	fork.fork.ppid = fork.fork.ptid = 100;
+	dso_hits__note(h, &fork);
+	hits_sample(h, 200, 0x9010);
+	if (!dso_hits__hit(h, "/a") || dso_hits__hit(h, "/b") || dso_hits__hit(h, "/c") ||
+	    !dso_hits__hit(h, "[vdso]") || dso_hits__hit(h, "/never")) {
+		fprintf(stderr, "hits: a=%d b=%d c=%d vdso=%d\n", dso_hits__hit(h, "/a"),
+			dso_hits__hit(h, "/b"), dso_hits__hit(h, "/c"), dso_hits__hit(h, "[vdso]"));
+		goto out;
+	}
+	/* A sample nothing explains: every file counts. */
+	hits_sample(h, 300, 0x1000);
+	if (!dso_hits__hit(h, "/b") || !dso_hits__hit(h, "/c"))
+		goto out;
+	dso_hits__delete(h);
+	/* Events that put IP at different places: not worked out, everything listed. */
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	evlist__add(evlist, evsel__new(&attr));
+	h = dso_hits__new(evlist);
+	TEST_ASSERT_VAL("mixed layouts", h == NULL && dso_hits__hit(NULL, "/b"));
+	ret = TEST_OK;
+out:
+	dso_hits__delete(h);
+	evlist__delete(evlist);
+	return ret;
+}
+
+DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, unexplained samples");

@@ -18,6 +18,7 @@
 #include "data.h"
 #include "evlist.h"
 #include "build-id.h"
+#include "dso-hits.h"
 #include "trace-event-info.h"
 #include "debug.h"
 #include "perf.h"
@@ -181,6 +182,8 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 	const char *name;
 	size_t max;
 
+	dso_hits__note(info->hits, event);
+
 	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return;
 	if (event->header.type == PERF_RECORD_MMAP) {
@@ -210,9 +213,21 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 		pr_debug("out of memory noting %s for the build-id table\n", name);
 }
 
+void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlist,
+			     const struct record_opts *opts)
+{
+	info->no_buildid = opts->no_buildid;
+	info->no_buildid_cache = opts->no_buildid_cache;
+	if (!opts->no_buildid && !opts->buildid_all)
+		info->hits = dso_hits__new(evlist);
+}
+
 void perf_header_info__exit(struct perf_header_info *info)
 {
 	struct perf_dso_set *set = info->dsos;
+
+	dso_hits__delete(info->hits);
+	info->hits = NULL;
 
 	if (!set)
 		return;
@@ -316,7 +331,8 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 		const char *name = info->dsos->slots[i];
 		struct stat st;
 
-		if (!name || stat(name, &st) < 0 || !S_ISREG(st.st_mode) || cached_file__known(&st))
+		if (!name || !dso_hits__hit(info->hits, name) || stat(name, &st) < 0 ||
+		    !S_ISREG(st.st_mode) || cached_file__known(&st))
 			continue;
 		len = filename__read_build_id(name, bid, sizeof(bid));
 		if (len <= 0)
@@ -543,6 +559,8 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 		const char *name = info->dsos->slots[i];
 
 		if (!name)
+			continue;
+		if (!dso_hits__hit(info->hits, name))
 			continue;
 		len = filename__read_build_id(name, bid, sizeof(bid));
 		if (len > 0)

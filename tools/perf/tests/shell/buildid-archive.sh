@@ -6,7 +6,8 @@
 # ~/.debug, ours and the distro's report still name the program's function.
 # The distro's perf archive of our file packs the same entries as ours.
 # The [vdso] samples get the vdso's symbols from the cached image, as the
-# distro's do.  buildid-list (with and without --with-hits) and
+# distro's do.  BUILD_ID lists only DSOs with samples (all with
+# --buildid-all); buildid-list (with and without --with-hits) and
 # buildid-cache -a/-l/-r agree with the distro.
 . "$(dirname "$0")/lib/common.sh"
 need_root
@@ -45,7 +46,7 @@ EOF
 gcc -O1 -o bin/prog prog.c || fail "gcc"
 $PERF record -q -e cpu-clock -o p.data ./bin/prog || fail "record"
 
-# buildid-list as the distro prints it, all DSOs and those with hits.
+# buildid-list as the distro prints it, the file's list and the DSOs with hits.
 $PERF buildid-list -i p.data >ours.bl || fail "buildid-list"
 oracle_ok "buildid-list" buildid-list -i p.data >dist.bl
 cmp -s ours.bl dist.bl || { diff ours.bl dist.bl; fail "buildid-list differs"; }
@@ -53,6 +54,15 @@ $PERF buildid-list --with-hits -i p.data >ours.blh || fail "buildid-list --with-
 oracle_ok "buildid-list --with-hits" buildid-list --with-hits -i p.data >dist.blh
 cmp -s ours.blh dist.blh || { diff ours.blh dist.blh; fail "buildid-list --with-hits differs"; }
 grep -q ' /.*/bin/prog$' ours.blh || fail "--with-hits: prog missing"
+# BUILD_ID names the DSOs with samples (and the kernel and vdso), as upstream's;
+# --buildid-all every DSO mapped (libc at least, hit or not).
+awk '$2 != "[vdso]" && $2 != "[kernel.kallsyms]"' ours.bl | while read -r id name; do
+	grep -qxF "$id $name" ours.blh || fail "BUILD_ID lists $name, which has no samples"
+done || exit 1
+$PERF record -q --buildid-all -e cpu-clock -o all.data ./bin/prog || fail "record --buildid-all"
+$PERF buildid-list -i all.data >all.bl
+grep -q ' /.*/libc[.-]' all.bl || fail "--buildid-all: libc not listed"
+[ "$(wc -l <all.bl)" -ge "$(wc -l <ours.bl)" ] || fail "--buildid-all lists fewer DSOs"
 
 # vdso: named from the cached image, as the distro names it.
 vdso() { grep -F '([vdso])' | sort; }
