@@ -1,7 +1,8 @@
 /*
  * perf buildid-list: the build ids a perf.data file names (its BUILD_ID
- * feature), one "<id> <dso>" line each, in file order; --with-hits keeps
- * the DSOs that samples fell into; -k prints the running kernel's id.
+ * feature), one "<id> <dso>" line each, in file order; --with-hits lists
+ * the DSOs that samples fell into instead; -k prints the running kernel's
+ * id.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,16 +27,6 @@ static const char * const buildid_list_options[] = {
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
 
-/* The DSO a BUILD_ID entry names, or NULL for one the reader keeps no DSO for. */
-static struct dso *entry__dso(struct perf_session *s, const struct build_id_entry *e)
-{
-	if (e->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(e->name, "[kernel.kallsyms]"))
-		return s->machine.kernel_dso;
-	if (e->cpumode != PERF_RECORD_MISC_USER)
-		return NULL;
-	return dso_table__findnew(&s->machine.dsos, e->name, false);
-}
-
 static int dso__seq_cmp(const void *a, const void *b)
 {
 	const struct dso *x = *(struct dso * const *)a, *y = *(struct dso * const *)b;
@@ -44,14 +35,16 @@ static int dso__seq_cmp(const void *a, const void *b)
 }
 
 /*
- * A file without BUILD_ID (perf record -B): the DSOs with samples, in the
- * order the reader met them, with blank ids -- nothing says which binary
- * ran, so the id of whatever is at the path now would be a guess.
+ * The DSOs with samples, in the order the reader met them (the file's
+ * BUILD_ID order first), with the id the file gives each -- blank where it
+ * gives none (perf record -B, or a DSO it did not list): the id of
+ * whatever is at the path now would be a guess.
  */
 static int show_hit_dsos(struct perf_session *s)
 {
 	struct dso_table *t = &s->machine.dsos;
 	struct dso **v = calloc(t->nr ? t->nr : 1, sizeof(*v));
+	char hex[2 * BUILD_ID_SIZE + 1];
 	size_t n = 0;
 
 	if (!v)
@@ -61,8 +54,10 @@ static int show_hit_dsos(struct perf_session *s)
 			if (d->hit)
 				v[n++] = d;
 	qsort(v, n, sizeof(*v), dso__seq_cmp);
-	for (size_t i = 0; i < n; i++)
-		printf("%-40s %s\n", "", v[i]->name);
+	for (size_t i = 0; i < n; i++) {
+		build_id__sprintf(v[i]->build_id, v[i]->build_id_len, hex);
+		printf("%-40s %s\n", hex, v[i]->name);
+	}
 	free(v);
 	return 0;
 }
@@ -137,20 +132,14 @@ int cmd_buildid_list(int argc, const char **argv)
 			perf_session__delete(s);
 			return 1;
 		}
-	}
-	if (!s->nr_build_ids)
 		err = show_hit_dsos(s);
-	for (size_t i = 0; i < s->nr_build_ids; i++) {
-		const struct build_id_entry *e = &s->build_ids[i];
+	} else {
+		for (size_t i = 0; i < s->nr_build_ids; i++) {
+			const struct build_id_entry *e = &s->build_ids[i];
 
-		if (with_hits) {
-			struct dso *d = entry__dso(s, e);
-
-			if (!d || !d->hit)
-				continue;
+			build_id__sprintf(e->bid, e->len, hex);
+			printf("%s %s\n", hex, e->name);
 		}
-		build_id__sprintf(e->bid, e->len, hex);
-		printf("%s %s\n", hex, e->name);
 	}
 	perf_session__delete(s);
 	return err ? 1 : 0;

@@ -95,8 +95,8 @@ static int session__event_desc(struct perf_session *s, struct fcur *c)
 /*
  * BUILD_ID: a list of records { header, pid, build_id[20], size, pad[3],
  * filename } (size is valid when misc has bit 15, else the id is 20
- * bytes).  User-space ids go onto their DSOs, so symbols are only read
- * from a file with the same id.
+ * bytes).  User-space ids (and the kernel's) go onto their DSOs, so
+ * symbols are only read from a file with the same id.
  */
 static int session__build_ids(struct perf_session *s, struct fcur *c)
 {
@@ -127,7 +127,11 @@ static int session__build_ids(struct perf_session *s, struct fcur *c)
 		if (e->len > 20)
 			e->len = 20;
 		memcpy(e->bid, c->p + 8 + 4, 20);
-		if (e->cpumode == PERF_RECORD_MISC_USER && e->len &&
+		if (e->cpumode == PERF_RECORD_MISC_KERNEL && e->len &&
+		    !strcmp(e->name, "[kernel.kallsyms]")) {
+			memcpy(s->machine.kernel_dso->build_id, e->bid, e->len);
+			s->machine.kernel_dso->build_id_len = e->len;
+		} else if (e->cpumode == PERF_RECORD_MISC_USER && e->len &&
 		    (e->name[0] == '/' || !strcmp(e->name, "[vdso]"))) {
 			struct dso *d = dso_table__findnew(&s->machine.dsos, e->name, false);
 
