@@ -273,3 +273,63 @@ out:
 }
 
 DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, unexplained samples");
+
+/* Kernel symbols of a kernel that is not running come from the cache, or not at all. */
+static int test__kallsyms_by_build_id(void)
+{
+	char dir[] = "/tmp/perf-test-kcache.XXXXXX", file[PATH_MAX + 32], cmd[PATH_MAX + 16];
+	u8 other[BUILD_ID_SIZE];
+	struct dso_table t;
+	struct dso *d;
+	u64 sym_addr;
+	struct symbol *s;
+	FILE *fp;
+	int ret = TEST_FAIL;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	buildid_dir__set(dir);
+	memset(other, 0x33, sizeof(other));
+	dso_table__init(&t);
+	d = dso_table__findnew(&t, "[kernel.kallsyms]", true);
+	if (!d)
+		goto out;
+	memcpy(d->build_id, other, sizeof(other));
+	d->build_id_len = sizeof(other);
+	/* Not the running kernel, not cached: nothing (the running one's would be wrong). */
+	if (dso__find_symbol(d, 0xffffffff81000010ULL, &sym_addr) || d->nr_syms)
+		goto out;
+	dso_table__exit(&t);
+
+	snprintf(file, sizeof(file), "%s/ks", dir);
+	fp = fopen(file, "w");
+	if (!fp)
+		goto out_rm;
+	fprintf(fp, "ffffffff81000000 T other_kernel_fn\nffffffff81001000 T next_fn\n");
+	fclose(fp);
+	if (build_id_cache__add_file("[kernel.kallsyms]", other, sizeof(other), file))
+		goto out_rm;
+	dso_table__init(&t);
+	d = dso_table__findnew(&t, "[kernel.kallsyms]", true);
+	if (!d)
+		goto out;
+	memcpy(d->build_id, other, sizeof(other));
+	d->build_id_len = sizeof(other);
+	s = dso__find_symbol(d, 0xffffffff81000010ULL, &sym_addr);
+	if (!s || strcmp(s->name, "other_kernel_fn")) {
+		fprintf(stderr, "expected other_kernel_fn from the cache, got %s\n",
+			s ? s->name : "(none)");
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	dso_table__exit(&t);
+out_rm:
+	buildid_dir__set(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		ret = TEST_FAIL;
+	return ret;
+}
+
+DEFINE_SUITE(kallsyms_by_build_id, "Kernel symbols by build id: the cache's kallsyms of another kernel");

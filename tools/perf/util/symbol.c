@@ -437,10 +437,47 @@ static int kallsyms__line(char *line, size_t len, void *arg)
 	return 0;
 }
 
+static bool build_id__equal(const u8 *a, int alen, const u8 *b, int blen)
+{
+	return alen > 0 && alen == blen && !memcmp(a, b, alen);
+}
+
+/* Test hook: where the running kernel's build id is read from. */
+const char *symbol__kernel_notes_path = "/sys/kernel/notes";
+
+/*
+ * The kallsyms of the kernel the file was recorded on: the running one's
+ * when the ids agree (or the file gives none), else the copy the build-id
+ * cache keeps for that id.  Another kernel's symbols would be wrong names.
+ */
+static const char *dso__kallsyms_path(struct dso *dso, char *buf, size_t size)
+{
+	char want[2 * BUILD_ID_SIZE + 1], have[2 * BUILD_ID_SIZE + 1];
+	u8 bid[BUILD_ID_SIZE];
+	int len;
+
+	if (!dso->build_id_len)
+		return symbol__kallsyms_path;
+	len = sysfs__read_build_id(symbol__kernel_notes_path, bid, sizeof(bid));
+	if (build_id__equal(bid, len, dso->build_id, dso->build_id_len))
+		return symbol__kallsyms_path;
+	if (!build_id_cache__find(dso->name, dso->build_id, dso->build_id_len, buf, size))
+		return buf;
+	build_id__sprintf(dso->build_id, dso->build_id_len, want);
+	if (len > 0)
+		build_id__sprintf(bid, len, have);
+	pr_warning("Warning: the data was recorded on the kernel with build id %s, this is %s, "
+		   "and the build-id cache has no kallsyms of it; kernel samples are shown as "
+		   "[unknown].\n", want, len > 0 ? have : "unknown");
+	return NULL;
+}
+
 static int dso__load_kallsyms(struct dso *dso)
 {
 	struct sym_builder b = { 0 };
-	int err = for_each_line(symbol__kallsyms_path, kallsyms__line, &b);
+	char buf[PATH_MAX];
+	const char *path = dso__kallsyms_path(dso, buf, sizeof(buf));
+	int err = path ? for_each_line(path, kallsyms__line, &b) : -ENOENT;
 
 	if (!err)
 		err = builder__finish(&b, dso, 4096);
@@ -654,11 +691,6 @@ out:
 		elf_end(elf);
 	close(fd);
 	return err;
-}
-
-static bool build_id__equal(const u8 *a, int alen, const u8 *b, int blen)
-{
-	return alen > 0 && alen == blen && !memcmp(a, b, alen);
 }
 
 /*

@@ -92,5 +92,7 @@ void symbol_conf__option(int opt, const char *arg);
 
 /* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
 extern const char *symbol__kallsyms_path;
+/* Test hook: the running kernel's notes (default "/sys/kernel/notes"). */
+extern const char *symbol__kernel_notes_path;
 
 #endif
