@@ -89,6 +89,13 @@ static int test__build_id_cache(void)
 	len = filename__read_build_id(exe, bid, sizeof(bid));
 	if (len <= 0)
 		return test__skip("this perf binary has no build id (linked without --build-id)");
+	/* An id recorded zero-padded to 20 bytes by an older perf is the same id. */
+	memset(other, 0, sizeof(other));
+	memcpy(other, bid, 16);
+	TEST_ASSERT_VAL("padded id", build_id__same(bid, 16, other, 20));
+	other[19] = 1;
+	TEST_ASSERT_VAL("padding not zero", !build_id__same(bid, 16, other, 20));
+	TEST_ASSERT_VAL("longer than recorded", !build_id__same(other, 20, bid, 16));
 	if (!mkdtemp(dir))
 		return TEST_FAIL;
 	buildid_dir__set(dir);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,13 @@ const char *buildid_dir__get(void)
 	if (env && *env)
 		return env;
 	home = getenv("HOME");
-	snprintf(home_dir, sizeof(home_dir), "%s/.debug", home && *home ? home : "");
+	if (!home || !*home) {
+		/* Not "/.debug": a daemon without HOME still has a home directory. */
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : ".";
+	}
+	snprintf(home_dir, sizeof(home_dir), "%s/.debug", home);
 	return home_dir;
 }
 
@@ -104,27 +111,30 @@ int build_id_cache__find(const char *name, const u8 *bid, int len, char *out, si
 	return access(out, R_OK) < 0 ? -errno : 0;
 }
 
-/* mkdir -p; 0 or -errno. */
+/* mkdir -p; 0 or -errno.  @path is modified and restored. */
 static int mkdir_p(char *path)
 {
 	struct stat st;
+	char *p = path;
 
-	for (char *p = path + 1; ; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char c = *p;
+	do {
+		char c;
 
-		*p = '\0';
+		p = strchr(p + 1, '/');
+		if (p) {
+			c = *p;
+			*p = '\0';
+		}
 		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 			int err = -errno;
 
-			*p = c;
+			if (p)
+				*p = c;
 			return err;
 		}
-		*p = c;
-		if (!c)
-			break;
-	}
+		if (p)
+			*p = c;
+	} while (p);
 	return stat(path, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
@@ -271,23 +281,6 @@ int build_id_cache__remove(const char *name, const u8 *bid, int len)
 	return 0;
 }
 
-int build_id__parse(const char *hex, u8 *bid, size_t size)
-{
-	size_t n = strlen(hex);
-
-	if (!n || n % 2 || n / 2 > size)
-		return -EINVAL;
-	for (size_t i = 0; i < n / 2; i++) {
-		unsigned int v;
-
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF",
-								    hex[2 * i + 1]))
-			return -EINVAL;
-		bid[i] = v;
-	}
-	return (int)(n / 2);
-}
-
 int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg)
 {
 	char top[PATH_MAX], sub[PATH_MAX + 256], link[PATH_MAX + 512], target[PATH_MAX];
@@ -309,7 +302,6 @@ int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *
 		while (!err && (d2 = readdir(ds))) {
 			char hex[2 * BUILD_ID_SIZE + 8], *name, *end;
 			ssize_t n;
-			size_t tl;
 
 			if (d2->d_name[0] == '.')
 				continue;
@@ -323,9 +315,8 @@ int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *
 			name = target;
 			while (!strncmp(name, "../", 3))
 				name += 3;
-			tl = strlen(name);
 			end = strstr(name, hex);
-			if (!end || end == name || end[-1] != '/' || (size_t)(end - name) >= tl)
+			if (!end || end == name || end[-1] != '/')
 				continue;
 			end[-1] = '\0';
 			if (name[0] == '[') {

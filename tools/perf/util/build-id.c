@@ -211,3 +211,16 @@ void build_id__sprintf(const u8 *bid, size_t len, char *out)
 		sprintf(out + 2 * i, "%02x", bid[i]);
 	out[2 * len] = '\0';
 }
+
+bool build_id__same(const u8 *file, int flen, const u8 *recorded, int rlen)
+{
+	if (flen <= 0 || rlen <= 0 || flen > rlen)
+		return false;
+	if (memcmp(file, recorded, flen))
+		return false;
+	/* Files written without the size flag pad every id with zeros to 20 bytes. */
+	for (int i = flen; i < rlen; i++)
+		if (recorded[i])
+			return false;
+	return true;
+}

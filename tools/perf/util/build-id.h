@@ -1,5 +1,6 @@
 #ifndef PERF_UTIL_BUILD_ID_H
 #define PERF_UTIL_BUILD_ID_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "types.h"
 
@@ -19,6 +20,12 @@ int filename__read_build_id(const char *path, u8 *bid, size_t size);
 int sysfs__read_build_id(const char *path, u8 *bid, size_t size);
 /* The GNU build id in a buffer of ELF notes: its length, or -ENOENT. */
 int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size);
+/*
+ * Whether the id read from a file (@file, @flen bytes) is the one a
+ * perf.data file recorded (@recorded, @rlen bytes, maybe zero-padded to
+ * 20 by an older perf).
+ */
+bool build_id__same(const u8 *file, int flen, const u8 *recorded, int rlen);
 /* Lower-case hex of @bid into @out (2 * @len + 1 bytes). */
 void build_id__sprintf(const u8 *bid, size_t len, char *out);
 
@@ -57,8 +64,6 @@ int build_id_cache__remove(const char *name, const u8 *bid, int len);
  * somewhere), with the DSO name the link's target spells and the id.
  */
 int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg);
-/* Parses @len * 2 hex digits of @hex into @bid; the number of bytes, or -EINVAL. */
-int build_id__parse(const char *hex, u8 *bid, size_t size);
 
 /*
  * This process's vdso, which is the image every 64-bit process on this

@@ -437,11 +437,6 @@ static int kallsyms__line(char *line, size_t len, void *arg)
 	return 0;
 }
 
-static bool build_id__equal(const u8 *a, int alen, const u8 *b, int blen)
-{
-	return alen > 0 && alen == blen && !memcmp(a, b, alen);
-}
-
 /* Test hook: where the running kernel's build id is read from. */
 const char *symbol__kernel_notes_path = "/sys/kernel/notes";
 
@@ -459,7 +454,7 @@ static const char *dso__kallsyms_path(struct dso *dso, char *buf, size_t size)
 	if (!dso->build_id_len)
 		return symbol__kallsyms_path;
 	len = sysfs__read_build_id(symbol__kernel_notes_path, bid, sizeof(bid));
-	if (build_id__equal(bid, len, dso->build_id, dso->build_id_len))
+	if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
 		return symbol__kallsyms_path;
 	if (!build_id_cache__find(dso->name, dso->build_id, dso->build_id_len, buf, size))
 		return buf;
@@ -717,7 +712,7 @@ static int dso__find_symsrc(struct dso *dso, char *out, size_t size)
 	build_id__sprintf(dso->build_id, dso->build_id_len, want);
 	if (!build_id_cache__find(dso->name, dso->build_id, dso->build_id_len, out, size)) {
 		len = filename__read_build_id(out, bid, sizeof(bid));
-		if (build_id__equal(bid, len, dso->build_id, dso->build_id_len))
+		if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
 			return 0;
 		pr_warning("Warning: %s in the build-id cache is not the ELF file of %s with build "
 			   "id %s (%s); skipping it.\n", out, dso->name, want,
@@ -728,7 +723,7 @@ static int dso__find_symsrc(struct dso *dso, char *out, size_t size)
 		snprintf(out, size, "%s%s", symfs, dso->name);
 		if (!access(out, R_OK)) {
 			len = filename__read_build_id(out, bid, sizeof(bid));
-			if (build_id__equal(bid, len, dso->build_id, dso->build_id_len))
+			if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
 				return 0;
 			if (len > 0)
 				build_id__sprintf(bid, len, have);
@@ -738,7 +733,7 @@ static int dso__find_symsrc(struct dso *dso, char *out, size_t size)
 	}
 	snprintf(out, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, want, want + 2);
 	len = filename__read_build_id(out, bid, sizeof(bid));
-	if (build_id__equal(bid, len, dso->build_id, dso->build_id_len))
+	if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
 		return 0;
 	if (have[0])
 		pr_warning("Warning: %s%s has build id %s but was recorded with %s, and the build-id "
@@ -763,6 +758,7 @@ static int dso__load_elf(struct dso *dso)
 	if (err)
 		return err;
 	dso->symsrc = strdup(path);
+	pr_debug("symbols of %s from %s\n", dso->name, path);
 	err = elf__load_syms(dso, path, true, &b, &has_symtab, id, sizeof(id));
 	if (!err && !has_symtab && strlen(id) > 2) {
 		snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, id,
