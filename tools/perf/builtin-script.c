@@ -19,6 +19,7 @@
 #include <traceevent/trace-seq.h>
 #include "builtin.h"
 #include "util/session.h"
+#include "util/unwind.h"
 #include "util/debug.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
@@ -313,11 +314,13 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
 	if (se->chain) {
-		u64 nr = script__chain_valid(sample) ? sample->nr_callchain : 0;
+		u64 nr = 0;
+		const u64 *chain = script__chain_valid(sample) ?
+				   unwind__callchain(machine, sample, &nr) : NULL;
 		bool kmode = kernel;
 
 		for (u64 i = 0; i < nr; i++) {
-			u64 ip = sample->callchain[i];
+			u64 ip = chain[i];
 
 			if (ip >= (u64)PERF_CONTEXT_MAX) {
 				kmode = ip == (u64)PERF_CONTEXT_KERNEL;

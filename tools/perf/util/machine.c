@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "machine.h"
+#include "unwind.h"
 
 static inline size_t int_hash(int v, size_t nr)
 {
@@ -40,6 +41,7 @@ void machine__exit(struct machine *m)
 
 		for (; p; p = n) {
 			n = p->next;
+			unwind__maps_exit(p->unwind);
 			free(p->map);
 			free(p);
 		}
@@ -200,7 +202,7 @@ static struct maps *machine__find_maps(struct machine *m, int pid)
 	return NULL;
 }
 
-static struct maps *machine__findnew_maps(struct machine *m, int pid)
+struct maps *machine__findnew_maps(struct machine *m, int pid)
 {
 	struct maps *p = machine__find_maps(m, pid);
 	size_t h;
@@ -398,8 +400,7 @@ int machine__process_exit(struct machine *m, const union perf_event *event)
 	return 0;
 }
 
-/* The map of @pid holding user address @addr, or NULL. */
-static struct map *machine__find_map(struct machine *m, int pid, u64 addr)
+struct map *machine__find_map(struct machine *m, int pid, u64 addr)
 {
 	struct maps *p = machine__find_maps(m, pid);
 	size_t i;
