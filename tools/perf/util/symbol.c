@@ -441,9 +441,10 @@ static int kallsyms__line(char *line, size_t len, void *arg)
 const char *symbol__kernel_notes_path = "/sys/kernel/notes";
 
 /*
- * The kallsyms of the kernel the file was recorded on: the running one's
- * when the ids agree (or the file gives none), else the copy the build-id
- * cache keeps for that id.  Another kernel's symbols would be wrong names.
+ * The kallsyms of the kernel the file was recorded on: under --symfs the
+ * one there; the running one's when the ids agree (or the file gives
+ * none), else the copy the build-id cache keeps for that id.  Another
+ * kernel's symbols would be wrong names.
  */
 static const char *dso__kallsyms_path(struct dso *dso, char *buf, size_t size)
 {
@@ -451,6 +452,11 @@ static const char *dso__kallsyms_path(struct dso *dso, char *buf, size_t size)
 	u8 bid[BUILD_ID_SIZE];
 	int len;
 
+	/* Under --symfs, as the distro does: another machine's root. */
+	if (symbol_conf.symfs && *symbol_conf.symfs) {
+		snprintf(buf, size, "%s%s", symbol_conf.symfs, symbol__kallsyms_path);
+		return buf;
+	}
 	if (!dso->build_id_len)
 		return symbol__kallsyms_path;
 	len = sysfs__read_build_id(symbol__kernel_notes_path, bid, sizeof(bid));

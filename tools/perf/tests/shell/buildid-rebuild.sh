@@ -5,8 +5,8 @@
 # old file again: ours and the distro's report give the original symbols
 # through the cache.  With the cache emptied ours shows [unknown] and one
 # warning naming the DSO and both ids -- never the inserted function.  Also:
-# --buildid-dir / PERF_BUILDID_DIR, -N, -B, a cache that cannot be written,
-# and a corrupt ELF file in the cache.
+# --symfs, --buildid-dir / PERF_BUILDID_DIR, -N, -B, a cache that cannot be
+# written, and a corrupt ELF file in the cache.
 . "$(dirname "$0")/lib/common.sh"
 need_root
 command -v gcc >/dev/null || skip "gcc is not installed"
@@ -77,6 +77,15 @@ newbid=$(readelf -n prog | awk '/Build ID/ {print $3}')
 grep -q "prog has build id $newbid but was recorded with $bid" nocache.err ||
 	{ cat nocache.err; fail "no cache: the warning does not name the DSO and both ids"; }
 $PERF report --stdio -i v1.data 2>/dev/null | grep -q 'inserted' && fail "no cache: report names inserted"
+# --symfs: the original binary under another root is found there, by ours and the distro.
+mkdir -p "symfs$TMPD"
+cp "$HOME/debug.saved$TMPD/prog/$bid/elf" "symfs$TMPD/prog"
+$PERF report --stdio --symfs symfs -i v1.data 2>/dev/null | grep -q 'hot_original' ||
+	fail "--symfs: our report lost hot_original"
+if [ -x "$ORACLE" ]; then
+	oracle_ok "report --symfs" report --stdio --symfs symfs -i v1.data | grep -q 'hot_original' ||
+		fail "--symfs: the distro's report lost hot_original"
+fi
 
 # A corrupt ELF file in the cache: said, skipped, no crash.
 mv "$HOME/debug.saved" "$HOME/.debug"
