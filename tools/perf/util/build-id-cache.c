@@ -111,31 +111,29 @@ int build_id_cache__find(const char *name, const u8 *bid, int len, char *out, si
 	return access(out, R_OK) < 0 ? -errno : 0;
 }
 
-/* mkdir -p; 0 or -errno.  @path is modified and restored. */
+/*
+ * mkdir -p, from the deepest directory that exists: in a used cache only
+ * the last one or two levels are new.  @path is modified and restored.
+ * 0 or -errno.
+ */
 static int mkdir_p(char *path)
 {
-	struct stat st;
-	char *p = path;
+	char *slash;
+	int err;
 
-	do {
-		char c;
-
-		p = strchr(p + 1, '/');
-		if (p) {
-			c = *p;
-			*p = '\0';
-		}
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			int err = -errno;
-
-			if (p)
-				*p = c;
-			return err;
-		}
-		if (p)
-			*p = c;
-	} while (p);
-	return stat(path, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (!mkdir(path, 0755) || errno == EEXIST)
+		return 0;	/* a file in the way shows when it is used */
+	if (errno != ENOENT)
+		return -errno;
+	slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return -ENOENT;
+	*slash = '\0';
+	err = mkdir_p(path);
+	*slash = '/';
+	if (err)
+		return err;
+	return mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
 }
 
 static int write_all(int fd, const void *buf, size_t len)

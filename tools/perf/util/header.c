@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "header.h"
 #include "data.h"
@@ -298,10 +299,12 @@ static void cache__warn(const char *what, int err)
 void perf_header_info__cache_build_ids(struct perf_header_info *info)
 {
 	u8 bid[BUILD_ID_SIZE];
-	int len, err;
+	struct timespec t0, t1;
+	int len, err, nr = 0, added = 0;
 
 	if (info->no_buildid || info->no_buildid_cache)
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* The kernel's symbols as they are now: upstream keeps them, and its archive wants them. */
 	if (!kernel_cached) {
 		len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
@@ -331,8 +334,10 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 		const char *name = info->dsos->slots[i];
 		struct stat st;
 
-		if (!name || !dso_hits__hit(info->hits, name) || stat(name, &st) < 0 ||
-		    !S_ISREG(st.st_mode) || cached_file__known(&st))
+		if (!name || !dso_hits__hit(info->hits, name))
+			continue;
+		nr++;
+		if (stat(name, &st) < 0 || !S_ISREG(st.st_mode) || cached_file__known(&st))
 			continue;
 		len = filename__read_build_id(name, bid, sizeof(bid));
 		if (len <= 0)
@@ -343,7 +348,12 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 			continue;
 		}
 		cached_file__remember(&st);
+		pr_debug2("build-id cache: added %s\n", name);
+		added++;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pr_debug2("build-id cache: %d files with samples, %d added, %.2f ms\n", nr, added,
+		  (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
 /* ---- begin ---- */
