@@ -44,6 +44,7 @@ link=$HOME/.debug/.build-id/${bid:0:2}/${bid:2}
 [ "$(readlink "$link")" = "../..$TMPD/prog/$bid" ] || fail "cache link target $(readlink "$link")"
 [ -f "$HOME/.debug$TMPD/prog/$bid/elf" ] || fail "no cache entry for prog"
 cmp -s prog "$HOME/.debug$TMPD/prog/$bid/elf" || fail "cache entry differs from prog"
+cp prog v1.elf
 vdso_bid=$($PERF buildid-list -i v1.data 2>/dev/null | awk '$2 == "[vdso]" {print $1}')
 [ -z "$vdso_bid" ] || [ -f "$HOME/.debug/[vdso]/$vdso_bid/vdso" ] || fail "[vdso] listed but not cached"
 
@@ -95,6 +96,11 @@ printf '\177ELF\002\001\001 this is not an ELF file' >"$entry"
 $PERF script -F ip,sym,dso -i v1.data >corrupt.out 2>corrupt.err || fail "corrupt cache entry: exit $?"
 grep -q "not an ELF file" corrupt.err || { cat corrupt.err; fail "corrupt cache entry not reported"; }
 prog_syms <corrupt.out | grep -q 'inserted\|hot_original' && fail "corrupt cache entry: symbols used"
+# Cut short after its notes (the id still matches): read as far as it goes, no crash.
+rm -f "$entry"
+head -c 4096 v1.elf >"$entry"
+$PERF script -F ip,sym,dso -i v1.data >cut.out 2>cut.err || { cat cut.err; fail "truncated cache entry: exit $?"; }
+prog_syms <cut.out | grep -q 'inserted' && fail "truncated cache entry: wrong symbols"
 
 # Where the cache is: --buildid-dir, then PERF_BUILDID_DIR; -N and -B write none.
 $PERF --buildid-dir "$TMPD/bd1" record -q -e cpu-clock -o bd1.data ./prog || fail "record --buildid-dir"
