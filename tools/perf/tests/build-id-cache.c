@@ -262,10 +262,25 @@ static int test__dso_hits(void)
 			dso_hits__hit(h, "/b"), dso_hits__hit(h, "/c"), dso_hits__hit(h, "[vdso]"));
 		goto out;
 	}
+	/* More pages than are kept unmatched: matched as they come, still told apart. */
+	hits_mmap(h, 400, 0x10000000, 0x20000000, "/big");
+	for (u64 i = 0; i < 100000; i++)
+		hits_sample(h, 400, 0x10000000 + i * 4096);
+	if (!dso_hits__hit(h, "/big") || !dso_hits__hit(h, "/a") || dso_hits__hit(h, "/b"))
+		goto out;
 	/* A sample nothing explains: every file counts. */
 	hits_sample(h, 300, 0x1000);
 	if (!dso_hits__hit(h, "/b") || !dso_hits__hit(h, "/c"))
 		goto out;
+	dso_hits__delete(h);
+	/* Too many pages no map explains yet: it gives up telling files apart. */
+	h = dso_hits__new(evlist);
+	if (!h)
+		goto out;
+	hits_mmap(h, 500, 0x1000, 0x1000, "/small");
+	for (u64 i = 0; i < 100000; i++)
+		hits_sample(h, 501, 0x40000000 + i * 4096);
+	TEST_ASSERT_VAL("gave up", dso_hits__hit(h, "/small") && dso_hits__hit(h, "/any"));
 	dso_hits__delete(h);
 	/* Events that put IP at different places: not worked out, everything listed. */
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
@@ -279,7 +294,7 @@ out:
 	return ret;
 }
 
-DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, unexplained samples");
+DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, many pages, unexplained samples");
 
 /* Kernel symbols of a kernel that is not running come from the cache, or not at all. */
 static int test__kallsyms_by_build_id(void)

@@ -19,22 +19,31 @@ struct hit_fork {
 
 struct dso_hits {
 	size_t ip_off;			/* where IP is in a sample; TID follows it */
-	/* Every file name seen, interned; hit[] is worked out at the end. */
+	/* Every file name seen, interned; hit[] (cap_hit long) says which samples fell into. */
 	char **names;
 	bool *hit;
-	size_t nr_names, cap_names;
+	size_t nr_names, cap_names, cap_hit;
 	size_t *name_slots;		/* open addressing over names, index + 1 */
 	size_t cap_slots;
 	struct hit_map *maps;
 	size_t nr_maps, cap_maps;
 	struct hit_fork *forks;
 	size_t nr_forks, cap_forks;
-	/* (pid, page) of user samples, open addressing; key 0 is empty. */
+	/*
+	 * (pid, page) of user samples not yet matched to a map, open
+	 * addressing; key 0 is empty.  Matched ones leave the set.
+	 */
 	u64 *pages;
 	size_t nr_pages, cap_pages;
 	u64 last_page;
-	bool resolved, all;		/* all: the answer is "every file" */
+	bool sorted;			/* maps and forks are sorted */
+	bool all;			/* the answer is "every file" */
 };
+
+/* Pages kept before matching what can be matched (a long recording must not grow without end). */
+#define DSO_HITS_MAX_PAGES	(1 << 16)
+
+static void hits__match(struct dso_hits *h);
 
 static u64 name_hash(const char *s)
 {
@@ -163,6 +172,14 @@ static void hits__add_page(struct dso_hits *h, u64 key)
 {
 	size_t i;
 
+	if (h->nr_pages >= DSO_HITS_MAX_PAGES) {
+		hits__match(h);
+		/* Mostly samples no map explains yet: give up on telling files apart. */
+		if (h->nr_pages >= DSO_HITS_MAX_PAGES / 2) {
+			h->all = true;
+			return;
+		}
+	}
 	if (h->nr_pages * 2 >= h->cap_pages) {
 		size_t ncap = h->cap_pages ? h->cap_pages * 2 : 1024;
 		u64 *np = calloc(ncap, sizeof(*np));
@@ -212,7 +229,6 @@ void dso_hits__note(struct dso_hits *h, const union perf_event *event)
 			hits__add_page(h, key);
 			h->last_page = key;
 		}
-		h->resolved = false;
 		return;
 	case PERF_RECORD_MMAP:
 		if (event->header.size > offsetof(struct perf_record_mmap, filename))
@@ -240,7 +256,7 @@ void dso_hits__note(struct dso_hits *h, const union perf_event *event)
 	default:
 		return;
 	}
-	h->resolved = false;
+	h->sorted = false;
 }
 
 static int map_cmp(const void *a, const void *b)
@@ -286,45 +302,72 @@ static bool hits__parent(const struct dso_hits *h, u32 *pid)
 	return true;
 }
 
-/* Marks what each page falls into, in its process or (forked) its ancestors'. */
-static void hits__resolve(struct dso_hits *h)
+/* Marks the files page @key falls into, in its process or (forked) its ancestors'. */
+static bool hits__match_page(struct dso_hits *h, u64 key)
 {
-	bool *hit = realloc(h->hit, (h->nr_names ? h->nr_names : 1) * sizeof(*hit));
+	u32 pid = (key - 1) >> 36;
+	u64 addr = ((key - 1) & ((1ULL << 36) - 1)) << 12;
+	bool found = false;
 
-	h->resolved = true;
-	if (!hit) {
+	/* A handful of generations is plenty; a loop of forks must not hang us. */
+	for (int depth = 0; depth < 16 && !found; depth++) {
+		for (size_t m = hits__first_map(h, pid); m < h->nr_maps && h->maps[m].pid == pid;
+		     m++) {
+			if (addr + 4096 > h->maps[m].start && addr < h->maps[m].end) {
+				h->hit[h->maps[m].name] = true;
+				found = true;
+			}
+		}
+		if (!found && !hits__parent(h, &pid))
+			break;
+	}
+	return found;
+}
+
+/* Matches the pages waiting against the maps known now; matched ones leave the set. */
+static void hits__match(struct dso_hits *h)
+{
+	u64 *left;
+	size_t nr = 0;
+
+	if (h->cap_hit < h->nr_names) {
+		bool *hit = realloc(h->hit, h->nr_names * sizeof(*hit));
+
+		if (!hit) {
+			h->all = true;
+			return;
+		}
+		memset(hit + h->cap_hit, 0, (h->nr_names - h->cap_hit) * sizeof(*hit));
+		h->hit = hit;
+		h->cap_hit = h->nr_names;
+	}
+	if (!h->sorted) {
+		qsort(h->maps, h->nr_maps, sizeof(*h->maps), map_cmp);
+		qsort(h->forks, h->nr_forks, sizeof(*h->forks), fork_cmp);
+		h->sorted = true;
+	}
+	if (!h->nr_pages)
+		return;
+	left = calloc(h->cap_pages, sizeof(*left));
+	if (!left) {
 		h->all = true;
 		return;
 	}
-	h->hit = hit;
-	memset(hit, 0, h->nr_names * sizeof(*hit));
-	qsort(h->maps, h->nr_maps, sizeof(*h->maps), map_cmp);
-	qsort(h->forks, h->nr_forks, sizeof(*h->forks), fork_cmp);
-	for (size_t i = 0; i < h->cap_pages && !h->all; i++) {
-		u64 key = h->pages[i] - 1, addr;
-		u32 pid;
-		bool found = false;
+	for (size_t i = 0; i < h->cap_pages; i++) {
+		size_t j;
 
-		if (!h->pages[i])
+		if (!h->pages[i] || hits__match_page(h, h->pages[i]))
 			continue;
-		pid = key >> 36;
-		addr = (key & ((1ULL << 36) - 1)) << 12;
-		/* A handful of generations is plenty; a loop of forks must not hang us. */
-		for (int depth = 0; depth < 16 && !found; depth++) {
-			for (size_t m = hits__first_map(h, pid);
-			     m < h->nr_maps && h->maps[m].pid == pid; m++) {
-				if (addr + 4096 > h->maps[m].start && addr < h->maps[m].end) {
-					hit[h->maps[m].name] = true;
-					found = true;
-				}
-			}
-			if (!found && !hits__parent(h, &pid))
-				break;
-		}
-		/* A sample in no known map: its file may be any. */
-		if (!found)
-			h->all = true;
+		j = page_hash(h->pages[i]) & (h->cap_pages - 1);
+		while (left[j])
+			j = (j + 1) & (h->cap_pages - 1);
+		left[j] = h->pages[i];
+		nr++;
 	}
+	free(h->pages);
+	h->pages = left;
+	h->nr_pages = nr;
+	h->last_page = 0;
 }
 
 bool dso_hits__hit(struct dso_hits *h, const char *name)
@@ -333,8 +376,12 @@ bool dso_hits__hit(struct dso_hits *h, const char *name)
 
 	if (!h)
 		return true;
-	if (!h->resolved && !h->all)
-		hits__resolve(h);
+	if (!h->all) {
+		hits__match(h);
+		/* A sample in no known map: its file may be any. */
+		if (h->nr_pages)
+			h->all = true;
+	}
 	if (h->all)
 		return true;
 	if (!h->cap_slots)
