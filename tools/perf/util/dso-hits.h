@@ -5,7 +5,8 @@
  * BUILD_ID feature and the build-id cache (upstream lists only DSOs with
  * samples unless --buildid-all).  The recorder notes records as it writes
  * them, in any order -- a dump meets its samples before the maps that the
- * process table emits -- and the answer is worked out once, at the end.
+ * process table emits -- and samples are matched to maps at the end (and
+ * whenever 64K distinct pages wait, so memory stays bounded).
  *
  * Noting a sample costs a hash lookup of its (pid, page); samples cluster,
  * so most cost one comparison.  Whenever the answer is uncertain (a user
