@@ -20,6 +20,7 @@
 #include "builtin.h"
 #include "util/session.h"
 #include "util/unwind.h"
+#include "util/srcline.h"
 #include "util/debug.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
@@ -318,6 +319,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		const u64 *chain = script__chain_valid(sample) ?
 				   unwind__callchain(machine, sample, &nr) : NULL;
 		bool kmode = kernel;
+		struct symbol inl[16];
+		int n_inl;
 
 		for (u64 i = 0; i < nr; i++) {
 			u64 ip = chain[i];
@@ -327,11 +330,20 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 				continue;
 			}
 			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-			p = outbuf__room(&sc->ob, 2);
-			p[0] = '\n';
-			p[1] = '\t';
-			outbuf__advance(&sc->ob, p + 2);
-			script__print_addr(sc, f, &al, ip, true);
+			/* Unwound frames show what was inlined there, as upstream's do. */
+			n_inl = chain != sample->callchain && !kmode ?
+				srcline__inline_frames(&al, inl, ARRAY_SIZE(inl)) : 0;
+			for (int k = 0; k < (n_inl ? n_inl : 1); k++) {
+				struct addr_location a = al;
+
+				if (n_inl)
+					a.sym = &inl[k];
+				p = outbuf__room(&sc->ob, 2);
+				p[0] = '\n';
+				p[1] = '\t';
+				outbuf__advance(&sc->ob, p + 2);
+				script__print_addr(sc, f, &a, ip, true);
+			}
 		}
 		outbuf__write(&sc->ob, "\n\n", 2);
 		return 0;

@@ -17,6 +17,7 @@
 #include "symbol.h"
 #include "build-id.h"
 #include "demangle.h"
+#include "srcline.h"
 #include "debug.h"
 
 const char *symbol__kallsyms_path = "/proc/kallsyms";
@@ -63,6 +64,7 @@ void dso_table__init(struct dso_table *t)
 
 static void dso__delete(struct dso *dso)
 {
+	dso__srcline_exit(dso);
 	free(dso->name);
 	free(dso->symsrc);
 	free(dso->syms);

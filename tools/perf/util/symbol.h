@@ -32,6 +32,11 @@ struct dso {
 	u8 build_id[20];
 	u8 build_id_len;
 	char *symsrc;			/* the file its symbols were read from, if any */
+	/* The DWARF of its debug info, for inlined functions (util/srcline.c). */
+	void *dwarf;
+	int dwarf_fd;
+	bool dwarf_tried;
+	struct dso_inline_cache *inlines;	/* names found, by address */
 	struct symbol *syms;		/* sorted by start, non-overlapping */
 	size_t nr_syms;
 	char *strpool;			/* names of syms, one allocation */

@@ -3,9 +3,8 @@
 # A program built without frame pointers spends its time three calls deep.
 # We record it with --call-graph dwarf; our perf script unwinds leaf <- mid
 # <- top <- main from the copied stack, and the user frames of every sample
-# equal the distro's on the same file: their addresses, and whole lines
-# in the program (the distro also shows inlined frames from debug info,
-# which we do not).  The
+# equal the distro's on the same file: their addresses, whole lines in
+# the program, and the inlined functions shown from libraries' debug info.  The
 # distro also unwinds our file (it needs the data mmaps too).
 . "$(dirname "$0")/lib/common.sh"
 need_root
@@ -68,4 +67,14 @@ blocks ours.txt 1 >ours.dw
 grep -q 'top+0x' dist.dw || fail "no frames in the program"
 prefix_of dist.dw ours.dw | head -5
 prefix_of dist.dw ours.dw >/dev/null || fail "the program's frames differ from the distro's"
+# Functions inlined where a frame is (from the libraries' debug info, when
+# installed) are shown as the distro shows them.
+if grep -q '(inlined)$' dist.txt; then
+	grep '(inlined)$' dist.txt | sort -u >dist.inl
+	grep '(inlined)$' ours.txt | sort -u >ours.inl
+	[ -s ours.inl ] || fail "the distro shows inlined functions, we show none"
+	# Assembler functions named from the symbol table by addr2line are left out.
+	comm -23 dist.inl ours.inl | grep -v '__GI_' >missing.inl
+	[ -s missing.inl ] && { head -3 missing.inl; fail "inlined functions the distro shows are missing"; }
+fi
 exit 0
