@@ -24,6 +24,7 @@ static const int dwarf_to_perf_reg[] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19,
 #define PERF_REG_X86_SP	7
 
 struct unwind_state {
+	struct maps *owner;		/* whose ->unwind this is */
 	Dwfl *dwfl;
 	bool attached;
 	/* The walk in progress. */
@@ -39,12 +40,29 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/*
+ * The states alive.  Each Dwfl keeps the binaries it was shown open, so
+ * a system-wide file with hundreds of processes would run out of file
+ * descriptors: past UNWIND_MAX_LIVE the oldest ones are dropped (and made
+ * again if their process comes back).
+ */
+#define UNWIND_MAX_LIVE	32
+static struct unwind_state *live[UNWIND_MAX_LIVE];
+static int nr_live;
+
 void unwind__maps_exit(void *state)
 {
 	struct unwind_state *u = state;
 
 	if (!u)
 		return;
+	for (int i = 0; i < nr_live; i++) {
+		if (live[i] == u) {
+			memmove(&live[i], &live[i + 1], (nr_live - i - 1) * sizeof(live[0]));
+			nr_live--;
+			break;
+		}
+	}
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
 	free(u);
@@ -182,6 +200,12 @@ static struct unwind_state *unwind__state(struct machine *m, int pid)
 		return NULL;
 	if (p->unwind)
 		return p->unwind;
+	if (nr_live == UNWIND_MAX_LIVE) {
+		struct unwind_state *old = live[0];
+
+		old->owner->unwind = NULL;
+		unwind__maps_exit(old);
+	}
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
@@ -190,7 +214,9 @@ static struct unwind_state *unwind__state(struct machine *m, int pid)
 		free(u);
 		return NULL;
 	}
+	u->owner = p;
 	p->unwind = u;
+	live[nr_live++] = u;
 	return u;
 }
 
