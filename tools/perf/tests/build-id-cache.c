@@ -140,10 +140,17 @@ static int test__build_id_cache(void)
 	TEST_ASSERT_EQUAL("corrupt entry skipped", load_syms(exe, other, len, target,
 							     sizeof(target)), 0);
 
-	/* Removal takes the entry and its link. */
+	/* A debug file kept beside the entry is found by its id. */
+	snprintf(path, sizeof(path), "%s/opt/prog/%s/debug", dir, hex);
+	TEST_ASSERT_VAL("debug beside", link(exe, path) == 0);
+	TEST_ASSERT_VAL("debug found", build_id__debug_file(hex, target, sizeof(target)) == 0 &&
+		       !strncmp(target, dir, strlen(dir)));
+	/* Removal takes the entry, its companions and its link. */
 	TEST_ASSERT_VAL("remove", build_id_cache__remove("/opt/prog", bid, len) == 0);
 	TEST_ASSERT_VAL("gone", build_id_cache__find("/opt/prog", bid, len, path,
 						     sizeof(path)) < 0);
+	snprintf(path, sizeof(path), "%s/opt/prog/%s", dir, hex);
+	TEST_ASSERT_VAL("entry directory gone", access(path, F_OK) < 0);
 
 	/* The recorder's hook: added once per file identity. */
 	note_file(&info, exe);

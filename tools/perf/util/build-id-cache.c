@@ -221,6 +221,23 @@ static int add_link(const char *name, const u8 *bid, int len)
 	return 0;
 }
 
+/*
+ * The separate debug file of a new entry, as "debug" beside it (as
+ * upstream keeps it): stripped system libraries have their full symbols
+ * and inline information there, and perf archive packs the entry whole.
+ * Only by hard link: a copy of a debug file can be many megabytes.
+ */
+static void cache_add_debug(const char *dir, const u8 *bid, int len)
+{
+	char hex[2 * BUILD_ID_SIZE + 1], src[PATH_MAX], dst[PATH_MAX + 16];
+
+	build_id__sprintf(bid, len, hex);
+	snprintf(src, sizeof(src), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	snprintf(dst, sizeof(dst), "%s/debug", dir);
+	if (link(src, dst) < 0 && errno != ENOENT && errno != EEXIST)
+		pr_debug("build-id cache: no debug file beside %s: %s\n", dir, strerror(errno));
+}
+
 static int cache_add(const char *name, const u8 *bid, int len, const char *src, const void *buf,
 		     size_t size)
 {
@@ -243,6 +260,8 @@ static int cache_add(const char *name, const u8 *bid, int len, const char *src, 
 		}
 		if (err)
 			return err;
+		if (src && name[0] == '/')
+			cache_add_debug(dir, bid, len);
 	}
 	return add_link(name, bid, len);
 }
@@ -272,7 +291,9 @@ int build_id_cache__remove(const char *name, const u8 *bid, int len)
 		return -errno;
 	if (unlink(file) < 0)
 		return -errno;
-	/* Upstream leaves small companions (probes, debug) next to the file. */
+	/* Its companions: the debug file, and upstream's probes. */
+	snprintf(file, sizeof(file), "%s/debug", dir);
+	unlink(file);
 	snprintf(file, sizeof(file), "%s/probes", dir);
 	unlink(file);
 	rmdir(dir);

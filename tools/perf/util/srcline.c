@@ -49,7 +49,6 @@ static Dwarf *dwarf_open(const char *path, int *fd)
 static Dwarf *dso__dwarf(struct dso *dso)
 {
 	char path[PATH_MAX], hex[2 * BUILD_ID_SIZE + 1];
-	const char *symfs = symbol_conf.symfs ? symbol_conf.symfs : "";
 
 	if (dso->dwarf_tried)
 		return dso->dwarf;
@@ -69,9 +68,8 @@ static Dwarf *dso__dwarf(struct dso *dso)
 		if (len <= 0)
 			return NULL;
 		build_id__sprintf(bid, len, hex);
-		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex,
-			 hex + 2);
-		dso->dwarf = dwarf_open(path, &dso->dwarf_fd);
+		if (!build_id__debug_file(hex, path, sizeof(path)))
+			dso->dwarf = dwarf_open(path, &dso->dwarf_fd);
 	}
 	return dso->dwarf;
 }

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbol.h"
 #include "build-id.h"
@@ -696,6 +697,21 @@ out:
 	return err;
 }
 
+int build_id__debug_file(const char *hex, char *out, size_t size)
+{
+	const char *symfs = symbol_conf.symfs ? symbol_conf.symfs : "";
+	char link[PATH_MAX];
+	struct stat st;
+
+	/* The cache keeps it next to the binary (as "debug"), so it travels with perf archive. */
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", buildid_dir__get(), hex, hex + 2);
+	snprintf(out, size, "%s/debug", link);
+	if (!stat(link, &st) && S_ISDIR(st.st_mode) && !access(out, R_OK))
+		return 0;
+	snprintf(out, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
+	return access(out, R_OK) ? -ENOENT : 0;
+}
+
 /*
  * The file to read @dso's symbols from, into @out.  A DSO the recording
  * named with a build id is only ever read from a file with that id: the
@@ -739,10 +755,11 @@ static int dso__find_symsrc(struct dso *dso, char *out, size_t size)
 				snprintf(have, sizeof(have), "%s", len == -ENOENT ? "none" : "unreadable");
 		}
 	}
-	snprintf(out, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, want, want + 2);
-	len = filename__read_build_id(out, bid, sizeof(bid));
-	if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
-		return 0;
+	if (!build_id__debug_file(want, out, size)) {
+		len = filename__read_build_id(out, bid, sizeof(bid));
+		if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
+			return 0;
+	}
 	if (have[0])
 		pr_warning("Warning: %s%s has build id %s but was recorded with %s, and the build-id "
 			   "cache has no usable copy of that; its samples are shown as [unknown].\n", symfs,
@@ -759,7 +776,6 @@ static int dso__load_elf(struct dso *dso)
 	struct sym_builder b = { 0 };
 	char id[128] = "", dbg[PATH_MAX], path[PATH_MAX];
 	bool has_symtab = false, dbg_symtab = false;
-	const char *symfs = symbol_conf.symfs ? symbol_conf.symfs : "";
 	int err;
 
 	err = dso__find_symsrc(dso, path, sizeof(path));
@@ -768,12 +784,9 @@ static int dso__load_elf(struct dso *dso)
 	dso->symsrc = strdup(path);
 	pr_debug("symbols of %s from %s\n", dso->name, path);
 	err = elf__load_syms(dso, path, true, &b, &has_symtab, id, sizeof(id));
-	if (!err && !has_symtab && strlen(id) > 2) {
-		snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, id,
-			 id + 2);
-		if (strcmp(dbg, path) && !access(dbg, R_OK))
-			elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
-	}
+	if (!err && !has_symtab && strlen(id) > 2 && !build_id__debug_file(id, dbg, sizeof(dbg)) &&
+	    strcmp(dbg, path))
+		elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
 	if (!err)
 		err = builder__finish(&b, dso, 0);
 	if (err)

@@ -65,6 +65,12 @@ struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kerne
  * are loaded on the first call and cached.
  */
 struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
+/*
+ * The separate debug file of build id @hex: the one the build-id cache
+ * keeps with the binary, else /usr/lib/debug/.build-id/xx/rest.debug
+ * (under --symfs).  0 with the path in @out, or -ENOENT.
+ */
+int build_id__debug_file(const char *hex, char *out, size_t size);
 /* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
 int dso__load(struct dso *dso);
 

@@ -6,7 +6,8 @@
 # ~/.debug, ours and the distro's report still name the program's function.
 # The distro's perf archive of our file packs the same entries as ours.
 # The [vdso] samples get the vdso's symbols from the cached image, as the
-# distro's do.  BUILD_ID lists only DSOs with samples (all with
+# distro's do; a stripped libc keeps its symbols through the debug file
+# archived beside it.  BUILD_ID lists only DSOs with samples (all with
 # --buildid-all); buildid-list (with and without --with-hits) and
 # buildid-cache -a/-l/-r agree with the distro.
 . "$(dirname "$0")/lib/common.sh"
@@ -92,6 +93,30 @@ oracle_ok "report" report --stdio -i p.data | grep -q 'archived_fn' ||
 	fail "the distro's report lost archived_fn"
 $PERF script -F ip,sym,dso -i p.data 2>/dev/null | vdso >ours2.vdso
 cmp -s ours.vdso ours2.vdso || fail "[vdso] symbols lost after the move"
+
+# A stripped system library travels with its debug file (kept beside it in
+# the cache): read under an empty --symfs root, so neither the library nor
+# /usr/lib/debug is there, its local symbols (only in the debug file) stay.
+libc_id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null | awk '/Build ID/ {print $3}')
+if [ -n "$libc_id" ] && [ -r "/usr/lib/debug/.build-id/${libc_id:0:2}/${libc_id:2}.debug" ]; then
+	printf '%s\n' '#include <stdlib.h>' '#include <string.h>' 'volatile unsigned long sink;' \
+		'int main(void) { char *b = malloc(1 << 20); for (int k = 0; k < 3000; k++) {' \
+		'memset(b, k | 1, 1 << 20); sink += strlen(b + (k & 1023)); } return 0; }' >lc.c
+	gcc -O1 -o lc lc.c || fail "gcc lc"
+	export HOME=$TMPD/home4
+	mkdir -p "$HOME"
+	$PERF record -q -e cpu-clock -o lc.data ./lc || fail "record lc"
+	$PERF report --stdio -i lc.data 2>/dev/null | awk '$3 == "libc.so.6" {print $NF}' | sort >lc.here
+	[ -s lc.here ] || fail "no samples in libc"
+	$PERF archive lc.data >/dev/null || fail "archive lc"
+	tar tjf lc.data.tar.bz2 | grep -q "libc.so.6/$libc_id/debug$" || fail "libc's debug file not archived"
+	export HOME=$TMPD/home5
+	mkdir -p "$HOME/.debug" empty-root
+	tar xjf lc.data.tar.bz2 -C "$HOME/.debug" || fail "extract lc"
+	$PERF report --stdio --symfs empty-root -i lc.data 2>/dev/null |
+		awk '$3 == "libc.so.6" {print $NF}' | sort >lc.there
+	cmp -s lc.here lc.there || { diff lc.here lc.there; fail "libc symbols lost with the archive alone"; }
+fi
 
 # No cache at all: nothing to pack, as the distro says.
 export HOME=$TMPD/home3
