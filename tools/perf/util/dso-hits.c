@@ -295,6 +295,8 @@ static bool hits__parent(const struct dso_hits *h, u32 *pid)
 {
 	struct hit_fork key = { *pid, 0 }, *f;
 
+	if (!h->nr_forks)
+		return false;
 	f = bsearch(&key, h->forks, h->nr_forks, sizeof(*f), fork_cmp);
 	if (!f)
 		return false;
@@ -342,8 +344,11 @@ static void hits__match(struct dso_hits *h)
 		h->cap_hit = h->nr_names;
 	}
 	if (!h->sorted) {
-		qsort(h->maps, h->nr_maps, sizeof(*h->maps), map_cmp);
-		qsort(h->forks, h->nr_forks, sizeof(*h->forks), fork_cmp);
+		/* (Empty arrays may be NULL, which qsort() must not be given.) */
+		if (h->nr_maps)
+			qsort(h->maps, h->nr_maps, sizeof(*h->maps), map_cmp);
+		if (h->nr_forks)
+			qsort(h->forks, h->nr_forks, sizeof(*h->forks), fork_cmp);
 		h->sorted = true;
 	}
 	if (!h->nr_pages)
