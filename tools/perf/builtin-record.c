@@ -162,15 +162,17 @@ static int record__write(struct record *rec, const void *buf, size_t size)
 	return 0;
 }
 
-/* Counts samples and losses, and remembers mapped files for BUILD_ID. */
+/* Counts samples and losses; maps and samples tell BUILD_ID which files to list. */
 static void record__account(struct record *rec, const union perf_event *event)
 {
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
 		rec->samples++;
+		perf_header_info__note_event(&rec->hinfo, event);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
 		perf_header_info__note_event(&rec->hinfo, event);
 		break;
 	case PERF_RECORD_LOST:
@@ -294,6 +296,7 @@ static int record__open_output(struct record *rec)
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
+	perf_header_info__setup(&rec->hinfo, rec->evlist, &rec->opts);
 	err = perf_header__write_begin(&rec->data, rec->evlist);
 	if (err) {
 		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));
@@ -321,6 +324,8 @@ static int record__finish_output(struct record *rec)
 		err = record__flush(rec);
 	if (!err)
 		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
+	if (!err)
+		perf_header_info__cache_build_ids(&rec->hinfo);
 	pr_debug2("finish: synthesizing %.1f ms, features %.1f ms\n", (t1 - t0) / 1e6,
 		  (now_ns() - t1) / 1e6);
 	if (err)
@@ -658,6 +663,9 @@ static const char * const record_usage[] = {
 	"    --no-tail-synthesize  ... at the start (the default without --overwrite)",
 	"    --sideband-max <size> with --overwrite: memory for the process table that",
 	"                          names the tasks of each dump (default 32M)",
+	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
+	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
+	"    --buildid-all         record the build ids of all DSOs, hit or not",
 	"-q, --quiet               only print errors",
 	"-v, --verbose             be more verbose (show debug messages)",
 	NULL
@@ -676,6 +684,7 @@ enum {
 	OPT_NO_TAIL_SYNTH,
 	OPT_SIDEBAND_MAX,
 	OPT_PER_THREAD,
+	OPT_BUILDID_ALL,
 };
 
 static int record__parse_options(struct record *rec, int argc, const char **argv)
@@ -700,6 +709,9 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
 		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
 		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
+		{ "no-buildid",		no_argument,	   NULL, 'B' },
+		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
+		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
@@ -712,7 +724,7 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:qvh", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -814,6 +826,15 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 			opts->sideband_max = v;
 			break;
 		}
+		case 'B':
+			opts->no_buildid = true;
+			break;
+		case 'N':
+			opts->no_buildid_cache = true;
+			break;
+		case OPT_BUILDID_ALL:
+			opts->buildid_all = true;
+			break;
 		case 'q':
 			opts->quiet = true;
 			quiet = 1;

@@ -313,6 +313,7 @@ static const char * const report_options[] = {
 	"    --stdio           use the stdio interface (the only one)",
 	"-s, --sort <keys>     sort by key(s): comm,pid,dso,sym (default comm,dso,sym)",
 	"-q, --quiet           do not show warnings",
+	SYMBOL_CONF_USAGE,
 	NULL
 };
 
@@ -324,6 +325,7 @@ int cmd_report(int argc, const char **argv)
 		{ "stdio", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report r = {
@@ -349,6 +351,11 @@ int cmd_report(int argc, const char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case SYMBOL_OPT_DEMANGLE:
+		case SYMBOL_OPT_NO_DEMANGLE:
+		case SYMBOL_OPT_SYMFS:
+			symbol_conf__option(c, optarg);
 			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);

@@ -19,6 +19,8 @@
 #include <traceevent/trace-seq.h>
 #include "builtin.h"
 #include "util/session.h"
+#include "util/unwind.h"
+#include "util/srcline.h"
 #include "util/debug.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
@@ -313,22 +315,35 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
 	if (se->chain) {
-		u64 nr = script__chain_valid(sample) ? sample->nr_callchain : 0;
+		u64 nr = 0;
+		const u64 *chain = script__chain_valid(sample) ?
+				   unwind__callchain(machine, sample, &nr) : NULL;
 		bool kmode = kernel;
+		struct symbol inl[16];
+		int n_inl;
 
 		for (u64 i = 0; i < nr; i++) {
-			u64 ip = sample->callchain[i];
+			u64 ip = chain[i];
 
 			if (ip >= (u64)PERF_CONTEXT_MAX) {
 				kmode = ip == (u64)PERF_CONTEXT_KERNEL;
 				continue;
 			}
 			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-			p = outbuf__room(&sc->ob, 2);
-			p[0] = '\n';
-			p[1] = '\t';
-			outbuf__advance(&sc->ob, p + 2);
-			script__print_addr(sc, f, &al, ip, true);
+			/* Unwound frames show what was inlined there, as upstream's do. */
+			n_inl = chain != sample->callchain && !kmode ?
+				srcline__inline_frames(&al, inl, ARRAY_SIZE(inl)) : 0;
+			for (int k = 0; k < (n_inl ? n_inl : 1); k++) {
+				struct addr_location a = al;
+
+				if (n_inl)
+					a.sym = &inl[k];
+				p = outbuf__room(&sc->ob, 2);
+				p[0] = '\n';
+				p[1] = '\t';
+				outbuf__advance(&sc->ob, p + 2);
+				script__print_addr(sc, f, &a, ip, true);
+			}
 		}
 		outbuf__write(&sc->ob, "\n\n", 2);
 		return 0;
@@ -374,6 +389,7 @@ static const char * const script_options[] = {
 	"                      trace,ip,sym,symoff,dso,period",
 	"    --header          show the data header",
 	"-q, --quiet           do not show warnings",
+	SYMBOL_CONF_USAGE,
 	NULL
 };
 
@@ -385,6 +401,7 @@ int cmd_script(int argc, const char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
@@ -409,6 +426,11 @@ int cmd_script(int argc, const char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case SYMBOL_OPT_DEMANGLE:
+		case SYMBOL_OPT_NO_DEMANGLE:
+		case SYMBOL_OPT_SYMFS:
+			symbol_conf__option(c, optarg);
 			break;
 		case 'h':
 			usage_with_options(script_usage, script_options);

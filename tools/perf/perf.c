@@ -11,12 +11,16 @@
 #include "builtin.h"
 #include "perf.h"
 #include "util/debug.h"
+#include "util/build-id.h"
 
 #pragma weak cmd_record
 #pragma weak cmd_evlist
 #pragma weak cmd_script
 #pragma weak cmd_report
 #pragma weak cmd_list
+#pragma weak cmd_buildid_list
+#pragma weak cmd_buildid_cache
+#pragma weak cmd_archive
 
 struct cmd_struct {
 	const char *name;
@@ -30,6 +34,9 @@ static struct cmd_struct commands[] = {
 	{ "script",  cmd_script,  "Read perf.data and display the trace output" },
 	{ "report",  cmd_report,  "Read perf.data and display the profile" },
 	{ "list",    cmd_list,    "List all symbolic event types" },
+	{ "buildid-list",  cmd_buildid_list,  "Print the build ids of the DSOs a perf.data file names" },
+	{ "buildid-cache", cmd_buildid_cache, "Add, remove or list files in the build-id cache" },
+	{ "archive", cmd_archive, "Pack the files a perf.data file needs, by build id, into a tarball" },
 	{ "test",    cmd_test,    "Runs sanity tests" },
 	{ "version", cmd_version, "display the version of perf binary" },
 	{ "help",    cmd_help,    "Display help information about perf" },
@@ -125,6 +132,23 @@ int main(int argc, const char **argv)
 		} else if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 			print_commands(stdout);
 			return 0;
+		} else if (!strcmp(argv[0], "--buildid-dir") ||
+			   !strncmp(argv[0], "--buildid-dir=", 14)) {
+			/* Where the build-id cache is, for this command only. */
+			if (argv[0][13] == '=') {
+				buildid_dir__set(argv[0] + 14);
+			} else if (argc < 2) {
+				fprintf(stderr, "No directory given for --buildid-dir.\n%s\n",
+					perf_usage);
+				return 129;
+			} else {
+				buildid_dir__set(argv[1]);
+				argv++;
+				argc--;
+			}
+			argv++;
+			argc--;
+			continue;
 		} else if (!strcmp(argv[0], "--")) {
 			argv++;
 			argc--;

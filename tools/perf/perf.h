@@ -31,6 +31,9 @@ struct record_opts {
 	size_t mmap_pages;		/* -m, data pages per buffer (power of two) */
 	bool workload;			/* a command was given */
 	/* --switch-output */
+	bool no_buildid;		/* -B: no BUILD_ID feature, no build-id cache */
+	bool no_buildid_cache;		/* -N: no build-id cache */
+	bool buildid_all;		/* --buildid-all: every mapped DSO, hit or not */
 	bool switch_output;
 	bool switch_output_signal;
 	u64 switch_output_size;		/* bytes, 0 if not by size */

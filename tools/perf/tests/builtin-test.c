@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,6 +156,36 @@ static void export_perf_path(void)
 		setenv("PERF", exe, 1);
 	}
 	setenv("PERF_SRCDIR", PERF_SRCDIR, 1);
+}
+
+/*
+ * Every test runs with a HOME of its own for this run: perf record (ours
+ * and the distro's) fills $HOME/.debug, the build-id cache, and a test
+ * must never touch the user's.  It also keeps ~/.perfconfig out of the
+ * distro perf's answers.  Removed when the run ends.
+ */
+static char test_home[] = "/tmp/perftest-home.XXXXXX";
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) < 0 ? -1 : 0;
+}
+
+static void private_home(void)
+{
+	if (!mkdtemp(test_home)) {
+		pr_err("perf test: cannot create a private HOME in /tmp: %s\n", strerror(errno));
+		test_home[0] = '\0';
+		return;
+	}
+	setenv("HOME", test_home, 1);
+	unsetenv("PERF_BUILDID_DIR");
+}
+
+static void private_home__remove(void)
+{
+	if (test_home[0])
+		nftw(test_home, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static char *read_all(int fd, size_t *len)
@@ -344,6 +376,7 @@ int cmd_test(int argc, const char **argv)
 		return 1;
 	}
 	export_perf_path();
+	private_home();
 
 	for (int i = 0; i < nr_entries; i++) {
 		struct test_entry *e = &entries[i];
@@ -382,6 +415,7 @@ int cmd_test(int argc, const char **argv)
 		free(output);
 		fflush(stdout);
 	}
+	private_home__remove();
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }

@@ -17,7 +17,7 @@
 #endif
 
 /* Walks a buffer of notes (Elf_Nhdr, name, desc, each 4-aligned) for the GNU build id. */
-static int notes__find_build_id(const void *buf, size_t len, u8 *bid, size_t size)
+int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size)
 {
 	const char *p = buf, *end = p + len;
 
@@ -135,7 +135,7 @@ static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t si
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (d && d->d_buf)
-			err = notes__find_build_id(d->d_buf, d->d_size, bid, size);
+			err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
 	}
 	if (err < 0) {
 		size_t phnum;
@@ -150,7 +150,7 @@ static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t si
 					continue;
 				d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
 				if (d && d->d_buf)
-					err = notes__find_build_id(d->d_buf, d->d_size, bid, size);
+					err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
 			}
 		}
 	}
@@ -197,7 +197,7 @@ int sysfs__read_build_id(const char *path, u8 *bid, size_t size)
 			cap *= 2;
 		}
 	}
-	err = notes__find_build_id(buf, len, bid, size);
+	err = build_id__from_notes(buf, len, bid, size);
 out_close:
 	close(fd);
 out_free:
@@ -210,4 +210,17 @@ void build_id__sprintf(const u8 *bid, size_t len, char *out)
 	for (size_t i = 0; i < len; i++)
 		sprintf(out + 2 * i, "%02x", bid[i]);
 	out[2 * len] = '\0';
+}
+
+bool build_id__same(const u8 *file, int flen, const u8 *recorded, int rlen)
+{
+	if (flen <= 0 || rlen <= 0 || flen > rlen)
+		return false;
+	if (memcmp(file, recorded, flen))
+		return false;
+	/* Files written without the size flag pad every id with zeros to 20 bytes. */
+	for (int i = flen; i < rlen; i++)
+		if (recorded[i])
+			return false;
+	return true;
 }

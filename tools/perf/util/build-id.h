@@ -1,5 +1,6 @@
 #ifndef PERF_UTIL_BUILD_ID_H
 #define PERF_UTIL_BUILD_ID_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "types.h"
 
@@ -17,7 +18,58 @@ int filename__read_build_id(const char *path, u8 *bid, size_t size);
  * /sys/module/<m>/notes/.note.gnu.build-id.
  */
 int sysfs__read_build_id(const char *path, u8 *bid, size_t size);
+/* The GNU build id in a buffer of ELF notes: its length, or -ENOENT. */
+int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size);
+/*
+ * Whether the id read from a file (@file, @flen bytes) is the one a
+ * perf.data file recorded (@recorded, @rlen bytes, maybe zero-padded to
+ * 20 by an older perf).
+ */
+bool build_id__same(const u8 *file, int flen, const u8 *recorded, int rlen);
 /* Lower-case hex of @bid into @out (2 * @len + 1 bytes). */
 void build_id__sprintf(const u8 *bid, size_t len, char *out);
+
+/*
+ * The build-id cache, laid out as upstream perf lays it out so both read
+ * each other's:
+ *
+ *	<dir>/<path>/<build-id>/elf		a copy (or hard link) of the file
+ *	<dir>/[vdso]/<build-id>/vdso		the vdso image
+ *	<dir>/.build-id/<xx>/<rest of id>	-> ../../<path>/<build-id>
+ *
+ * <dir> is perf --buildid-dir DIR, else $PERF_BUILDID_DIR, else ~/.debug.
+ */
+void buildid_dir__set(const char *dir);
+const char *buildid_dir__get(void);
+/*
+ * Where the cache keeps the file of DSO @name (a path, "[vdso]" or
+ * "[kernel.kallsyms]") with build id @bid, whether or not it is there.
+ */
+int build_id_cache__filename(const char *name, const u8 *bid, int len, char *out, size_t size);
+/* The same through the .build-id link, when the link exists: 0 or -errno. */
+int build_id_cache__find(const char *name, const u8 *bid, int len, char *out, size_t size);
+/*
+ * Adds the file at @path (DSO @name, build id @bid) to the cache: a hard
+ * link where the file system allows, else a copy.  0 (also when it was
+ * there already) or -errno.
+ */
+int build_id_cache__add_file(const char *name, const u8 *bid, int len, const char *path);
+/* The same for an image in memory (the vdso). */
+int build_id_cache__add_buf(const char *name, const u8 *bid, int len, const void *buf,
+			    size_t size);
+/* Removes the entry of DSO @name with build id @bid and its link: 0 or -errno. */
+int build_id_cache__remove(const char *name, const u8 *bid, int len);
+/*
+ * Calls @fn for each entry of the cache (each .build-id link that leads
+ * somewhere), with the DSO name the link's target spells and the id.
+ */
+int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg);
+
+/*
+ * This process's vdso, which is the image every 64-bit process on this
+ * kernel maps: its bytes and build id.  0 or -errno.
+ */
+int vdso__image(const void **buf, size_t *size);
+int vdso__build_id(u8 *bid, size_t size);
 
 #endif

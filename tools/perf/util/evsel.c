@@ -137,6 +137,7 @@ static void evsel__apply_callchain(struct evsel *evsel, enum callchain_mode mode
 	attr->exclude_callchain_user = 0;
 	attr->sample_regs_user = 0;
 	attr->sample_stack_user = 0;
+	attr->mmap_data = 0;
 	switch (mode) {
 	case CALLCHAIN_NONE:
 		break;
@@ -150,6 +151,11 @@ static void evsel__apply_callchain(struct evsel *evsel, enum callchain_mode mode
 		attr->exclude_callchain_user = 1;
 		attr->sample_regs_user = DWARF_REGS_MASK_X86_64;
 		attr->sample_stack_user = stack_size ? stack_size : 8192;
+		/*
+		 * The maps of data segments too: a libunwind-based reader (the
+		 * distro's) reads .eh_frame_hdr through them.
+		 */
+		attr->mmap_data = 1;
 		break;
 	}
 }

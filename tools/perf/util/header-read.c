@@ -92,6 +92,59 @@ static int session__event_desc(struct perf_session *s, struct fcur *c)
 	return 0;
 }
 
+/*
+ * BUILD_ID: a list of records { header, pid, build_id[20], size, pad[3],
+ * filename } (size is valid when misc has bit 15, else the id is 20
+ * bytes).  User-space ids (and the kernel's) go onto their DSOs, so
+ * symbols are only read from a file with the same id.
+ */
+static int session__build_ids(struct perf_session *s, struct fcur *c)
+{
+	const size_t fixed = 8 + 4 + 20 + 4;
+
+	while (c->end - c->p >= (ptrdiff_t)fixed) {
+		struct perf_event_header h;
+		struct build_id_entry *e, *n;
+		const char *name;
+		size_t name_max;
+
+		memcpy(&h, c->p, sizeof(h));
+		if (h.size < fixed || h.size > c->end - c->p)
+			return -EINVAL;
+		name = c->p + fixed;
+		name_max = h.size - fixed;
+		n = realloc(s->build_ids, (s->nr_build_ids + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->build_ids = n;
+		e = &n[s->nr_build_ids];
+		e->name = strndup(name, name_max);
+		if (!e->name)
+			return -ENOMEM;
+		s->nr_build_ids++;
+		e->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		e->len = (h.misc & (1 << 15)) ? (u8)c->p[8 + 4 + 20] : 20;
+		if (e->len > 20)
+			e->len = 20;
+		memcpy(e->bid, c->p + 8 + 4, 20);
+		if (e->cpumode == PERF_RECORD_MISC_KERNEL && e->len &&
+		    !strcmp(e->name, "[kernel.kallsyms]")) {
+			memcpy(s->machine.kernel_dso->build_id, e->bid, e->len);
+			s->machine.kernel_dso->build_id_len = e->len;
+		} else if (e->cpumode == PERF_RECORD_MISC_USER && e->len &&
+		    (e->name[0] == '/' || !strcmp(e->name, "[vdso]"))) {
+			struct dso *d = dso_table__findnew(&s->machine.dsos, e->name, false);
+
+			if (!d)
+				return -ENOMEM;
+			memcpy(d->build_id, e->bid, e->len);
+			d->build_id_len = e->len;
+		}
+		c->p += h.size;
+	}
+	return 0;
+}
+
 static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 {
 	u32 n;
@@ -131,8 +184,10 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return 0;
 	case HEADER_EVENT_DESC:
 		return session__event_desc(s, c);
+	case HEADER_BUILD_ID:
+		return session__build_ids(s, c);
 	default:
-		/* BUILD_ID and the rest: not needed to decode the data. */
+		/* The rest: not needed to decode the data. */
 		return 0;
 	}
 }
@@ -143,6 +198,7 @@ static const char *const feat_names[] = {
 	[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS", [HEADER_CPUDESC] = "CPUDESC",
 	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
 	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
+	[HEADER_BUILD_ID] = "BUILD_ID",
 };
 
 int perf_session__read_features(struct perf_session *s)

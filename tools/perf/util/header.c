@@ -11,12 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "header.h"
 #include "data.h"
 #include "evlist.h"
 #include "build-id.h"
+#include "dso-hits.h"
 #include "trace-event-info.h"
 #include "debug.h"
 #include "perf.h"
@@ -180,6 +183,8 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 	const char *name;
 	size_t max;
 
+	dso_hits__note(info->hits, event);
+
 	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return;
 	if (event->header.type == PERF_RECORD_MMAP) {
@@ -194,7 +199,11 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 		return;
 	}
 	if (event->header.size <= offsetof(struct perf_record_mmap, filename) ||
-	    !memchr(name, '\0', max) || !dso_name__wanted(name))
+	    !memchr(name, '\0', max))
+		return;
+	if (!strcmp(name, "[vdso]"))
+		info->vdso = true;
+	if (!dso_name__wanted(name))
 		return;
 	if (!info->dsos) {
 		info->dsos = calloc(1, sizeof(*info->dsos));
@@ -205,9 +214,21 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 		pr_debug("out of memory noting %s for the build-id table\n", name);
 }
 
+void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlist,
+			     const struct record_opts *opts)
+{
+	info->no_buildid = opts->no_buildid;
+	info->no_buildid_cache = opts->no_buildid_cache;
+	if (!opts->no_buildid && !opts->buildid_all)
+		info->hits = dso_hits__new(evlist);
+}
+
 void perf_header_info__exit(struct perf_header_info *info)
 {
 	struct perf_dso_set *set = info->dsos;
+
+	dso_hits__delete(info->hits);
+	info->hits = NULL;
 
 	if (!set)
 		return;
@@ -216,6 +237,123 @@ void perf_header_info__exit(struct perf_header_info *info)
 	free(set->slots);
 	free(set);
 	info->dsos = NULL;
+}
+
+/* ---- the build-id cache ---- */
+
+/*
+ * Files this process has already put into the cache, by identity: a
+ * flight recorder dumps again and again with the same libraries mapped,
+ * and after the first dump each costs a stat() here, not a build-id read.
+ */
+struct cached_file {
+	struct cached_file *next;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+#define CACHED_FILE_BUCKETS 512
+static struct cached_file *cached_files[CACHED_FILE_BUCKETS];
+static bool cache_warned, vdso_cached, kernel_cached;
+
+static struct cached_file **cached_file__slot(const struct stat *st)
+{
+	return &cached_files[(st->st_ino ^ st->st_dev * 31) % CACHED_FILE_BUCKETS];
+}
+
+static bool cached_file__known(const struct stat *st)
+{
+	for (struct cached_file *c = *cached_file__slot(st); c; c = c->next)
+		if (c->ino == st->st_ino && c->dev == st->st_dev && c->size == st->st_size &&
+		    c->mtime.tv_sec == st->st_mtim.tv_sec &&
+		    c->mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return true;
+	return false;
+}
+
+static void cached_file__remember(const struct stat *st)
+{
+	struct cached_file *c = malloc(sizeof(*c)), **slot = cached_file__slot(st);
+
+	if (!c)
+		return;		/* only costs a repeated add next time */
+	c->dev = st->st_dev;
+	c->ino = st->st_ino;
+	c->size = st->st_size;
+	c->mtime = st->st_mtim;
+	c->next = *slot;
+	*slot = c;
+}
+
+static void cache__warn(const char *what, int err)
+{
+	if (cache_warned)
+		return;
+	cache_warned = true;
+	pr_warning("Warning: cannot add %s to the build-id cache in %s: %s; recording goes on "
+		   "(-N skips the cache).\n", what, buildid_dir__get(), strerror(-err));
+}
+
+void perf_header_info__cache_build_ids(struct perf_header_info *info)
+{
+	u8 bid[BUILD_ID_SIZE];
+	struct timespec t0, t1;
+	int len, err, nr = 0, added = 0;
+
+	if (info->no_buildid || info->no_buildid_cache)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* The kernel's symbols as they are now: upstream keeps them, and its archive wants them. */
+	if (!kernel_cached) {
+		len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
+		if (len > 0) {
+			err = build_id_cache__add_file("[kernel.kallsyms]", bid, len,
+						       "/proc/kallsyms");
+			if (err)
+				cache__warn("[kernel.kallsyms]", err);
+			else
+				kernel_cached = true;
+		}
+	}
+	if (info->vdso && !vdso_cached) {
+		const void *img;
+		size_t size;
+
+		len = vdso__build_id(bid, sizeof(bid));
+		if (len > 0 && !vdso__image(&img, &size)) {
+			err = build_id_cache__add_buf("[vdso]", bid, len, img, size);
+			if (err)
+				cache__warn("[vdso]", err);
+			else
+				vdso_cached = true;
+		}
+	}
+	for (size_t i = 0; info->dsos && i < info->dsos->cap; i++) {
+		const char *name = info->dsos->slots[i];
+		struct stat st;
+
+		if (!name || !dso_hits__hit(info->hits, name))
+			continue;
+		nr++;
+		if (stat(name, &st) < 0 || !S_ISREG(st.st_mode) || cached_file__known(&st))
+			continue;
+		len = filename__read_build_id(name, bid, sizeof(bid));
+		if (len <= 0)
+			continue;
+		err = build_id_cache__add_file(name, bid, len, name);
+		if (err) {
+			cache__warn(name, err);
+			continue;
+		}
+		cached_file__remember(&st);
+		pr_debug2("build-id cache: added %s\n", name);
+		added++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pr_debug2("build-id cache: %d files with samples, %d added, %.2f ms\n", nr, added,
+		  (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
 /* ---- begin ---- */
@@ -420,10 +558,19 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 	len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
 	if (len > 0)
 		add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
+	if (info && info->no_buildid)
+		return -ENOENT;
+	if (info && info->vdso) {
+		len = vdso__build_id(bid, sizeof(bid));
+		if (len > 0)
+			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
+	}
 	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
 		const char *name = info->dsos->slots[i];
 
 		if (!name)
+			continue;
+		if (!dso_hits__hit(info->hits, name))
 			continue;
 		len = filename__read_build_id(name, bid, sizeof(bid));
 		if (len > 0)

@@ -57,6 +57,11 @@ struct perf_header_info {
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
+	bool vdso;			/* a process mapped the [vdso] */
+	struct dso_hits *hits;		/* which of dsos samples fell into; NULL: all */
+	/* From perf_header_info__setup(). */
+	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
+	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
 };
 
 /*
@@ -94,9 +99,27 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 /*
  * Remembers the file of a user-space executable MMAP/MMAP2 record for
  * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are
- * skipped).  Cheap: call it for every record written, whatever its type.
+ * skipped), and where samples fell (SAMPLE, FORK).  Cheap: call it for
+ * every record written, whatever its type.
  */
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
+/*
+ * After zeroing @info for a new file: takes -B, -N and --buildid-all from
+ * @opts, and without --buildid-all starts noting which files samples fall
+ * into, so BUILD_ID and the cache hold only those (as upstream's do).
+ */
+struct record_opts;
+void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlist,
+			     const struct record_opts *opts);
 void perf_header_info__exit(struct perf_header_info *info);
+/*
+ * Adds the files BUILD_ID names, the vdso and kallsyms to the build-id
+ * cache, when a file is finished.  A file already added by this process is
+ * recognised by its identity (device, inode, size, mtime) and costs one
+ * stat(); the vdso and kallsyms are added once per process.  A cache that
+ * cannot be written gives one warning per process; it is not an error for
+ * the recording.
+ */
+void perf_header_info__cache_build_ids(struct perf_header_info *info);
 
 #endif

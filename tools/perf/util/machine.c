@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "machine.h"
+#include "unwind.h"
 
 static inline size_t int_hash(int v, size_t nr)
 {
@@ -40,6 +41,7 @@ void machine__exit(struct machine *m)
 
 		for (; p; p = n) {
 			n = p->next;
+			unwind__maps_exit(p->unwind);
 			free(p->map);
 			free(p);
 		}
@@ -200,7 +202,7 @@ static struct maps *machine__find_maps(struct machine *m, int pid)
 	return NULL;
 }
 
-static struct maps *machine__findnew_maps(struct machine *m, int pid)
+struct maps *machine__findnew_maps(struct machine *m, int pid)
 {
 	struct maps *p = machine__find_maps(m, pid);
 	size_t h;
@@ -398,12 +400,36 @@ int machine__process_exit(struct machine *m, const union perf_event *event)
 	return 0;
 }
 
+struct map *machine__find_map(struct machine *m, int pid, u64 addr)
+{
+	struct maps *p = machine__find_maps(m, pid);
+	size_t i;
+
+	if (!p || !p->nr)
+		return NULL;
+	i = p->last_hit;
+	if (i >= p->nr || addr < p->map[i].start || addr >= p->map[i].end) {
+		i = maps__lower(p, addr);
+		if (i >= p->nr || addr < p->map[i].start)
+			return NULL;
+		p->last_hit = i;
+	}
+	return &p->map[i];
+}
+
+struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel)
+{
+	struct map *map;
+
+	if (kernel)
+		return m->kernel_dso;
+	map = machine__find_map(m, pid, addr);
+	return map ? map->dso : NULL;
+}
+
 void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		      struct addr_location *al)
 {
-	struct maps *p;
-	size_t i;
-
 	memset(al, 0, sizeof(*al));
 	al->addr = addr;
 	al->sym_addr = addr;
@@ -412,17 +438,9 @@ void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
 		return;
 	}
-	p = machine__find_maps(m, pid);
-	if (!p || !p->nr)
+	al->map = machine__find_map(m, pid, addr);
+	if (!al->map)
 		return;
-	i = p->last_hit;
-	if (i >= p->nr || addr < p->map[i].start || addr >= p->map[i].end) {
-		i = maps__lower(p, addr);
-		if (i >= p->nr || addr < p->map[i].start)
-			return;
-		p->last_hit = i;
-	}
-	al->map = &p->map[i];
 	al->dso = al->map->dso;
 	al->addr = addr - al->map->start + al->map->pgoff;
 	al->sym = dso__find_symbol(al->dso, al->addr, &al->sym_addr);

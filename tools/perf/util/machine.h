@@ -23,6 +23,7 @@ struct maps {
 	struct map *map;
 	size_t nr, cap;
 	size_t last_hit;
+	void *unwind;		/* the DWARF unwinder's state for this process (util/unwind.c) */
 };
 
 struct comm_entry {
@@ -78,5 +79,11 @@ int machine__process_mmap2(struct machine *m, const union perf_event *event);
  */
 void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		      struct addr_location *al);
+/* The maps of process @pid, created empty if new; NULL when out of memory. */
+struct maps *machine__findnew_maps(struct machine *m, int pid);
+/* The map of user address @addr in process @pid, or NULL. */
+struct map *machine__find_map(struct machine *m, int pid, u64 addr);
+/* Only the DSO of @addr (no symbols are loaded); NULL when unmapped. */
+struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel);
 
 #endif

@@ -338,6 +338,9 @@ void perf_session__delete(struct perf_session *s)
 	for (u32 i = 0; i < s->nr_cmdline; i++)
 		free(s->cmdline[i]);
 	free(s->cmdline);
+	for (size_t i = 0; i < s->nr_build_ids; i++)
+		free(s->build_ids[i].name);
+	free(s->build_ids);
 	if (s->tep)
 		tep_free(s->tep);
 	machine__exit(&s->machine);
@@ -576,4 +579,24 @@ void perf_session__warn_stats(struct perf_session *s)
 	if (s->nr_unordered && !backward)
 		ui__warning("%llu out of order events recorded.\n",
 			    (unsigned long long)s->nr_unordered);
+}
+
+static int session__mark_hit(struct perf_tool *tool, union perf_event *event,
+			     struct perf_sample *sample, struct evsel *evsel, struct machine *m)
+{
+	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct dso *dso = machine__find_dso(m, (int)sample->pid, sample->ip,
+					    mode == PERF_RECORD_MISC_KERNEL ||
+					    mode == PERF_RECORD_MISC_GUEST_KERNEL);
+
+	if (dso)
+		dso->hit = true;
+	return 0;
+}
+
+int perf_session__mark_dso_hits(struct perf_session *s)
+{
+	struct perf_tool tool = { .sample = session__mark_hit };
+
+	return perf_session__process_events(s, &tool);
 }

@@ -44,6 +44,14 @@ struct perf_session {
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
+	/* BUILD_ID, in file order; user-space ones are also set on their DSOs. */
+	struct build_id_entry {
+		char *name;
+		u16 cpumode;		/* PERF_RECORD_MISC_KERNEL / _USER / ... */
+		u8 len;
+		u8 bid[20];
+	} *build_ids;
+	size_t nr_build_ids;
 
 	struct machine machine;
 	struct ordered_events oe;
@@ -66,6 +74,12 @@ void perf_session__delete(struct perf_session *s);
 /* Walks the data section; warnings about the file go to stderr. 0 or -errno. */
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool);
 void perf_session__print_header(struct perf_session *s, FILE *fp);
+/*
+ * Walks the samples and sets dso->hit on the DSO of each sample's address
+ * (the kernel's for kernel samples): what buildid-list --with-hits and
+ * perf archive pack.  0 or -errno.
+ */
+int perf_session__mark_dso_hits(struct perf_session *s);
 /* Prints the end-of-file warnings (lost, out of order, unknown ids). */
 void perf_session__warn_stats(struct perf_session *s);
 

@@ -13,11 +13,41 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbol.h"
+#include "build-id.h"
+#include "demangle.h"
+#include "srcline.h"
 #include "debug.h"
 
 const char *symbol__kallsyms_path = "/proc/kallsyms";
+struct symbol_conf symbol_conf;
+
+void symbol_conf__option(int opt, const char *arg)
+{
+	switch (opt) {
+	case SYMBOL_OPT_DEMANGLE:
+		symbol_conf.no_demangle = false;
+		break;
+	case SYMBOL_OPT_NO_DEMANGLE:
+		symbol_conf.no_demangle = true;
+		break;
+	case SYMBOL_OPT_SYMFS: {
+		/* "DIR/" and "DIR" mean the same root. */
+		static char root[PATH_MAX];
+		size_t n = strlen(arg);
+
+		while (n > 1 && arg[n - 1] == '/')
+			n--;
+		snprintf(root, sizeof(root), "%.*s", (int)n, arg);
+		symbol_conf.symfs = strcmp(root, "/") ? root : "";
+		break;
+	}
+	default:
+		break;
+	}
+}
 
 static u64 str_hash(const char *s)
 {
@@ -35,7 +65,9 @@ void dso_table__init(struct dso_table *t)
 
 static void dso__delete(struct dso *dso)
 {
+	dso__srcline_exit(dso);
 	free(dso->name);
+	free(dso->symsrc);
 	free(dso->syms);
 	free(dso->strpool);
 	free(dso->segs);
@@ -103,6 +135,7 @@ struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kerne
 		return NULL;
 	}
 	d->kernel = kernel;
+	d->seq = t->nr;
 	h = str_hash(name) & (t->nr_buckets - 1);
 	d->next = t->buckets[h];
 	t->buckets[h] = d;
@@ -407,10 +440,48 @@ static int kallsyms__line(char *line, size_t len, void *arg)
 	return 0;
 }
 
+/* Test hook: where the running kernel's build id is read from. */
+const char *symbol__kernel_notes_path = "/sys/kernel/notes";
+
+/*
+ * The kallsyms of the kernel the file was recorded on: under --symfs the
+ * one there; the running one's when the ids agree (or the file gives
+ * none), else the copy the build-id cache keeps for that id.  Another
+ * kernel's symbols would be wrong names.
+ */
+static const char *dso__kallsyms_path(struct dso *dso, char *buf, size_t size)
+{
+	char want[2 * BUILD_ID_SIZE + 1], have[2 * BUILD_ID_SIZE + 1];
+	u8 bid[BUILD_ID_SIZE];
+	int len;
+
+	/* Under --symfs, as the distro does: another machine's root. */
+	if (symbol_conf.symfs && *symbol_conf.symfs) {
+		snprintf(buf, size, "%s%s", symbol_conf.symfs, symbol__kallsyms_path);
+		return buf;
+	}
+	if (!dso->build_id_len)
+		return symbol__kallsyms_path;
+	len = sysfs__read_build_id(symbol__kernel_notes_path, bid, sizeof(bid));
+	if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
+		return symbol__kallsyms_path;
+	if (!build_id_cache__find(dso->name, dso->build_id, dso->build_id_len, buf, size))
+		return buf;
+	build_id__sprintf(dso->build_id, dso->build_id_len, want);
+	if (len > 0)
+		build_id__sprintf(bid, len, have);
+	pr_warning("Warning: the data was recorded on the kernel with build id %s, this is %s, "
+		   "and the build-id cache has no kallsyms of it; kernel samples are shown as "
+		   "[unknown].\n", want, len > 0 ? have : "unknown");
+	return NULL;
+}
+
 static int dso__load_kallsyms(struct dso *dso)
 {
 	struct sym_builder b = { 0 };
-	int err = for_each_line(symbol__kallsyms_path, kallsyms__line, &b);
+	char buf[PATH_MAX];
+	const char *path = dso__kallsyms_path(dso, buf, sizeof(buf));
+	int err = path ? for_each_line(path, kallsyms__line, &b) : -ENOENT;
 
 	if (!err)
 		err = builder__finish(&b, dso, 4096);
@@ -493,7 +564,7 @@ static int elf__add_plt(Elf *elf, struct sym_builder *b)
 	addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
 	nr = rela_sh.sh_size / rela_sh.sh_entsize;
 	for (size_t i = 0; i < nr && addr + entsize <= plt_sh.sh_addr + plt_sh.sh_size; i++) {
-		char name[512];
+		char name[512], *demangled;
 		const char *target = "";
 		GElf_Rela r;
 		GElf_Sym sym;
@@ -502,7 +573,10 @@ static int elf__add_plt(Elf *elf, struct sym_builder *b)
 			break;
 		if (GELF_R_SYM(r.r_info) && gelf_getsym(sdata, GELF_R_SYM(r.r_info), &sym))
 			target = elf_strptr(elf, sym_sh.sh_link, sym.st_name);
-		snprintf(name, sizeof(name), "%s@plt", target ? target : "");
+		demangled = target && !symbol_conf.no_demangle ?
+			symbol__demangle(target, symbol_conf.demangle_params) : NULL;
+		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : target ? target : "");
+		free(demangled);
 		err = builder__add(b, addr, addr + entsize, name, strlen(name), 2);
 		if (err)
 			break;
@@ -580,6 +654,7 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 		for (size_t i = 0; i < nr; i++) {
 			GElf_Sym sym;
 			const char *name;
+			char *demangled;
 			int type, bind;
 
 			if (!gelf_getsym(data, i, &sym))
@@ -603,9 +678,14 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
 				continue;
 			}
+			demangled = symbol_conf.no_demangle ? NULL :
+				symbol__demangle(name, symbol_conf.demangle_params);
+			if (demangled)
+				name = demangled;
 			err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name,
 					   strlen(name),
 					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
+			free(demangled);
 			if (err)
 				goto out;
 		}
@@ -617,6 +697,76 @@ out:
 	return err;
 }
 
+int build_id__debug_file(const char *hex, char *out, size_t size)
+{
+	const char *symfs = symbol_conf.symfs ? symbol_conf.symfs : "";
+	char link[PATH_MAX];
+	struct stat st;
+
+	/* The cache keeps it next to the binary (as "debug"), so it travels with perf archive. */
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", buildid_dir__get(), hex, hex + 2);
+	snprintf(out, size, "%s/debug", link);
+	if (!stat(link, &st) && S_ISDIR(st.st_mode) && !access(out, R_OK))
+		return 0;
+	snprintf(out, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
+	return access(out, R_OK) ? -ENOENT : 0;
+}
+
+/*
+ * The file to read @dso's symbols from, into @out.  A DSO the recording
+ * named with a build id is only ever read from a file with that id: the
+ * build-id cache first, then the file at its path (under --symfs), then
+ * the debug file installed for that id.  A path alone would give the
+ * symbols of whatever was rebuilt there since: wrong names, silently.
+ * Without a recorded id the path is all there is.  0 or -ENOENT.
+ */
+static int dso__find_symsrc(struct dso *dso, char *out, size_t size)
+{
+	const char *symfs = symbol_conf.symfs ? symbol_conf.symfs : "";
+	char want[2 * BUILD_ID_SIZE + 1], have[2 * BUILD_ID_SIZE + 1] = "";
+	u8 bid[BUILD_ID_SIZE];
+	int len;
+
+	if (!dso->build_id_len) {
+		if (dso->name[0] != '/')
+			return -ENOENT;
+		snprintf(out, size, "%s%s", symfs, dso->name);
+		return 0;
+	}
+	build_id__sprintf(dso->build_id, dso->build_id_len, want);
+	if (!build_id_cache__find(dso->name, dso->build_id, dso->build_id_len, out, size)) {
+		len = filename__read_build_id(out, bid, sizeof(bid));
+		if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
+			return 0;
+		pr_warning("Warning: %s in the build-id cache is not the ELF file of %s with build "
+			   "id %s (%s); skipping it.\n", out, dso->name, want,
+			   len == -EINVAL ? "not an ELF file" : len < 0 ? strerror(-len) :
+			   "it has another build id");
+	}
+	if (dso->name[0] == '/') {
+		snprintf(out, size, "%s%s", symfs, dso->name);
+		if (!access(out, R_OK)) {
+			len = filename__read_build_id(out, bid, sizeof(bid));
+			if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
+				return 0;
+			if (len > 0)
+				build_id__sprintf(bid, len, have);
+			else
+				snprintf(have, sizeof(have), "%s", len == -ENOENT ? "none" : "unreadable");
+		}
+	}
+	if (!build_id__debug_file(want, out, size)) {
+		len = filename__read_build_id(out, bid, sizeof(bid));
+		if (build_id__same(bid, len, dso->build_id, dso->build_id_len))
+			return 0;
+	}
+	if (have[0])
+		pr_warning("Warning: %s%s has build id %s but was recorded with %s, and the build-id "
+			   "cache has no usable copy of that; its samples are shown as [unknown].\n", symfs,
+			   dso->name, have, want);
+	return -ENOENT;
+}
+
 /*
  * A stripped file keeps only .dynsym; its full .symtab may be in the debug
  * file named by its build id (what a -dbg package installs).
@@ -624,16 +774,19 @@ out:
 static int dso__load_elf(struct dso *dso)
 {
 	struct sym_builder b = { 0 };
-	char id[128] = "", dbg[PATH_MAX];
+	char id[128] = "", dbg[PATH_MAX], path[PATH_MAX];
 	bool has_symtab = false, dbg_symtab = false;
 	int err;
 
-	err = elf__load_syms(dso, dso->name, true, &b, &has_symtab, id, sizeof(id));
-	if (!err && !has_symtab && strlen(id) > 2) {
-		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
-		if (!access(dbg, R_OK))
-			elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
-	}
+	err = dso__find_symsrc(dso, path, sizeof(path));
+	if (err)
+		return err;
+	dso->symsrc = strdup(path);
+	pr_debug("symbols of %s from %s\n", dso->name, path);
+	err = elf__load_syms(dso, path, true, &b, &has_symtab, id, sizeof(id));
+	if (!err && !has_symtab && strlen(id) > 2 && !build_id__debug_file(id, dbg, sizeof(dbg)) &&
+	    strcmp(dbg, path))
+		elf__load_syms(dso, dbg, false, &b, &dbg_symtab, NULL, 0);
 	if (!err)
 		err = builder__finish(&b, dso, 0);
 	if (err)
@@ -650,8 +803,8 @@ int dso__load(struct dso *dso)
 	dso->loaded = true;
 	if (dso->kernel)
 		err = dso__load_kallsyms(dso);
-	else if (dso->name[0] == '[' || dso->name[0] != '/')
-		err = -ENOENT;	/* [vdso], [heap], anon: no file to read */
+	else if (dso->name[0] != '/' && !(dso->name[0] == '[' && dso->build_id_len))
+		err = -ENOENT;	/* [heap], anon, a [vdso] without id: no file to read */
 	else
 		err = dso__load_elf(dso);
 	if (err)

@@ -26,6 +26,17 @@ struct dso {
 	char *name;			/* the path from the MMAP record, or "[kernel.kallsyms]" */
 	bool kernel;
 	bool loaded;			/* symbols were looked for (found or not) */
+	bool hit;			/* a sample resolved into it (set by the commands) */
+	unsigned int seq;		/* order of creation in its table */
+	/* The build id the file recorded for it (BUILD_ID feature); 0 bytes: none. */
+	u8 build_id[20];
+	u8 build_id_len;
+	char *symsrc;			/* the file its symbols were read from, if any */
+	/* The DWARF of its debug info, for inlined functions (util/srcline.c). */
+	void *dwarf;
+	int dwarf_fd;
+	bool dwarf_tried;
+	struct dso_inline_cache *inlines;	/* names found, by address */
 	struct symbol *syms;		/* sorted by start, non-overlapping */
 	size_t nr_syms;
 	char *strpool;			/* names of syms, one allocation */
@@ -54,10 +65,45 @@ struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kerne
  * are loaded on the first call and cached.
  */
 struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr);
+/*
+ * The separate debug file of build id @hex: the one the build-id cache
+ * keeps with the binary, else /usr/lib/debug/.build-id/xx/rest.debug
+ * (under --symfs).  0 with the path in @out, or -ENOENT.
+ */
+int build_id__debug_file(const char *hex, char *out, size_t size);
 /* Loads from /proc/kallsyms (kernel) or the ELF file; 0 or -errno. */
 int dso__load(struct dso *dso);
 
+/* Set by the commands' options before any symbol is loaded. */
+struct symbol_conf {
+	bool no_demangle;	/* --no-demangle: names as the ELF file has them */
+	bool demangle_params;	/* -v: C++ names with their parameter lists */
+	const char *symfs;	/* --symfs: a root that binaries are looked up under */
+};
+extern struct symbol_conf symbol_conf;
+
+/*
+ * The options every reading command shares, for its getopt_long() table:
+ * --demangle / --no-demangle and --symfs=DIR, as the distro spells them.
+ */
+enum {
+	SYMBOL_OPT_DEMANGLE = 0x1000,
+	SYMBOL_OPT_NO_DEMANGLE,
+	SYMBOL_OPT_SYMFS,
+};
+#define SYMBOL_CONF_LONGOPTS						\
+	{ "demangle", no_argument, NULL, SYMBOL_OPT_DEMANGLE },		\
+	{ "no-demangle", no_argument, NULL, SYMBOL_OPT_NO_DEMANGLE },	\
+	{ "symfs", required_argument, NULL, SYMBOL_OPT_SYMFS }
+#define SYMBOL_CONF_USAGE						\
+	"    --no-demangle     do not demangle C++/Rust symbol names",	\
+	"    --symfs <dir>     look for files with symbols relative to this directory"
+/* Takes one of the SYMBOL_OPT_* options. */
+void symbol_conf__option(int opt, const char *arg);
+
 /* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
 extern const char *symbol__kallsyms_path;
+/* Test hook: the running kernel's notes (default "/sys/kernel/notes"). */
+extern const char *symbol__kernel_notes_path;
 
 #endif

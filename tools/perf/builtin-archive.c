@@ -1,0 +1,139 @@
+/*
+ * perf archive [file]: packs what a perf.data file needs from the build-id
+ * cache -- for each DSO with samples, its .build-id link and the entry the
+ * link leads to -- into <file>.tar.bz2, laid out relative to the cache so
+ * that extracting it into ~/.debug elsewhere lets perf report find them.
+ * tar(1) does the packing.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "util/build-id.h"
+#include "util/session.h"
+#include "util/debug.h"
+
+extern char **environ;
+
+void perf_session__report_open_error(const char *cmd, const char *path, int err,
+				     const char *msg);
+
+/*
+ * Appends the link of @e and the entry it leads to (paths relative to the
+ * cache) to @list.  1 when added, 0 when the cache has no such entry.
+ */
+static int archive__add(FILE *list, const struct build_id_entry *e)
+{
+	char hex[2 * BUILD_ID_SIZE + 1], link[PATH_MAX], target[PATH_MAX], full[PATH_MAX * 2];
+	const char *entry;
+	struct stat st;
+	ssize_t n;
+
+	build_id__sprintf(e->bid, e->len, hex);
+	snprintf(link, sizeof(link), ".build-id/%.2s/%s", hex, hex + 2);
+	snprintf(full, sizeof(full), "%s/%s", buildid_dir__get(), link);
+	n = readlink(full, target, sizeof(target) - 1);
+	if (n <= 0 || stat(full, &st) < 0)
+		return 0;
+	target[n] = '\0';
+	/* The link is relative to .build-id/xx/: "../../<entry>". */
+	entry = target;
+	if (!strncmp(entry, "../../", 6))
+		entry += 6;
+	else
+		return 0;	/* an absolute or odd link would not survive the move */
+	fprintf(list, "%s\n%s\n", link, entry);
+	return 1;
+}
+
+static int run_tar(const char *out, const char *list)
+{
+	const char *argv[] = { "tar", "cjf", out, "-C", buildid_dir__get(), "-T", list, NULL };
+	int status, err;
+	pid_t pid;
+
+	err = posix_spawnp(&pid, "tar", NULL, NULL, (char **)argv, environ);
+	if (err)
+		return -err;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+int cmd_archive(int argc, const char **argv)
+{
+	const char *input = argc > 1 ? argv[1] : "perf.data";
+	char out[PATH_MAX], list[] = "/tmp/perf-archive-list.XXXXXX", msg[256];
+	struct perf_session *s;
+	int fd, err, nr = 0, ret = 1;
+	FILE *fp;
+
+	if (argc > 2 || (argc > 1 && argv[1][0] == '-')) {
+		fprintf(stderr, "usage: perf archive [<perf.data file>]\n");
+		return 129;
+	}
+	s = perf_session__open(input, &err, msg, sizeof(msg));
+	if (!s) {
+		perf_session__report_open_error("archive", input, err, msg);
+		return 1;
+	}
+	err = perf_session__mark_dso_hits(s);
+	if (err) {
+		fprintf(stderr, "perf archive: %s: %s\n", input,
+			s->errmsg[0] ? s->errmsg : strerror(-err));
+		goto out_delete;
+	}
+	fd = mkstemp(list);
+	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp) {
+		fprintf(stderr, "perf archive: cannot create a file list in /tmp: %s\n",
+			strerror(errno));
+		goto out_delete;
+	}
+	for (size_t i = 0; i < s->nr_build_ids; i++) {
+		const struct build_id_entry *e = &s->build_ids[i];
+		struct dso *d = NULL;
+
+		if (e->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(e->name, "[kernel.kallsyms]"))
+			d = s->machine.kernel_dso;
+		else if (e->cpumode == PERF_RECORD_MISC_USER)
+			d = dso_table__findnew(&s->machine.dsos, e->name, false);
+		if (!d || !d->hit)
+			continue;
+		if (archive__add(fp, e))
+			nr++;
+		else if (e->cpumode == PERF_RECORD_MISC_USER)
+			pr_warning("Warning: %s is not in the build-id cache (%s); it is left out "
+				   "of the archive.\n", e->name, buildid_dir__get());
+	}
+	if (fclose(fp)) {
+		fprintf(stderr, "perf archive: cannot write %s: %s\n", list, strerror(errno));
+		goto out_unlink;
+	}
+	if (!nr) {
+		fprintf(stderr, "perf archive: no build-ids found\n");
+		goto out_unlink;
+	}
+	snprintf(out, sizeof(out), "%s.tar.bz2", input);
+	err = run_tar(out, list);
+	if (err) {
+		fprintf(stderr, "perf archive: tar could not write %s: %s\n", out,
+			err == -EIO ? "it failed (see above)" : strerror(-err));
+		goto out_unlink;
+	}
+	printf("Now please run:\n\n$ tar xvf %s -C ~/.debug\n\n"
+	       "wherever you need to run 'perf report' on.\n", out);
+	ret = 0;
+out_unlink:
+	unlink(list);
+out_delete:
+	perf_session__delete(s);
+	return ret;
+}

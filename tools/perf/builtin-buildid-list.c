@@ -1,0 +1,146 @@
+/*
+ * perf buildid-list: the build ids a perf.data file names (its BUILD_ID
+ * feature), one "<id> <dso>" line each, in file order; --with-hits lists
+ * the DSOs that samples fell into instead; -k prints the running kernel's
+ * id.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "util/build-id.h"
+#include "util/session.h"
+#include "util/debug.h"
+
+static const char buildid_list_usage[] = "perf buildid-list [<options>]";
+static const char * const buildid_list_options[] = {
+	"-f, --force           don't complain, do it",
+	"-H, --with-hits       Show only DSOs with hits",
+	"-i, --input <file>    input file name",
+	"-k, --kernel          Show current kernel build id",
+	"-v, --verbose         be more verbose",
+	NULL
+};
+
+void perf_session__report_open_error(const char *cmd, const char *path, int err,
+				     const char *msg);
+
+static int dso__seq_cmp(const void *a, const void *b)
+{
+	const struct dso *x = *(struct dso * const *)a, *y = *(struct dso * const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The DSOs with samples, in the order the reader met them (the file's
+ * BUILD_ID order first), with the id the file gives each -- blank where it
+ * gives none (perf record -B, or a DSO it did not list): the id of
+ * whatever is at the path now would be a guess.
+ */
+static int show_hit_dsos(struct perf_session *s)
+{
+	struct dso_table *t = &s->machine.dsos;
+	struct dso **v = calloc(t->nr ? t->nr : 1, sizeof(*v));
+	char hex[2 * BUILD_ID_SIZE + 1];
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_buckets; i++)
+		for (struct dso *d = t->buckets[i]; d; d = d->next)
+			if (d->hit)
+				v[n++] = d;
+	qsort(v, n, sizeof(*v), dso__seq_cmp);
+	for (size_t i = 0; i < n; i++) {
+		build_id__sprintf(v[i]->build_id, v[i]->build_id_len, hex);
+		printf("%-40s %s\n", hex, v[i]->name);
+	}
+	free(v);
+	return 0;
+}
+
+static int show_kernel(void)
+{
+	u8 bid[BUILD_ID_SIZE];
+	char hex[2 * BUILD_ID_SIZE + 1];
+	int len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
+
+	if (len <= 0) {
+		fprintf(stderr, "perf buildid-list: cannot read the kernel's build id from "
+			"/sys/kernel/notes: %s\n", strerror(len ? -len : ENOENT));
+		return 1;
+	}
+	build_id__sprintf(bid, len, hex);
+	printf("%s\n", hex);
+	return 0;
+}
+
+int cmd_buildid_list(int argc, const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "with-hits", no_argument, NULL, 'H' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *input = "perf.data";
+	bool with_hits = false;
+	struct perf_session *s;
+	char msg[256], hex[2 * BUILD_ID_SIZE + 1];
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, (char **)argv, "+fHi:kvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			break;
+		case 'H':
+			with_hits = true;
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'k':
+			return show_kernel();
+		case 'v':
+			verbose++;
+			break;
+		case 'h':
+			usage_with_options(buildid_list_usage, buildid_list_options);
+			return 0;
+		default:
+			usage_with_options(buildid_list_usage, buildid_list_options);
+			return 129;
+		}
+	}
+	s = perf_session__open(input, &err, msg, sizeof(msg));
+	if (!s) {
+		perf_session__report_open_error("buildid-list", input, err, msg);
+		return 1;
+	}
+	if (with_hits || !s->nr_build_ids) {
+		err = perf_session__mark_dso_hits(s);
+		if (err) {
+			fprintf(stderr, "perf buildid-list: %s: %s\n", input,
+				s->errmsg[0] ? s->errmsg : strerror(-err));
+			perf_session__delete(s);
+			return 1;
+		}
+		err = show_hit_dsos(s);
+	} else {
+		for (size_t i = 0; i < s->nr_build_ids; i++) {
+			const struct build_id_entry *e = &s->build_ids[i];
+
+			build_id__sprintf(e->bid, e->len, hex);
+			printf("%s %s\n", hex, e->name);
+		}
+	}
+	perf_session__delete(s);
+	return err ? 1 : 0;
+}

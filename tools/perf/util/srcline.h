@@ -1,0 +1,32 @@
+#ifndef PERF_UTIL_SRCLINE_H
+#define PERF_UTIL_SRCLINE_H
+/*
+ * Inlined functions at an address, from the DWARF debug info of a DSO (its
+ * own, or the separate debug file named by its build id), for callchains
+ * shown the way upstream perf shows them: one line per inlined function,
+ * marked "(inlined)", before the function they were inlined into.
+ */
+#include "types.h"
+
+struct dso;
+
+/*
+ * The functions at ELF address @addr of @dso, innermost first: those
+ * inlined there and, last, the one they were inlined into.  Fills up to
+ * @max names (valid until the DSO is freed); 0 when the DSO has no debug
+ * info or nothing covers @addr.
+ */
+int dso__inline_names(struct dso *dso, u64 addr, const char **names, int max);
+/*
+ * The lines upstream perf prints for an unwound frame at @al: for each
+ * function inlined there a symbol of that name over @al->sym's range,
+ * marked by the module "inlined", and @al->sym itself where the function
+ * is the symbol.  Fills up to @max; 0 means: print @al as it is.
+ */
+struct addr_location;
+struct symbol;
+int srcline__inline_frames(const struct addr_location *al, struct symbol *out, int max);
+/* Frees what dso__inline_names() opened for @dso. */
+void dso__srcline_exit(struct dso *dso);
+
+#endif
