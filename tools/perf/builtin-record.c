@@ -457,6 +457,15 @@ static int record__dump_write(void *arg, const void *buf, size_t size)
 	return record__write(arg, buf, size);
 }
 
+/* Which files the dump's samples fell into, for BUILD_ID and the build-id cache. */
+static void record__dump_note(void *arg, const union perf_event *event)
+{
+	struct record *rec = arg;
+
+	if (event->header.type == PERF_RECORD_SAMPLE)
+		perf_header_info__note_event(&rec->hinfo, event);
+}
+
 static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
 {
 	struct record *rec = arg;
@@ -492,6 +501,7 @@ static int record__dump(struct record *rec)
 	struct flight_recorder_writer w = {
 		.write = record__dump_write,
 		.event = record__process_synth,
+		.note = record__dump_note,
 		.finish = record__dump_finish,
 		.arg = rec,
 	};
@@ -529,6 +539,8 @@ static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
 		return 0;
 	while ((event = perf_mmap__read_event(map))) {
 		any = true;
+		if (event->header.type == PERF_RECORD_MMAP2)
+			perf_header_info__note_mapping(&rec->hinfo, event);
 		if (!flight_recorder__track(rec->fr, event))
 			continue;
 		if (!rec->file_open) {
@@ -985,6 +997,24 @@ static int record__setup_events(struct record *rec)
 	tracking->tracking = true;
 	evlist__for_each_entry(rec->evlist, evsel)
 		evsel__config(evsel, opts);
+	/*
+	 * A dump may come after a deploy replaced a binary its samples ran
+	 * in: the binary is cached when it is mapped
+	 * (perf_header_info__note_mapping), so the recorder wakes for each
+	 * mapping, not when the buffer is half full.  Only when the forward
+	 * buffer holds nothing but tracking records: a wakeup per sample would
+	 * feed on its own writes.
+	 */
+	if (any_overwrite) {
+		bool only_tracking = true;
+
+		evlist__for_each_entry(rec->evlist, evsel)
+			only_tracking &= evsel->overwrite || evsel->tracking;
+		if (only_tracking) {
+			tracking->attr.watermark = 1;
+			tracking->attr.wakeup_watermark = 1;
+		}
+	}
 	return 0;
 }
 

@@ -51,7 +51,7 @@ long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
 		*cap = size;
 	}
 	len = perf_mmap__backward_copy(map, *buf);
-	err = perf_mmap__backward_records(*buf, size, len, &r);
+	err = perf_mmap__backward_records(*buf, size, len, &r, NULL, NULL);
 	return err ? err : (long)r.len;
 }
 

@@ -419,11 +419,24 @@ static int fr__copy(struct flight_recorder *fr, int i, u64 *len)
 	return err2;
 }
 
+struct fr_note {
+	const struct flight_recorder_writer *w;
+	const char *copy;
+};
+
+static void fr__note(void *arg, const struct perf_event_header *hdr, u64 off)
+{
+	struct fr_note *nt = arg;
+
+	nt->w->note(nt->w->arg, (const union perf_event *)(nt->copy + off));
+}
+
 /* One buffer of a dump: its blind window, then its whole records written. */
 static int fr__take(struct flight_recorder *fr, int i, const struct flight_recorder_writer *w,
 		    struct flight_recorder_dump *d)
 {
 	struct perf_mmap *map = &fr->evlist->mmap[i];
+	struct fr_note nt = { .w = w, .copy = fr->staging };
 	struct perf_mmap_records r;
 	u64 len;
 	int err;
@@ -433,7 +446,8 @@ static int fr__take(struct flight_recorder *fr, int i, const struct flight_recor
 	err = fr__copy(fr, i, &len);
 	if (err || !len)
 		return err;
-	err = perf_mmap__backward_records(fr->staging, map->mask + 1, len, &r);
+	err = perf_mmap__backward_records(fr->staging, map->mask + 1, len, &r,
+					  w->note ? fr__note : NULL, &nt);
 	if (err)
 		return err;
 	d->lost += r.lost;

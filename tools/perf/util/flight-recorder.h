@@ -55,6 +55,8 @@ struct flight_recorder_writer {
 	int (*write)(void *arg, const void *buf, size_t size);
 	/* One record of the process table. */
 	perf_event__handler_t event;
+	/* Optional: each backward record, before it is written in bulk. */
+	void (*note)(void *arg, const union perf_event *event);
 	/* Everything is written: complete the file.  Non-zero: the dump failed. */
 	int (*finish)(void *arg, const struct flight_recorder_dump *dump);
 	void *arg;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -296,6 +297,118 @@ static void cache__warn(const char *what, int err)
 		   "(-N skips the cache).\n", what, buildid_dir__get(), strerror(-err));
 }
 
+/*
+ * The build id of each executable file as it was when it was mapped, by
+ * path, for the flight recorder: a deploy may replace the file at that
+ * path before a dump is written.  One id per path, the latest mapped; kept
+ * for the whole run.
+ */
+struct mapped_id {
+	struct mapped_id *next;
+	char *name;
+	u8 bid[BUILD_ID_SIZE];
+	int len;
+};
+
+#define MAPPED_ID_BUCKETS 1024
+static struct mapped_id *mapped_ids[MAPPED_ID_BUCKETS];
+
+static struct mapped_id *mapped_id__find(const char *name)
+{
+	struct mapped_id *m = mapped_ids[str_hash(name) % MAPPED_ID_BUCKETS];
+
+	while (m && strcmp(m->name, name))
+		m = m->next;
+	return m;
+}
+
+static struct mapped_id *mapped_id__get(const char *name)
+{
+	struct mapped_id *m = mapped_id__find(name);
+	size_t slot = str_hash(name) % MAPPED_ID_BUCKETS;
+
+	if (m)
+		return m;
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->name = strdup(name))) {
+		free(m);
+		return NULL;
+	}
+	m->next = mapped_ids[slot];
+	mapped_ids[slot] = m;
+	return m;
+}
+
+void perf_header_info__note_mapping(struct perf_header_info *info, const union perf_event *event)
+{
+	const struct perf_record_mmap2 *mm = &event->mmap2;
+	char src[64];
+	const char *from;
+	struct mapped_id *m;
+	u8 bid[BUILD_ID_SIZE];
+	struct stat st;
+	size_t max;
+	int len, err;
+
+	if (event->header.type != PERF_RECORD_MMAP2 ||
+	    (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+	    !(mm->prot & 4 /* PROT_EXEC */) ||
+	    event->header.size <= offsetof(struct perf_record_mmap2, filename))
+		return;
+	max = event->header.size - offsetof(struct perf_record_mmap2, filename);
+	if (!memchr(mm->filename, '\0', max) || !dso_name__wanted(mm->filename))
+		return;
+	/*
+	 * The file mapped is the one at the path if the record's device and
+	 * inode say so; if it was replaced meanwhile, the mapping itself can
+	 * still be read while the process lives (/proc/PID/map_files).
+	 */
+	if (stat(mm->filename, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == mm->ino &&
+	    major(st.st_dev) == mm->maj && minor(st.st_dev) == mm->min) {
+		if (cached_file__known(&st))
+			return;
+		from = mm->filename;
+	} else {
+		snprintf(src, sizeof(src), "/proc/%u/map_files/%llx-%llx", mm->pid,
+			 (unsigned long long)mm->start, (unsigned long long)(mm->start + mm->len));
+		from = src;
+	}
+	len = filename__read_build_id(from, bid, sizeof(bid));
+	if (len <= 0)
+		return;
+	m = mapped_id__get(mm->filename);
+	if (!m)
+		return;
+	if (m->len == len && !memcmp(m->bid, bid, len) && from != src)
+		goto remember;
+	m->len = len;
+	memcpy(m->bid, bid, len);
+	/* Into the cache now, while the mapped binary can still be read. */
+	if (info->no_buildid || info->no_buildid_cache)
+		return;
+	err = build_id_cache__add_file(mm->filename, bid, len, from);
+	if (err) {
+		cache__warn(mm->filename, err);
+		return;
+	}
+	pr_debug2("build-id cache: added %s when it was mapped\n", mm->filename);
+remember:
+	if (from != src)
+		cached_file__remember(&st);
+}
+
+/* The id of the file at @name: as it was mapped, if known, else as it is now. */
+static int mapped_or_current_build_id(const char *name, u8 *bid, size_t size)
+{
+	struct mapped_id *m = mapped_id__find(name);
+
+	if (m && (size_t)m->len <= size) {
+		memcpy(bid, m->bid, m->len);
+		return m->len;
+	}
+	return filename__read_build_id(name, bid, size);
+}
+
 void perf_header_info__cache_build_ids(struct perf_header_info *info)
 {
 	u8 bid[BUILD_ID_SIZE];
@@ -341,6 +454,10 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 			continue;
 		len = filename__read_build_id(name, bid, sizeof(bid));
 		if (len <= 0)
+			continue;
+		/* Replaced since it was mapped: the mapped one was cached then. */
+		if (mapped_id__find(name) && !build_id__same(bid, len, mapped_id__find(name)->bid,
+							      mapped_id__find(name)->len))
 			continue;
 		err = build_id_cache__add_file(name, bid, len, name);
 		if (err) {
@@ -572,7 +689,7 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 			continue;
 		if (!dso_hits__hit(info->hits, name))
 			continue;
-		len = filename__read_build_id(name, bid, sizeof(bid));
+		len = mapped_or_current_build_id(name, bid, sizeof(bid));
 		if (len > 0)
 			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
 	}

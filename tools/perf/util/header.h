@@ -120,6 +120,13 @@ void perf_header_info__exit(struct perf_header_info *info);
  * cannot be written gives one warning per process; it is not an error for
  * the recording.
  */
+/*
+ * An MMAP2 record of the flight recorder's tracking stream, as it comes: an
+ * executable file goes into the build-id cache now, while the binary mapped
+ * can still be read (a deploy may replace it before a dump), and BUILD_ID
+ * lists the id it had when it was mapped.
+ */
+void perf_header_info__note_mapping(struct perf_header_info *info, const union perf_event *event);
 void perf_header_info__cache_build_ids(struct perf_header_info *info);
 
 #endif

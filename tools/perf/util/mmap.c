@@ -323,6 +323,8 @@ struct backward_records_walk {
 	char *copy;
 	struct perf_mmap_records *r;
 	u64 w;		/* where the next kept record goes */
+	perf_mmap__walk_fn fn;
+	void *arg;
 };
 
 static void backward_records__one(void *arg, const struct perf_event_header *hdr, u64 off)
@@ -346,12 +348,15 @@ static void backward_records__one(void *arg, const struct perf_event_header *hdr
 		r->nr_samples++;
 	}
 	r->nr_records++;
+	if (wk->fn)
+		wk->fn(wk->arg, hdr, wk->w);
 	wk->w += hdr->size;
 }
 
-int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r)
+int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r,
+				perf_mmap__walk_fn fn, void *arg)
 {
-	struct backward_records_walk wk = { .copy = copy, .r = r };
+	struct backward_records_walk wk = { .copy = copy, .r = r, .fn = fn, .arg = arg };
 	u64 end;
 	int err;
 

@@ -105,8 +105,10 @@ struct perf_mmap_records {
  * overwritten by the newest.  LOST records are taken out (the rest moves
  * down over them) and counted: a backward buffer never runs full, so its
  * only losses are the events that came while it was paused for a dump,
- * which fell between two dumps.  Returns 0, or -EINVAL for a bad @size.
+ * which fell between two dumps.  @fn, if not NULL, is handed each record
+ * kept and its offset in the copy.  Returns 0, or -EINVAL for a bad @size.
  */
-int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r);
+int perf_mmap__backward_records(void *copy, u64 size, u64 len, struct perf_mmap_records *r,
+				perf_mmap__walk_fn fn, void *arg);
 
 #endif

@@ -17,7 +17,7 @@ exited_program_case() {
 	"$bin" record -q -e cpu-clock -g --overwrite --switch-output -a -m 64 -o "$tag.data" \
 		2>"$tag.err" &
 	rec=$!
-	wait_sigusr2 $rec
+	wait_recording $rec
 	pid=$(./burner 2)
 	sleep 0.05
 	kill -USR2 $rec
@@ -47,7 +47,7 @@ echo "the distro perf: $dn samples of the exited program, $dcomm with its comm"
 # The dump line says what the file covers.
 "$PERF" record -e cpu-clock --overwrite --switch-output -a -m 16 -o msg.data 2>msg.err &
 rec=$!
-wait_sigusr2 $rec
+wait_recording $rec
 sleep 0.2
 kill -USR2 $rec
 for i in $(seq 1 3000); do
@@ -66,7 +66,7 @@ grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0
 "$PERF" record -v -e cpu-clock -g --overwrite --switch-output -a -m 16 --sideband-max=8M \
 	-o storm.data 2>storm.err &
 rec=$!
-wait_sigusr2 $rec
+wait_recording $rec
 for i in $(seq 600); do /bin/true; done
 sleep 0.3
 kill -USR2 $rec
@@ -93,7 +93,7 @@ echo "fork storm: the last program has $n samples, $c with its comm"
 # Without --overwrite there is no table: the dump line is as before.
 "$PERF" record -e cpu-clock --switch-output -o plain.data -- ./burner 0.5 >/dev/null 2>plain.err &
 rec=$!
-wait_sigusr2 $rec
+wait_recording $rec
 kill -USR2 $rec
 wait $rec
 grep -Eq '^\[ perf record: Dump plain\.data\.[0-9]{16} \]$' plain.err ||

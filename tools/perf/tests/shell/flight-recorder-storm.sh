@@ -28,7 +28,7 @@ loads() {
 loads
 "$PERF" record -e 'raw_syscalls:*' -m 16 --overwrite --switch-output -a -o st.data 2>st.err &
 REC=$!
-wait_sigusr2 $REC
+wait_recording $REC
 N=300
 for i in $(seq 1 $N); do
 	kill -USR2 $REC
@@ -65,7 +65,7 @@ loads
 # 512 KiB buffers: one busy CPU's dump alone does not fit in 256 KiB.
 "$PERF" record -e 'raw_syscalls:*' -m 128 --overwrite --switch-output -a -o full/fr.data 2>full.err &
 REC=$!
-wait_sigusr2 $REC
+wait_recording $REC
 sleep 1
 kill -USR2 $REC
 wait_lines full.err 1 'The dump was dropped'
@@ -90,7 +90,7 @@ done
 mkdir gone
 "$PERF" record -e 'raw_syscalls:*' -m 128 --overwrite --switch-output -a -o gone/fr.data 2>gone.err &
 REC=$!
-wait_sigusr2 $REC
+wait_recording $REC
 rm -rf gone
 kill -USR2 $REC
 wait_lines gone.err 1 'The dump was dropped'

@@ -17,7 +17,7 @@ taskset -c 0 "$PERF" test -w getppid 2000000000 & LOAD=$!
 "$PERF" record -q -g -e cycles -e 'raw_syscalls:*/call-graph=no/' -m 2M \
 	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a -o fr.data 2>rec.err &
 REC=$!
-wait_sigusr2 $REC
+wait_recording $REC
 sleep 1
 for n in 1 2 3 4 5; do
 	taskset -c $((NCPU - 1)) "$PERF" test -w mark "mark-$n" $REC

@@ -29,15 +29,16 @@ oracle_ok() {
 	cat "$out"
 }
 
-# Waits until process $1 catches SIGUSR2 (a recorder with --switch-output is
-# ready for its first signal); fails if it exits first.
-wait_sigusr2() {
+# Waits until recorder $1 records: it catches SIGUSR2 (with --switch-output)
+# and sleeps in poll(), which it reaches only once every event is open and
+# enabled.  Fails if it exits first.
+wait_recording() {
 	local i mask
 	for i in $(seq 1 3000); do
 		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
 		[ -n "$mask" ] || fail "process $1 is gone"
-		(( 0x$mask & 0x800 )) && return 0
+		(( 0x$mask & 0x800 )) && grep -q poll /proc/$1/wchan 2>/dev/null && return 0
 		sleep 0.01
 	done
-	fail "process $1 never caught SIGUSR2"
+	fail "process $1 never got to recording"
 }

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Build-id cache: a flight-recorder dump taken after its program was replaced names the old code
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_oracle
+command -v gcc >/dev/null || skip "gcc is not installed"
+# Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
+TMPD0=$TMPD
+TMPD=$(mktemp -d /tmp/buildid-fr.XXXXXX)
+trap 'cleanup; rm -rf "$TMPD" "$TMPD0"' EXIT
+cd "$TMPD"
+export HOME=$TMPD/home
+unset PERF_BUILDID_DIR
+mkdir -p "$HOME"
+
+# v2 puts a function of the same size in front of the hot one, so v1's
+# addresses fall inside "inserted" if anyone reads v2 for v1's samples.
+write_prog() {
+	cat >prog.c <<EOC
+volatile unsigned long sink;
+$2
+__attribute__((noinline)) void hot_original(void)
+{
+	for (unsigned long i = 0; i < 100000000UL; i++)
+		sink += i * 7;
+}
+int main(void) { hot_original(); return 0; }
+EOC
+	gcc -O1 -fno-inline -o "$1" prog.c || fail "gcc"
+}
+write_prog prog ''
+write_prog prog.new '__attribute__((noinline)) void inserted(void)
+{
+	for (unsigned long i = 0; i < 100000000UL; i++)
+		sink += i * 7;
+}'
+
+"$PERF" record -e cpu-clock --overwrite --switch-output -a -m 1M -o fr.data 2>rec.err &
+rec=$!
+wait_recording $rec
+./prog
+# The recorder caches a binary when it is mapped: wait for that, then deploy.
+bid=$(readelf -n prog | awk '/Build ID/ { print $3 }')
+[ -n "$bid" ] || fail "prog has no build id"
+for i in $(seq 1 3000); do
+	[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] && break
+	sleep 0.01
+done
+[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] || fail "prog was not cached when it was mapped"
+mv prog.new prog			# the deploy
+kill -USR2 $rec
+for i in $(seq 1 3000); do
+	ls fr.data.* >/dev/null 2>&1 && break
+	sleep 0.01
+done
+kill -INT $rec
+wait $rec || { cat rec.err; fail "record exited $?"; }
+dump=$(ls fr.data.* | head -1)
+"$PERF" buildid-list -i "$dump" > bids || fail "buildid-list"
+grep -q "/prog$" bids || { cat bids rec.err; fail "the dump's BUILD_ID does not list prog"; }
+for who in ours distro; do
+	bin=$PERF; [ $who = distro ] && bin=$ORACLE
+	"$bin" script -F ip,sym,dso -i "$dump" 2>"$who.err" | awk '/\/prog\)$/ { print $(NF-1) }' | sort | uniq -c > "$who.syms"
+	echo "$who: $(tr '\n' ' ' < "$who.syms")"
+	grep -q ' hot_original$' "$who.syms" || { cat "$who.err"; fail "$who: no samples in hot_original"; }
+	! grep -q ' inserted$' "$who.syms" || fail "$who: samples given to the new binary's 'inserted'"
+done
+exit 0
