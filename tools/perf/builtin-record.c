@@ -10,9 +10,6 @@
  * file tells the story of the command: options, open, loop, output files.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,10 +17,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/sysinfo.h>
-#include <sys/wait.h>
 #include "builtin.h"
 #include "perf.h"
 #include "util/cpumap.h"
@@ -37,7 +30,6 @@
 #include "util/mmap.h"
 #include "util/parse-events.h"
 #include "util/record-opts.h"
-#include "util/sideband.h"
 #include "util/synthetic-events.h"
 #include "util/target.h"
 #include "util/thread_map.h"
@@ -598,20 +590,6 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
-/* Releases forward buffers whose every fd hung up, once they are empty. */
-static void record__release_dead_maps(struct record *rec)
-{
-	struct evlist *evlist = rec->evlist;
-
-	for (int i = 0; i < evlist->nr_mmaps; i++) {
-		struct perf_mmap *map = &evlist->mmap[i];
-
-		if (map->base && map->refcnt == 0 &&
-		    perf_mmap__read_head(map) == map->prev)
-			perf_mmap__munmap(map);
-	}
-}
-
 /*
  * One pass over the forward buffers, each drained; the flight recorder
  * learns how far its buffers have turned over.  Returns how many buffers
@@ -645,7 +623,7 @@ static int record__mmap_read_all(struct record *rec)
 	}
 	if (rec->fr)
 		flight_recorder__tick(rec->fr);
-	record__release_dead_maps(rec);
+	perf_evlist__release_drained(rec->evlist);
 	return nr;
 }
 
@@ -685,191 +663,14 @@ static const char * const record_usage[] = {
 
 #define RECORD_USAGE "perf record [<options>] [<command>]\n    or: perf record [<options>] -- <command> [<options>]"
 
-enum {
-	OPT_CALL_GRAPH = 256,
-	OPT_NO_INHERIT,
-	OPT_OVERWRITE,
-	OPT_NO_OVERWRITE,
-	OPT_SWITCH_OUTPUT,
-	OPT_SWITCH_MAX_FILES,
-	OPT_TAIL_SYNTH,
-	OPT_NO_TAIL_SYNTH,
-	OPT_SIDEBAND_MAX,
-	OPT_PER_THREAD,
-	OPT_BUILDID_ALL,
-};
-
 static int record__parse_options(struct record *rec, int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "event",		required_argument, NULL, 'e' },
-		{ "output",		required_argument, NULL, 'o' },
-		{ "mmap-pages",		required_argument, NULL, 'm' },
-		{ "freq",		required_argument, NULL, 'F' },
-		{ "count",		required_argument, NULL, 'c' },
-		{ "call-graph",		required_argument, NULL, OPT_CALL_GRAPH },
-		{ "all-cpus",		no_argument,	   NULL, 'a' },
-		{ "cpu",		required_argument, NULL, 'C' },
-		{ "pid",		required_argument, NULL, 'p' },
-		{ "tid",		required_argument, NULL, 't' },
-		{ "no-inherit",		no_argument,	   NULL, OPT_NO_INHERIT },
-		{ "per-thread",		no_argument,	   NULL, OPT_PER_THREAD },
-		{ "overwrite",		no_argument,	   NULL, OPT_OVERWRITE },
-		{ "no-overwrite",	no_argument,	   NULL, OPT_NO_OVERWRITE },
-		{ "switch-output",	optional_argument, NULL, OPT_SWITCH_OUTPUT },
-		{ "switch-max-files",	required_argument, NULL, OPT_SWITCH_MAX_FILES },
-		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
-		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
-		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
-		{ "no-buildid",		no_argument,	   NULL, 'B' },
-		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
-		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
-		{ "quiet",		no_argument,	   NULL, 'q' },
-		{ "verbose",		no_argument,	   NULL, 'v' },
-		{ "help",		no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct record_opts *opts = &rec->opts;
-	struct parse_events_error perr;
-	int tail = -1, c, err;
-	char *end;
+	int optind = record_opts__parse(&rec->opts, rec->evlist, argc, argv);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			memset(&perr, 0, sizeof(perr));
-			err = parse_events(rec->evlist, optarg, &perr);
-			if (err) {
-				parse_events_error__print(&perr, optarg);
-				parse_events_error__exit(&perr);
-				fprintf(stderr, "Run 'perf list' for a list of valid events\n");
-				return -EINVAL;
-			}
-			parse_events_error__exit(&perr);
-			break;
-		case 'o':
-			opts->output = optarg;
-			break;
-		case 'm':
-			if (record_opts__parse_mmap_pages(opts, optarg))
-				return -EINVAL;
-			break;
-		case 'F':
-			if (record_opts__parse_positive(optarg, &opts->freq)) {
-				pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n",
-				       optarg);
-				return -EINVAL;
-			}
-			opts->user_freq = true;
-			break;
-		case 'c':
-			if (record_opts__parse_positive(optarg, &opts->period)) {
-				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
-				       optarg);
-				return -EINVAL;
-			}
-			opts->user_period = true;
-			break;
-		case 'g':
-			opts->callgraph = CALLCHAIN_FP;
-			break;
-		case OPT_CALL_GRAPH:
-			if (callchain__parse(optarg, &opts->callgraph, &opts->stack_size)) {
-				pr_err("Invalid --call-graph value '%s': use fp, dwarf[,size] or no.\n",
-				       optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'a':
-			opts->system_wide = true;
-			break;
-		case 'C':
-			opts->cpu_list = optarg;
-			break;
-		case 'p':
-			opts->target_pid = optarg;
-			break;
-		case 't':
-			opts->target_tid = optarg;
-			break;
-		case OPT_NO_INHERIT:
-			opts->no_inherit = true;
-			break;
-		case OPT_PER_THREAD:
-			opts->per_thread = true;
-			break;
-		case OPT_OVERWRITE:
-			opts->overwrite = true;
-			break;
-		case OPT_NO_OVERWRITE:
-			opts->overwrite = false;
-			break;
-		case OPT_SWITCH_OUTPUT:
-			if (record_opts__parse_switch_output(opts, optarg))
-				return -EINVAL;
-			break;
-		case OPT_SWITCH_MAX_FILES:
-			opts->switch_max_files = strtol(optarg, &end, 10);
-			if (*end || opts->switch_max_files <= 0) {
-				pr_err("Invalid --switch-max-files value '%s': give a positive number.\n",
-				       optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_TAIL_SYNTH:
-			tail = 1;
-			break;
-		case OPT_NO_TAIL_SYNTH:
-			tail = 0;
-			break;
-		case OPT_SIDEBAND_MAX: {
-			bool unit;
-			u64 v;
-
-			/* Below a megabyte it could not hold one busy process's maps. */
-			if (record_opts__parse_size(optarg, &v, &unit) || v < (1 << 20)) {
-				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
-				       "e.g. 64M.\n", optarg);
-				return -EINVAL;
-			}
-			opts->sideband_max = v;
-			break;
-		}
-		case 'B':
-			opts->no_buildid = true;
-			break;
-		case 'N':
-			opts->no_buildid_cache = true;
-			break;
-		case OPT_BUILDID_ALL:
-			opts->buildid_all = true;
-			break;
-		case 'q':
-			opts->quiet = true;
-			quiet = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage_with_options(RECORD_USAGE, record_usage);
-			return 1;
-		case ':':
-			pr_err("Option '%s' requires a value.\n", argv[optind - 1]);
-			usage_with_options(RECORD_USAGE, record_usage);
-			return -129;
-		default:
-			if (optopt)
-				pr_err("Unknown option: -%c\n", optopt);
-			else
-				pr_err("Unknown option: %s\n", argv[optind - 1]);
-			usage_with_options(RECORD_USAGE, record_usage);
-			return -129;
-		}
-	}
+	if (optind == 0 || optind == -129)
+		usage_with_options(RECORD_USAGE, record_usage);
+	if (optind <= 0)
+		return optind < 0 ? optind : 1;
 	rec->argc = argc - optind;
 	rec->argv = argv + optind;
 	/* The header writer puts this binary's path in front of "record ...". */
@@ -879,9 +680,6 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 	for (int i = 0; i < argc; i++)
 		rec->cmdline[i] = argv[i];
 	rec->cmdline_argc = argc;
-	opts->workload = optind < argc;
-	/* --overwrite wants the system described when each dump is taken. */
-	opts->tail_synthesize = tail >= 0 ? tail : opts->overwrite;
 	return 0;
 }
 
@@ -917,23 +715,10 @@ static int record__create_maps(struct record *rec)
 		cpus = cpu_map__dummy_new();
 	else
 		cpus = cpu_map__new(opts->cpu_list);
-	if (cpus && opts->cpu_list) {
-		struct cpu_map *online = NULL;
-		int bad = cpu_map__first_offline(cpus, &online);
-
-		if (bad >= 0) {
-			char list[256] = "none";
-
-			if (online && online->nr)
-				cpu_map__snprint(online, list, sizeof(list));
-			pr_err("-C %s: CPU %d is not online (online CPUs: %s): choose CPUs from "
-			       "that list.\n", opts->cpu_list, bad, list);
-			cpu_map__put(online);
-			cpu_map__put(cpus);
-			thread_map__put(threads);
-			return -ENODEV;
-		}
-		cpu_map__put(online);
+	if (cpus && opts->cpu_list && cpu_map__check_online(cpus, opts->cpu_list)) {
+		cpu_map__put(cpus);
+		thread_map__put(threads);
+		return -ENODEV;
 	}
 	if (!cpus || !threads) {
 		if (!cpus && opts->cpu_list)
@@ -1249,9 +1034,6 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 
 static void record__print_summary(struct record *rec)
 {
-	const struct flight_recorder_stats *fs = rec->fr ? flight_recorder__stats(rec->fr) : NULL;
-	const struct sideband_stats *st = rec->fr ? flight_recorder__table_stats(rec->fr) : NULL;
-
 	if (rec->opts.quiet)
 		return;
 	if (rec->lost_events)
@@ -1264,32 +1046,8 @@ static void record__print_summary(struct record *rec)
 	if (rec->failed_dumps)
 		fprintf(stderr, "Warning:\n%llu dumps failed and were dropped (see above).\n",
 			(unsigned long long)rec->failed_dumps);
-	if (fs && fs->lost_paused)
-		fprintf(stderr, "[ perf record: %llu events were not recorded while the overwrite "
-			"buffers were paused for dumps ]\n", (unsigned long long)fs->lost_paused);
-	if (fs && fs->pauses)
-		pr_debug("overwrite buffers: %llu dumps, %llu pauses of one buffer, %.3f ms at most, "
-			 "%.3f ms on average; a dump's first pause to its last resume %.3f ms at "
-			 "most%s\n", (unsigned long long)fs->dumps, (unsigned long long)fs->pauses,
-			 fs->pause_ns_max / 1e6, fs->pause_ns_total / 1e6 / fs->pauses,
-			 fs->span_ns_max / 1e6,
-			 fs->quiesce_global ? "; some pauses waited for a grace period" : "");
-	if (st) {
-		pr_debug("process table: %llu records, %llu tasks held, %llu KB (peak %llu KB of "
-			 "%llu KB), %llu tasks pruned, %llu superseded records trimmed\n",
-			 (unsigned long long)st->records,
-			 (unsigned long long)st->tasks, (unsigned long long)(st->bytes >> 10),
-			 (unsigned long long)(st->peak_bytes >> 10),
-			 (unsigned long long)(rec->opts.sideband_max >> 10),
-			 (unsigned long long)st->pruned, (unsigned long long)st->trimmed);
-		if (st->evicted || st->dropped || fs->table_errors)
-			fprintf(stderr, "Warning:\nThe process table reached --sideband-max=%lluK: "
-				"%llu exited tasks evicted, %llu records dropped%s; some samples "
-				"may lack their task's name or maps. Give a larger --sideband-max.\n",
-				(unsigned long long)(rec->opts.sideband_max >> 10),
-				(unsigned long long)st->evicted, (unsigned long long)st->dropped,
-				fs->table_errors ? " (and some out of memory)" : "");
-	}
+	if (rec->fr)
+		flight_recorder__print_summary(rec->fr, rec->opts.sideband_max);
 }
 
 int cmd_record(int argc, const char **argv)

@@ -261,3 +261,20 @@ int cpu_map__snprint(const struct cpu_map *map, char *buf, int size)
 	}
 	return len;
 }
+
+int cpu_map__check_online(struct cpu_map *cpus, const char *list)
+{
+	struct cpu_map *online = NULL;
+	int bad = cpu_map__first_offline(cpus, &online);
+
+	if (bad >= 0) {
+		char names[256] = "none";
+
+		if (online && online->nr)
+			cpu_map__snprint(online, names, sizeof(names));
+		pr_err("-C %s: CPU %d is not online (online CPUs: %s): choose CPUs from "
+		       "that list.\n", list, bad, names);
+	}
+	cpu_map__put(online);
+	return bad >= 0 ? -ENODEV : 0;
+}

@@ -24,4 +24,7 @@ int cpu__max_cpu(void);
 int cpu_map__first_offline(const struct cpu_map *map, struct cpu_map **online);
 int cpu_map__snprint(const struct cpu_map *map, char *buf, int size);
 
+/* -C @list: 0, or -ENODEV with a message naming the first CPU of @cpus that is offline. */
+int cpu_map__check_online(struct cpu_map *cpus, const char *list);
+
 #endif

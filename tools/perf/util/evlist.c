@@ -390,3 +390,13 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
 		return 0;
 	return time;
 }
+
+void perf_evlist__release_drained(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_mmaps; i++) {
+		struct perf_mmap *map = &evlist->mmap[i];
+
+		if (map->base && map->refcnt == 0 && perf_mmap__read_head(map) == map->prev)
+			perf_mmap__munmap(map);
+	}
+}

@@ -101,5 +101,7 @@ int perf_evlist__resume(struct evlist *evlist);
  * Returns the number of entries left.
  */
 int perf_evlist__filter_pollfd(struct evlist *evlist, short revents);
+/* Unmaps forward buffers that nothing feeds any more (their fds hung up) once read empty. */
+void perf_evlist__release_drained(struct evlist *evlist);
 
 #endif

@@ -2,6 +2,7 @@
  * The flight recorder's dump engine: see flight-recorder.h for the story.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,4 +529,36 @@ const struct flight_recorder_stats *flight_recorder__stats(const struct flight_r
 const struct sideband_stats *flight_recorder__table_stats(const struct flight_recorder *fr)
 {
 	return fr->table ? sideband__stats(fr->table) : NULL;
+}
+
+void flight_recorder__print_summary(const struct flight_recorder *fr, u64 table_max)
+{
+	const struct flight_recorder_stats *fs = &fr->stats;
+	const struct sideband_stats *st = flight_recorder__table_stats(fr);
+
+	if (fs->lost_paused)
+		fprintf(stderr, "[ perf record: %llu events were not recorded while the overwrite "
+			"buffers were paused for dumps ]\n", (unsigned long long)fs->lost_paused);
+	if (fs->pauses)
+		pr_debug("overwrite buffers: %llu dumps, %llu pauses of one buffer, %.3f ms at most, "
+			 "%.3f ms on average; a dump's first pause to its last resume %.3f ms at "
+			 "most%s\n", (unsigned long long)fs->dumps, (unsigned long long)fs->pauses,
+			 fs->pause_ns_max / 1e6, fs->pause_ns_total / 1e6 / fs->pauses,
+			 fs->span_ns_max / 1e6,
+			 fs->quiesce_global ? "; some pauses waited for a grace period" : "");
+	if (!st)
+		return;
+	pr_debug("process table: %llu records, %llu tasks held, %llu KB (peak %llu KB of %llu KB), "
+		 "%llu tasks pruned, %llu superseded records trimmed\n",
+		 (unsigned long long)st->records, (unsigned long long)st->tasks,
+		 (unsigned long long)(st->bytes >> 10), (unsigned long long)(st->peak_bytes >> 10),
+		 (unsigned long long)(table_max >> 10), (unsigned long long)st->pruned,
+		 (unsigned long long)st->trimmed);
+	if (st->evicted || st->dropped || fs->table_errors)
+		fprintf(stderr, "Warning:\nThe process table reached --sideband-max=%lluK: %llu exited "
+			"tasks evicted, %llu records dropped%s; some samples may lack their task's "
+			"name or maps. Give a larger --sideband-max.\n",
+			(unsigned long long)(table_max >> 10), (unsigned long long)st->evicted,
+			(unsigned long long)st->dropped,
+			fs->table_errors ? " (and some out of memory)" : "");
 }

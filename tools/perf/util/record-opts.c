@@ -3,6 +3,7 @@
  * and the checks that need the whole set.  Messages are the command's.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <sys/sysinfo.h>
 #include "perf.h"
 #include "debug.h"
+#include "evlist.h"
+#include "parse-events.h"
 #include "record-opts.h"
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
@@ -186,3 +189,193 @@ int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers)
 	return 0;
 }
 
+
+/* ---- the command line ------------------------------------------------ */
+
+enum {
+	OPT_CALL_GRAPH = 256,
+	OPT_NO_INHERIT,
+	OPT_OVERWRITE,
+	OPT_NO_OVERWRITE,
+	OPT_SWITCH_OUTPUT,
+	OPT_SWITCH_MAX_FILES,
+	OPT_TAIL_SYNTH,
+	OPT_NO_TAIL_SYNTH,
+	OPT_SIDEBAND_MAX,
+	OPT_PER_THREAD,
+	OPT_BUILDID_ALL,
+};
+
+int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
+		       const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event",		required_argument, NULL, 'e' },
+		{ "output",		required_argument, NULL, 'o' },
+		{ "mmap-pages",		required_argument, NULL, 'm' },
+		{ "freq",		required_argument, NULL, 'F' },
+		{ "count",		required_argument, NULL, 'c' },
+		{ "call-graph",		required_argument, NULL, OPT_CALL_GRAPH },
+		{ "all-cpus",		no_argument,	   NULL, 'a' },
+		{ "cpu",		required_argument, NULL, 'C' },
+		{ "pid",		required_argument, NULL, 'p' },
+		{ "tid",		required_argument, NULL, 't' },
+		{ "no-inherit",		no_argument,	   NULL, OPT_NO_INHERIT },
+		{ "per-thread",		no_argument,	   NULL, OPT_PER_THREAD },
+		{ "overwrite",		no_argument,	   NULL, OPT_OVERWRITE },
+		{ "no-overwrite",	no_argument,	   NULL, OPT_NO_OVERWRITE },
+		{ "switch-output",	optional_argument, NULL, OPT_SWITCH_OUTPUT },
+		{ "switch-max-files",	required_argument, NULL, OPT_SWITCH_MAX_FILES },
+		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
+		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
+		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
+		{ "no-buildid",		no_argument,	   NULL, 'B' },
+		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
+		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
+		{ "quiet",		no_argument,	   NULL, 'q' },
+		{ "verbose",		no_argument,	   NULL, 'v' },
+		{ "help",		no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct parse_events_error perr;
+	int tail = -1, c, err;
+	char *end;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			memset(&perr, 0, sizeof(perr));
+			err = parse_events(evlist, optarg, &perr);
+			if (err) {
+				parse_events_error__print(&perr, optarg);
+				parse_events_error__exit(&perr);
+				fprintf(stderr, "Run 'perf list' for a list of valid events\n");
+				return -EINVAL;
+			}
+			parse_events_error__exit(&perr);
+			break;
+		case 'o':
+			opts->output = optarg;
+			break;
+		case 'm':
+			if (record_opts__parse_mmap_pages(opts, optarg))
+				return -EINVAL;
+			break;
+		case 'F':
+			if (record_opts__parse_positive(optarg, &opts->freq)) {
+				pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n",
+				       optarg);
+				return -EINVAL;
+			}
+			opts->user_freq = true;
+			break;
+		case 'c':
+			if (record_opts__parse_positive(optarg, &opts->period)) {
+				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
+				       optarg);
+				return -EINVAL;
+			}
+			opts->user_period = true;
+			break;
+		case 'g':
+			opts->callgraph = CALLCHAIN_FP;
+			break;
+		case OPT_CALL_GRAPH:
+			if (callchain__parse(optarg, &opts->callgraph, &opts->stack_size)) {
+				pr_err("Invalid --call-graph value '%s': use fp, dwarf[,size] or no.\n",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'a':
+			opts->system_wide = true;
+			break;
+		case 'C':
+			opts->cpu_list = optarg;
+			break;
+		case 'p':
+			opts->target_pid = optarg;
+			break;
+		case 't':
+			opts->target_tid = optarg;
+			break;
+		case OPT_NO_INHERIT:
+			opts->no_inherit = true;
+			break;
+		case OPT_PER_THREAD:
+			opts->per_thread = true;
+			break;
+		case OPT_OVERWRITE:
+			opts->overwrite = true;
+			break;
+		case OPT_NO_OVERWRITE:
+			opts->overwrite = false;
+			break;
+		case OPT_SWITCH_OUTPUT:
+			if (record_opts__parse_switch_output(opts, optarg))
+				return -EINVAL;
+			break;
+		case OPT_SWITCH_MAX_FILES:
+			opts->switch_max_files = strtol(optarg, &end, 10);
+			if (*end || opts->switch_max_files <= 0) {
+				pr_err("Invalid --switch-max-files value '%s': give a positive number.\n",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_TAIL_SYNTH:
+			tail = 1;
+			break;
+		case OPT_NO_TAIL_SYNTH:
+			tail = 0;
+			break;
+		case OPT_SIDEBAND_MAX: {
+			bool unit;
+			u64 v;
+
+			/* Below a megabyte it could not hold one busy process's maps. */
+			if (record_opts__parse_size(optarg, &v, &unit) || v < (1 << 20)) {
+				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
+				       "e.g. 64M.\n", optarg);
+				return -EINVAL;
+			}
+			opts->sideband_max = v;
+			break;
+		}
+		case 'B':
+			opts->no_buildid = true;
+			break;
+		case 'N':
+			opts->no_buildid_cache = true;
+			break;
+		case OPT_BUILDID_ALL:
+			opts->buildid_all = true;
+			break;
+		case 'q':
+			opts->quiet = true;
+			quiet = 1;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'h':
+			return 0;
+		case ':':
+			pr_err("Option '%s' requires a value.\n", argv[optind - 1]);
+			return -129;
+		default:
+			if (optopt)
+				pr_err("Unknown option: -%c\n", optopt);
+			else
+				pr_err("Unknown option: %s\n", argv[optind - 1]);
+			return -129;
+		}
+	}
+	/* --overwrite wants the system described when each dump is taken. */
+	opts->tail_synthesize = tail >= 0 ? tail : opts->overwrite;
+	opts->workload = optind < argc;
+	return optind;
+}

@@ -15,4 +15,14 @@ void record_opts__check_switch_size(struct record_opts *opts);
 /* Whether @nr_buffers ring buffers of -m fit in memory and the locking limits. */
 int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers);
 
+struct evlist;
+/*
+ * perf record's options into @opts, events (-e) onto @evlist.  Returns
+ * the index of the first argument of the workload (argc: none), 0 when
+ * help was asked for, -129 for a command line to fix (what is wrong
+ * printed: the caller shows the usage), or another -errno (message printed).
+ */
+int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
+		       const char **argv);
+
 #endif
