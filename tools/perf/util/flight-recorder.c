@@ -307,13 +307,17 @@ u64 flight_recorder__pending_bytes(const struct flight_recorder *fr)
 static int fr__move(struct flight_recorder *fr, int i, enum overwrite_evt_state want)
 {
 	struct fr_buffer *b = &fr->bufs[i];
+	enum overwrite_evt_state next;
 	enum overwrite_action action;
 	int err = 0;
 
-	b->state = overwrite_state__next(b->state, want, &action);
+	next = overwrite_state__next(b->state, want, &action);
 	if (action != OVERWRITE_ACTION_NONE)
 		err = perf_mmap__pause(&fr->evlist->mmap[i], action == OVERWRITE_ACTION_PAUSE);
-	if (err)
+	/* The buffer is as it was when the ioctl fails: so is its state. */
+	if (!err)
+		b->state = next;
+	else
 		pr_err("Cannot %s overwrite ring buffer %d: %s\n",
 		       action == OVERWRITE_ACTION_PAUSE ? "pause" : "resume", i, strerror(-err));
 	return err;
