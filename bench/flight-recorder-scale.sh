@@ -14,6 +14,23 @@ FILL=${FILL:-4}		# seconds of syscalls before the first dump
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' /proc/$1/status; }
 # The recorder's pid under strace (its child), or itself.
 recorder_pid() { local p; p=$(pgrep -P "$1" -x perf | head -1); echo "${p:-$1}"; }
+# Waits until recorder $1 (or the perf strace runs as $1) catches SIGUSR2 and
+# sleeps in poll(): every event is open and enabled.  Prints its pid.
+wait_recording() {
+	local i p mask
+	for i in $(seq 1 60000); do
+		p=$(recorder_pid "$1")
+		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$p/status 2>/dev/null)
+		if [ -n "$mask" ] && [ "$p" != "$1" -o "$2" = plain ] &&
+		   (( 0x$mask & 0x800 )) && grep -q poll /proc/$p/wchan 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo "the recorder never got to recording" >&2
+	return 1
+}
 wait_files() {
 	local i
 	for i in $(seq 1 60000); do
@@ -60,8 +77,8 @@ for N in $NS; do
 			"$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
 			--overwrite --switch-output -o "$W/s.$who" 2>"$W/err.$who.$N" &
 		st=$!
+		rec=$(wait_recording $st) || exit 1
 		sleep "$FILL"
-		rec=$(recorder_pid $st)
 		rss0=$(status_kb $rec VmRSS); anon0=$(status_kb $rec RssAnon)
 		kill -USR2 $rec
 		wait_files "$W/s.$who" 1
@@ -76,6 +93,7 @@ for N in $NS; do
 		"$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
 			--overwrite --switch-output -o "$W/l.$who" 2>/dev/null &
 		rec=$!
+		wait_recording $rec plain >/dev/null || exit 1
 		sleep "$FILL"
 		ms=()
 		for i in 1 2 3; do
