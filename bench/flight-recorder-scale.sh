@@ -12,7 +12,7 @@ MB=${MB:-8}
 FILL=${FILL:-4}		# seconds of syscalls before the first dump
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' /proc/$1/status; }
-# The recorder's pid under strace (its child), or itself.
+# The recorder's pid under strace (its child, perf once chrt has exec'd it), or itself.
 recorder_pid() { local p; p=$(pgrep -P "$1" -x perf | head -1); echo "${p:-$1}"; }
 # Waits until recorder $1 (or the perf strace runs as $1) catches SIGUSR2 and
 # sleeps in poll(): every event is open and enabled.  Prints its pid.
@@ -73,8 +73,10 @@ for N in $NS; do
 		# Run 1, under strace: memory and pauses.
 		"$OURS" test -w threads "$N" 1000000 syscalls & load=$!
 		sleep 0.2
-		strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who.$N" \
-			"$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
+		# strace runs real-time (the recorder under it does not), or a
+		# stop at each ioctl would wait for a CPU behind N busy threads.
+		chrt -f 1 strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who.$N" \
+			chrt -o 0 "$bin" record -q -e 'raw_syscalls:*' -m "${MB}M" --per-thread -p $load \
 			--overwrite --switch-output -o "$W/s.$who" 2>"$W/err.$who.$N" &
 		st=$!
 		rec=$(wait_recording $st) || exit 1

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include "flight-recorder.h"
 #include "cpumap.h"
@@ -29,6 +30,8 @@
 #define FR_WRAP_STEP	1000000ULL
 /* Per-CPU clocks may disagree a little: keep this much more than needed. */
 #define FR_CLOCK_SKEW	100000000ULL
+/* The niceness a dump is written at, where allowed. */
+#define FR_DUMP_NICE	-10
 
 struct fr_wrap {
 	u64 t[FR_WRAP_SLOTS];
@@ -522,6 +525,15 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 	/* Whatever the buffers take from the first pause on is newer than this. */
 	u64 bound = fr->t_seen, t0 = now_ns();
 	int nr = fr->evlist->nr_mmaps, err = 0;
+	int nice0 = getpriority(PRIO_PROCESS, 0);
+
+	/*
+	 * The dump's writes get a larger share of a busy machine, where that is
+	 * allowed (root): 64 threads spinning on 2 CPUs left a recorder at nice
+	 * 0 about 3% of a CPU, and its dump 25 s.  Undone when it is written.
+	 */
+	if (nice0 > FR_DUMP_NICE)
+		setpriority(PRIO_PROCESS, 0, FR_DUMP_NICE);
 
 	for (int i = 0; i < nr && !err; i++)
 		err = fr__take(fr, i, w, &d);
@@ -549,6 +561,8 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 			fr->bufs[i].dumped = map->prev;
 	}
 	fr__end_file(fr);
+	if (nice0 > FR_DUMP_NICE)
+		setpriority(PRIO_PROCESS, 0, nice0);
 	if (err) {
 		fr->stats.failed++;
 		return err;
