@@ -40,7 +40,7 @@ kill -INT $REC; wait $REC; rc=$?
 kill $LOADS; wait $LOADS 2>/dev/null
 [ $rc -eq 0 ] || { tail st.err; fail "record exited $rc under the storm"; }
 nr=$(ls st.data.* | wc -l)
-echo "storm: $nr dumps, RSS ${rss_before} kB after 20 -> ${rss_after} kB after $N"
+echo "storm: $nr dumps in $SECONDS s, RSS ${rss_before} kB after 20 -> ${rss_after} kB after $N"
 [ "$nr" -eq $((N + 1)) ] || fail "$nr dumps for $N signals and the exit"
 [ $(( rss_after - rss_before )) -lt 8192 ] || fail "memory grew by $(( rss_after - rss_before )) kB"
 # Every record whole, every sample inside the range the dump line gives.
@@ -55,7 +55,7 @@ for f in st.data.*; do
 	! grep -Eiq 'corrupt|invalid|properly terminated|out of order|Check IO' "$f.err" ||
 		{ cat "$f.err"; fail "$f: warnings"; }
 done
-echo "storm: $N dumps whole by the validator and read by the distro perf without a warning"
+echo "storm: $N dumps whole by the validator and read by the distro perf without a warning ($SECONDS s)"
 
 # 2. The disk fills during a dump: the dump is dropped with a clear message,
 #    recording goes on, and once there is room the next dumps are whole.
