@@ -378,7 +378,12 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	const u64 *w;
 	u64 words = ev->header.size / sizeof(u64);
 
-	if (s->one_layout)
+	/*
+	 * One layout tells where the id is, not whose it is: with several
+	 * events the id still decides (they share one layout whenever, say,
+	 * all are tracepoints).
+	 */
+	if (s->one_layout && (s->evlist->nr_entries == 1 || first->id_pos < 0))
 		return first;
 	if (ev->header.type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
 		return first;
