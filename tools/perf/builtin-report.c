@@ -10,17 +10,27 @@
 #include "builtin.h"
 #include "util/session.h"
 #include "util/debug.h"
+#include "util/callchain.h"
+#include "util/sample-filter.h"
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
-enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID };
+enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT__MAX };
 
 struct hist_entry {
 	const char *comm;	/* interned (report__intern): equal names, equal pointers */
-	int pid;
+	const char *trace;	/* the tracepoint's fields as printed, interned */
+	int pid, cpu;
+	int tid;		/* of the sample that made the entry (not a key) */
+	struct thread *thread;	/* ditto; "pid" shows its last comm */
 	struct dso *dso;
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
-	bool kernel;
-	u64 period, nr;
+	bool kernel;		/* "[k]"; of the sample that made the entry, not a key */
+	u64 period, nr;		/* samples whose own address is here */
+	u64 period_acc;		/* ... and those with this entry in their callchain */
+	struct callchain_root *cc;
+	bool used;		/* the slot holds an entry */
 };
 
 struct hists {
@@ -32,11 +42,26 @@ struct hists {
 struct report {
 	struct perf_tool tool;
 	struct perf_session *session;
-	enum sort_key keys[4];
+	enum sort_key keys[SORT__MAX];
 	int nr_keys;
+	bool key_used[SORT__MAX];
 	struct hists *hists;	/* one per evsel, by idx */
 	char **strs;		/* interned comms, open addressing */
 	size_t nr_strs, cap_strs;
+	/* Call graphs: -g, --children. */
+	struct callchain_param cc;
+	bool callchain;		/* build and print trees */
+	int children;		/* -1: as the file allows (the default) */
+	bool want_callchain;	/* -g was given */
+	int max_stack;
+	struct callchain_frame *frames;	/* the chain of the sample at hand */
+	size_t cap_frames;
+	struct hist_entry **seen;	/* entries already credited for this sample */
+	/* Columns and filters. */
+	bool show_nr;
+	double percent_limit;
+	struct sample_filter filter;
+	struct trace_seq seq;	/* for the trace key */
 };
 
 static u64 str__hash(const char *s)
@@ -84,16 +109,15 @@ void perf_session__report_open_error(const char *cmd, const char *path, int err,
 
 static bool report__has(const struct report *r, enum sort_key k)
 {
-	for (int i = 0; i < r->nr_keys; i++)
-		if (r->keys[i] == k)
-			return true;
-	return false;
+	return r->key_used[k];
 }
 
 static u64 entry__hash(const struct hist_entry *h)
 {
 	u64 v = (u64)(uintptr_t)h->comm * 31 + (u64)h->pid;
 
+	v = v * 1000003 ^ (u64)(uintptr_t)h->trace;
+	v = v * 1000003 ^ (u64)h->cpu;
 	v = v * 1000003 ^ (u64)(uintptr_t)h->dso;
 	v = v * 1000003 ^ (h->sym ? (u64)(uintptr_t)h->sym : h->addr);
 	return v * 0x9e3779b97f4a7c15ULL;
@@ -101,43 +125,132 @@ static u64 entry__hash(const struct hist_entry *h)
 
 static bool entry__same(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return a->comm == b->comm && a->pid == b->pid && a->dso == b->dso && a->sym == b->sym &&
-	       (a->sym || a->addr == b->addr) && a->kernel == b->kernel;
+	return a->comm == b->comm && a->trace == b->trace && a->pid == b->pid && a->cpu == b->cpu && a->dso == b->dso &&
+	       a->sym == b->sym && (a->sym || a->addr == b->addr);
 }
 
-static int hists__add(struct hists *h, const struct hist_entry *key, u64 period)
+/* Room for @more new entries, so that pointers into the table stay valid meanwhile. */
+static int hists__reserve(struct hists *h, size_t more)
+{
+	size_t i, cap = h->cap ? h->cap : 1024;
+	struct hist_entry *n;
+
+	while ((h->nr + more) * 2 >= cap)
+		cap *= 2;
+	if (cap == h->cap)
+		return 0;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (size_t j = 0; j < h->cap; j++) {
+		if (!h->e[j].used)
+			continue;
+		for (i = entry__hash(&h->e[j]) & (cap - 1); n[i].used; i = (i + 1) & (cap - 1))
+			;
+		n[i] = h->e[j];
+	}
+	free(h->e);
+	h->e = n;
+	h->cap = cap;
+	return 0;
+}
+
+/* The entry for @key (the table has room: hists__reserve). */
+static struct hist_entry *hists__findnew(struct hists *h, const struct hist_entry *key,
+					 struct thread *thread)
 {
 	size_t i;
 
-	if (h->nr * 2 >= h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
-		struct hist_entry *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		for (size_t j = 0; j < h->cap; j++) {
-			if (!h->e[j].nr)
-				continue;
-			for (i = entry__hash(&h->e[j]) & (cap - 1); n[i].nr; i = (i + 1) & (cap - 1))
-				;
-			n[i] = h->e[j];
-		}
-		free(h->e);
-		h->e = n;
-		h->cap = cap;
-	}
-	for (i = entry__hash(key) & (h->cap - 1); h->e[i].nr; i = (i + 1) & (h->cap - 1))
+	for (i = entry__hash(key) & (h->cap - 1); h->e[i].used; i = (i + 1) & (h->cap - 1))
 		if (entry__same(&h->e[i], key))
-			break;
-	if (!h->e[i].nr) {
-		h->e[i] = *key;
-		h->nr++;
+			return &h->e[i];
+	h->e[i] = *key;
+	h->e[i].used = true;
+	h->e[i].tid = thread->tid;
+	h->e[i].thread = thread;
+	h->nr++;
+	return &h->e[i];
+}
+
+/* Where a sample or a frame of its chain is, as far as the sort keys look. */
+static void entry__set_location(const struct report *r, struct hist_entry *key, struct dso *dso,
+				struct symbol *sym, u64 addr)
+{
+	key->dso = NULL;
+	key->sym = NULL;
+	key->addr = 0;
+	if (report__has(r, SORT_DSO))
+		key->dso = dso;
+	if (report__has(r, SORT_SYM)) {
+		key->sym = sym;
+		key->addr = sym ? 0 : addr;
+		if (!report__has(r, SORT_DSO) && !sym)
+			key->dso = dso;	/* addresses only mean something per dso */
 	}
-	h->e[i].nr++;
-	h->e[i].period += period;
-	h->total_period += period;
-	h->nr_samples++;
-	return 0;
+}
+
+/*
+ * The sample's callchain resolved, in the order the trees show it, at most
+ * --max-stack frames.  A chain with a context the distro does not know is
+ * dropped whole, as the distro drops it.
+ */
+static ssize_t report__frames(struct report *r, struct machine *machine,
+			      struct perf_sample *sample, bool kernel)
+{
+	size_t nr = 0;
+	bool kmode = kernel;
+
+	if (r->cap_frames < sample->nr_callchain) {
+		struct callchain_frame *f = realloc(r->frames, sample->nr_callchain * sizeof(*f));
+		struct hist_entry **s = realloc(r->seen, (sample->nr_callchain + 1) * sizeof(*s));
+
+		if (f)
+			r->frames = f;
+		if (s)
+			r->seen = s;
+		if (!f || !s)
+			return -ENOMEM;
+		r->cap_frames = sample->nr_callchain;
+	}
+	for (u64 i = 0; i < sample->nr_callchain; i++) {
+		u64 ip = sample->callchain[i];
+		struct addr_location al;
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
+			    ip != (u64)PERF_CONTEXT_USER)
+				return 0;
+			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
+		r->frames[nr++] = (struct callchain_frame){
+			.dso = al.dso, .sym = al.sym, .ip = ip, .kernel = kmode,
+			.mapped = al.map || kmode,
+		};
+	}
+	if (r->cc.order == ORDER_CALLER) {
+		for (size_t i = 0; i < nr / 2; i++) {
+			struct callchain_frame t = r->frames[i];
+
+			r->frames[i] = r->frames[nr - 1 - i];
+			r->frames[nr - 1 - i] = t;
+		}
+	}
+	if (r->max_stack >= 0 && nr > (size_t)r->max_stack)
+		nr = (size_t)r->max_stack;
+	return (ssize_t)nr;
+}
+
+static int entry__append(struct hist_entry *he, const struct callchain_frame *frames, size_t nr,
+			 u64 period)
+{
+	if (!he->cc) {
+		he->cc = calloc(1, sizeof(*he->cc));
+		if (!he->cc)
+			return -ENOMEM;
+	}
+	return callchain_root__append(he->cc, frames, nr, period);
 }
 
 static int report__sample(struct perf_tool *tool, union perf_event *event,
@@ -147,39 +260,99 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	struct report *r = container_of(tool, struct report, tool);
 	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct thread *t = machine__findnew_thread(machine, (int)sample->pid, (int)sample->tid);
-	struct hist_entry key = { 0 };
+	struct hists *h = &r->hists[evsel->idx];
+	struct hist_entry key = { 0 }, *he;
 	struct addr_location al;
+	ssize_t nr = 0;
+	size_t nr_seen = 0;
+	u64 period = sample->period;
+	const char *comm;
 
 	if (!t)
 		return -ENOMEM;
+	comm = thread__comm_at(t, sample->time);
+	/*
+	 * As in the distro: samples outside --cpu and --time are not there at
+	 * all; those of other comms or threads still count in the totals, so
+	 * shares stay those of the whole file.
+	 */
+	if (r->filter.active) {
+		if (!sample_filter__match(&r->filter, comm, (int)sample->pid, (int)sample->tid,
+					  (int)sample->cpu, sample->time)) {
+			if (sample_filter__match_cpu(&r->filter, (int)sample->cpu) &&
+			    sample_filter__match_time(&r->filter, sample->time)) {
+				h->total_period += period;
+				h->nr_samples++;
+			}
+			return 0;
+		}
+	}
 	if (report__has(r, SORT_COMM)) {
-		key.comm = report__intern(r, thread__comm_at(t, sample->time));
+		key.comm = report__intern(r, comm);
 		if (!key.comm)
 			return -ENOMEM;
 	}
+	/* "pid" is the thread, as in the distro: its tid and its last comm. */
 	if (report__has(r, SORT_PID))
-		key.pid = (int)sample->pid;
+		key.pid = (int)sample->tid;
+	if (report__has(r, SORT_CPU))
+		key.cpu = (int)sample->cpu;
+	if (report__has(r, SORT_TRACE) && evsel->tp_format) {
+		struct tep_record rec = {
+			.ts = sample->time, .cpu = (int)sample->cpu,
+			.size = (int)sample->raw_size, .data = sample->raw_data,
+		};
+
+		trace_seq_reset(&r->seq);
+		perf_session__print_tp(r->session->tep, &r->seq, &rec);
+		key.trace = report__intern(r, r->seq.buffer);
+		if (!key.trace)
+			return -ENOMEM;
+	}
 	key.kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	if (report__has(r, SORT_DSO) || report__has(r, SORT_SYM)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
-		if (report__has(r, SORT_DSO))
-			key.dso = al.dso;
-		if (report__has(r, SORT_SYM)) {
-			key.sym = al.sym;
-			key.addr = al.sym ? 0 : al.addr;
-			if (!report__has(r, SORT_DSO) && !al.sym)
-				key.dso = al.dso;	/* addresses only mean something per dso */
-		}
+		entry__set_location(r, &key, al.dso, al.sym, al.addr);
 	}
-	return hists__add(&r->hists[evsel->idx], &key, sample->period);
-}
+	if (r->callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		nr = report__frames(r, machine, sample, key.kernel);
+		if (nr < 0)
+			return (int)nr;
+	}
+	if (hists__reserve(h, (size_t)nr + 1))
+		return -ENOMEM;
+	he = hists__findnew(h, &key, t);
+	he->nr++;
+	he->period += period;
+	h->total_period += period;
+	h->nr_samples++;
+	if (!r->callchain)
+		return 0;
+	if (entry__append(he, r->frames, (size_t)nr, period))
+		return -ENOMEM;
+	if (!r->children)
+		return 0;
+	/* Every entry on the chain gets the sample once, with the chain from there on. */
+	he->period_acc += period;
+	r->seen[nr_seen++] = he;
+	for (ssize_t i = 0; i < nr; i++) {
+		const struct callchain_frame *f = &r->frames[i];
+		size_t j;
 
-static int entry__cmp(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
+		/* An address in no map keeps the sample's own space, as the distro has it. */
+		if (f->mapped)
+			key.kernel = f->kernel;
+		entry__set_location(r, &key, f->dso, f->sym, f->ip);
+		he = hists__findnew(h, &key, t);
+		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
+			;
+		if (j < nr_seen)
+			continue;
+		r->seen[nr_seen++] = he;
+		he->period_acc += period;
+		if (entry__append(he, f, (size_t)(nr - i), period))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -193,15 +366,66 @@ static const char *dso__short(const struct dso *d)
 	return slash ? slash + 1 : d->name;
 }
 
+static bool sort_children;
+static enum callchain_order sort_order;
+
+static int entry__cmp(const void *a, const void *b)
+{
+	const struct hist_entry *x = *(struct hist_entry * const *)a;
+	const struct hist_entry *y = *(struct hist_entry * const *)b;
+	int c;
+
+	if (sort_children) {
+		if (x->period_acc != y->period_acc)
+			return x->period_acc > y->period_acc ? -1 : 1;
+		/*
+		 * Equal totals within one thread: callers above their callees, as
+		 * the distro has it (the longer chains start further out).
+		 */
+		if (x->tid == y->tid && x->cc && y->cc && x->cc->max_depth != y->cc->max_depth) {
+			bool deeper_first = sort_order == ORDER_CALLER;
+
+			return (x->cc->max_depth > y->cc->max_depth) == deeper_first ? -1 : 1;
+		}
+	}
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	/* Equal shares: by the keys, so that the order does not depend on hashing. */
+	if (x->comm != y->comm && x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->dso != y->dso && (c = strcmp(dso__short(x->dso), dso__short(y->dso))))
+		return c;
+	if (x->sym != y->sym) {
+		if (x->sym && y->sym)
+			return strcmp(x->sym->name, y->sym->name);
+		if (x->sym || y->sym)
+			return x->sym ? -1 : 1;
+	}
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->trace != y->trace && x->trace && y->trace)
+		return strcmp(x->trace, y->trace);
+	return 0;
+}
+
 static void entry__col(const struct report *r, const struct hist_entry *e, enum sort_key k,
-		       char *buf, size_t len)
+		       int width, char *buf, size_t len)
 {
 	switch (k) {
 	case SORT_COMM:
 		snprintf(buf, len, "%s", e->comm ? e->comm : "");
 		break;
 	case SORT_PID:
-		snprintf(buf, len, "%d", e->pid);
+		/* "pid:comm", the comm in the columns left after the pid. */
+		snprintf(buf, len, "%7d:%-*s", e->pid, width > 8 ? width - 8 : 0,
+			 thread__comm(e->thread));
+		break;
+	case SORT_CPU:
+		snprintf(buf, len, "%0*d", width, e->cpu);
 		break;
 	case SORT_DSO:
 		snprintf(buf, len, "%s", dso__short(e->dso));
@@ -210,18 +434,36 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 		if (e->sym)
 			snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', e->sym->name);
 		else
-			snprintf(buf, len, "[%c] %#018llx", e->kernel ? 'k' : '.',
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
 				 (unsigned long long)e->addr);
+		break;
+	case SORT_TRACE:
+		snprintf(buf, len, "%s", e->trace ? e->trace : "");
+		break;
+	case SORT__MAX:
+		buf[0] = '\0';
 		break;
 	}
 }
 
-static const char *const key_names[] = { "Command", "Shared Object", "Symbol", "Pid" };
+static const char *const key_names[] = {
+	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
+	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU",
+	[SORT_TRACE] = "Trace output",
+};
+
+static double entry__percent(const struct report *r, const struct hist_entry *e,
+			     const struct hists *h)
+{
+	u64 v = r->children ? e->period_acc : e->period;
+
+	return h->total_period ? 100.0 * v / h->total_period : 0;
+}
 
 static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
 {
-	struct hist_entry *v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
-	int width[4];
+	struct hist_entry **v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
+	int width[SORT__MAX];
 	char buf[1024], unit = ' ';
 	u64 nr = h->nr_samples;
 	size_t n = 0;
@@ -229,15 +471,26 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	if (!v)
 		return;
 	for (size_t i = 0; i < h->cap; i++)
-		if (h->e[i].nr)
-			v[n++] = h->e[i];
+		if (h->e[i].used)
+			v[n++] = &h->e[i];
+	sort_children = r->children;
+	sort_order = r->cc.order;
 	qsort(v, n, sizeof(*v), entry__cmp);
 	for (int k = 0; k < r->nr_keys; k++) {
 		width[k] = (int)strlen(key_names[r->keys[k]]);
 		for (size_t i = 0; i < n; i++) {
-			entry__col(r, &v[i], r->keys[k], buf, sizeof(buf));
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
+			int w;
+
+			if (r->keys[k] == SORT_PID)
+				w = 8 + (int)strlen(thread__comm(v[i]->thread));
+			else if (r->keys[k] == SORT_CPU)
+				continue;
+			else {
+				entry__col(r, v[i], r->keys[k], 0, buf, sizeof(buf));
+				w = (int)strlen(buf);
+			}
+			if (w > width[k])
+				width[k] = w;
 		}
 	}
 	if (nr >= 1000) {
@@ -248,31 +501,50 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 			unit = 'M';
 		}
 	}
-	printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
-	       evsel__name(evsel));
-	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
-	printf("# Overhead");
-	for (int k = 0; k < r->nr_keys; k++)
-		printf("  %-*s", width[k], key_names[r->keys[k]]);
-	printf("\n# ........");
-	for (int k = 0; k < r->nr_keys; k++) {
-		printf("  ");
-		for (int i = 0; i < width[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (size_t i = 0; i < n; i++) {
-		printf("  %7.2f%%", h->total_period ? 100.0 * v[i].period / h->total_period : 0);
+	if (!quiet) {
+		printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
+		       evsel__name(evsel));
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+		printf(r->children ? "# Children      Self" : "# Overhead");
+		if (r->show_nr)
+			printf("       Samples");
+		for (int k = 0; k < r->nr_keys; k++)
+			printf("  %-*s", width[k], key_names[r->keys[k]]);
+		printf(r->children ? "\n# ........  ........" : "\n# ........");
+		if (r->show_nr)
+			printf("  ............");
 		for (int k = 0; k < r->nr_keys; k++) {
-			entry__col(r, &v[i], r->keys[k], buf, sizeof(buf));
+			printf("  ");
+			for (int i = 0; i < width[k]; i++)
+				putchar('.');
+		}
+		printf("\n#\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct hist_entry *e = v[i];
+
+		/* Hidden, but their columns were measured: as wide as the distro's. */
+		if (entry__percent(r, e, h) < r->percent_limit)
+			continue;
+		if (r->children)
+			printf("  %7.2f%%", entry__percent(r, e, h));
+		printf("  %7.2f%%", h->total_period ? 100.0 * e->period / h->total_period : 0);
+		if (r->show_nr)
+			printf("  %12llu", (unsigned long long)e->nr);
+		for (int k = 0; k < r->nr_keys; k++) {
+			entry__col(r, e, r->keys[k], width[k], buf, sizeof(buf));
 			if (k == r->nr_keys - 1)
 				printf("  %s", buf);
 			else
 				printf("  %-*s", width[k], buf);
 		}
 		putchar('\n');
+		if (r->callchain && e->cc && r->cc.mode != CHAIN_NONE)
+			callchain_root__fprintf(stdout, e->cc, &r->cc, h->total_period,
+						r->children ? e->period_acc : e->period);
 	}
-	printf("\n\n");
+	if (!quiet)
+		printf("\n\n");
 	free(v);
 }
 
@@ -283,6 +555,7 @@ static int report__parse_sort(struct report *r, const char *arg)
 	if (!copy)
 		return -ENOMEM;
 	r->nr_keys = 0;
+	memset(r->key_used, 0, sizeof(r->key_used));
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum sort_key k;
 
@@ -294,14 +567,20 @@ static int report__parse_sort(struct report *r, const char *arg)
 			k = SORT_SYM;
 		else if (!strcmp(tok, "pid"))
 			k = SORT_PID;
+		else if (!strcmp(tok, "cpu"))
+			k = SORT_CPU;
+		else if (!strcmp(tok, "trace"))
+			k = SORT_TRACE;
 		else {
 			fprintf(stderr, "perf report: unknown --sort key '%s'; "
-				"use comm, pid, dso or sym.\n", tok);
+				"use comm, pid, cpu, dso, sym or trace.\n", tok);
 			free(copy);
 			return -EINVAL;
 		}
-		if (!report__has(r, k) && r->nr_keys < 4)
+		if (!report__has(r, k)) {
 			r->keys[r->nr_keys++] = k;
+			r->key_used[k] = true;
+		}
 	}
 	free(copy);
 	return r->nr_keys ? 0 : -EINVAL;
@@ -311,61 +590,268 @@ static const char report_usage[] = "perf report [<options>]";
 static const char * const report_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"    --stdio           use the stdio interface (the only one)",
-	"-s, --sort <keys>     sort by key(s): comm,pid,dso,sym (default comm,dso,sym)",
-	"-q, --quiet           do not show warnings",
+	"-s, --sort <keys>     sort by key(s): comm,pid,cpu,dso,sym (default comm,dso,sym)",
+	"-g, --call-graph <print_type,threshold[,print_limit],order,sort_key,value>",
+	"                      call graphs: graph|flat|fractal|folded|none, a threshold in",
+	"                      percent (0.5), caller|callee, percent|period",
+	"    --children        add the callchains' callees to each entry (default with -g data)",
+	"    --no-children     show each entry's own samples only",
+	"-G, --inverted        caller-based call graphs (the same as -g caller)",
+	"    --max-stack <n>   use at most n frames of each callchain",
+	"-n, --show-nr-samples show the number of samples of each entry",
+	"    --percent-limit <n> hide entries below n percent",
+	"    --comm <list>     only the samples of these comms",
+	"    --pid <list>      only the samples of these process ids",
+	"    --tid <list>      only the samples of these thread ids",
+	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
+	"    --time <range>    only the samples in start,stop (seconds) or percent slices",
+	"    --header          show the data header first",
+	"    --header-only     show the data header and stop",
+	"-q, --quiet           do not show warnings or the comment lines",
 	NULL
 };
+
+enum {
+	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
+	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO,
+};
+
+static void report__exit(struct report *r)
+{
+	if (r->hists) {
+		for (int i = 0; i < r->session->evlist->nr_entries; i++) {
+			for (size_t j = 0; j < r->hists[i].cap; j++)
+				callchain_root__delete(r->hists[i].e[j].cc);
+			free(r->hists[i].e);
+		}
+	}
+	free(r->hists);
+	for (size_t i = 0; i < r->cap_strs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	free(r->frames);
+	free(r->seen);
+	sample_filter__exit(&r->filter);
+	if (r->seq.buffer)
+		trace_seq_destroy(&r->seq);
+	perf_session__delete(r->session);
+}
+
+static bool report__all_tracepoints(struct report *r)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(r->session->evlist, e)
+		if (!evsel__is_tracepoint(e))
+			return false;
+	return true;
+}
+
+/* Whether any event of the file recorded callchains. */
+static bool report__file_has_callchains(struct report *r)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(r->session->evlist, e)
+		if (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
 
 int cmd_report(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
-		{ "stdio", no_argument, NULL, 'S' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "header", no_argument, NULL, OPT_HEADER },
+		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report r = {
 		.tool = { .sample = report__sample },
 		.keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nr_keys = 3,
+		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
+		.children = -1, .max_stack = -1,
 	};
-	const char *input = "perf.data";
+	const char *input = "perf.data", *sort_arg = NULL;
+	bool header = false, header_only = false, elided = false;
 	struct evsel *e;
-	char msg[256];
+	char msg[256], *end;
 	int c, err;
 
+	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:qg::GnC:h", longopts, NULL)) != -1) {
+		msg[0] = '\0';
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 's':
+			sort_arg = optarg;
 			if (report__parse_sort(&r, optarg))
 				return 129;
 			break;
-		case 'S':
+		case OPT_STDIO:
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'g':
+			/* As the distro takes it: "-g caller" gives -g its argument. */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = (char *)argv[optind++];
+			r.want_callchain = true;
+			if (optarg && callchain_param__parse(&r.cc, optarg, msg, sizeof(msg))) {
+				fprintf(stderr, "perf report: %s\n", msg);
+				return 129;
+			}
+			break;
+		case 'G':
+			r.cc.order = ORDER_CALLER;
+			r.cc.order_set = true;
+			break;
+		case OPT_CHILDREN:
+			r.children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			r.children = 0;
+			break;
+		case OPT_MAX_STACK:
+			r.max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || r.max_stack < 0) {
+				fprintf(stderr, "perf report: --max-stack takes a number of frames, "
+					"not '%s'.\n", optarg);
+				return 129;
+			}
+			break;
+		case 'n':
+			r.show_nr = true;
+			break;
+		case OPT_PERCENT_LIMIT:
+			r.percent_limit = strtod(optarg, &end);
+			if (end == optarg || *end) {
+				fprintf(stderr, "perf report: --percent-limit takes a percentage, "
+					"not '%s'.\n", optarg);
+				return 129;
+			}
+			break;
+		case OPT_COMM:
+			err = sample_filter__add_comms(&r.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_PID:
+		case OPT_TID:
+			err = sample_filter__add_pids(&r.filter, optarg, c == OPT_TID, msg,
+						      sizeof(msg));
+			goto filter_done;
+		case 'C':
+			err = sample_filter__add_cpus(&r.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_TIME:
+			free(r.filter.time_arg);
+			r.filter.time_arg = strdup(optarg);
+			err = r.filter.time_arg ? 0 : -ENOMEM;
+filter_done:
+			if (err) {
+				fprintf(stderr, "perf report: %s\n", msg[0] ? msg : strerror(-err));
+				sample_filter__exit(&r.filter);
+				return 129;
+			}
+			break;
+		case OPT_HEADER:
+			header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			header_only = true;
 			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);
 			return 0;
 		default:
 			usage_with_options(report_usage, report_options);
+			sample_filter__exit(&r.filter);
 			return 129;
 		}
 	}
 	r.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!r.session) {
 		perf_session__report_open_error("report", input, err, msg);
+		sample_filter__exit(&r.filter);
 		return 1;
+	}
+	if (r.filter.cpus && !(evlist__first(r.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
+		fprintf(stderr, "perf report: %s has no CPU in its samples; remove -C/--cpu.\n",
+			input);
+		report__exit(&r);
+		return 1;
+	}
+	if (r.filter.time_arg &&
+	    sample_filter__set_time(&r.filter, r.filter.time_arg, r.session->first_sample_time,
+				    r.session->last_sample_time, msg, sizeof(msg))) {
+		fprintf(stderr, "perf report: %s\n", msg);
+		report__exit(&r);
+		return 1;
+	}
+	/* Call graphs when the file has callchains, as the distro does; children with them. */
+	if (report__file_has_callchains(&r)) {
+		r.callchain = r.cc.mode != CHAIN_NONE || r.children == 1;
+	} else if (r.want_callchain) {
+		fprintf(stderr, "perf report: -g was given but %s has no callchains; "
+			"record with -g to get them.\n", input);
+		report__exit(&r);
+		return 1;
+	}
+	if (r.children < 0)
+		r.children = r.callchain;
+	if (!r.callchain)
+		r.children = 0;
+	/* With children the distro shows callers first unless told otherwise. */
+	if (r.children && !r.cc.order_set)
+		r.cc.order = ORDER_CALLER;
+	r.cc.skip_first = sort_arg && !strncmp(sort_arg, "sym", 3);
+	/* A file of tracepoints only is sorted by what they say, as the distro does. */
+	if (!sort_arg && report__all_tracepoints(&r))
+		report__parse_sort(&r, "trace");
+	trace_seq_init(&r.seq);
+	if (header || header_only) {
+		perf_session__print_header(r.session, stdout);
+		if (header_only) {
+			report__exit(&r);
+			return 0;
+		}
+	} else if (!quiet) {
+		printf("# To display the perf.data header info, please use "
+		       "--header/--header-only options.\n#\n");
+	}
+	/* One comm asked for: the column would say it on every line; the distro says it once. */
+	if (r.filter.nr_comms == 1 && r.nr_keys > 1 && report__has(&r, SORT_COMM)) {
+		elided = true;
+		if (!quiet)
+			printf("# comm: %s\n#\n", r.filter.comms[0]);
+		for (int k = 0, j = 0; k < r.nr_keys; k++)
+			if (r.keys[k] != SORT_COMM)
+				r.keys[j++] = r.keys[k];
+		r.nr_keys--;
 	}
 	r.hists = calloc(r.session->evlist->nr_entries, sizeof(*r.hists));
 	if (!r.hists) {
-		perf_session__delete(r.session);
+		report__exit(&r);
 		return 1;
 	}
 	err = perf_session__process_events(r.session, &r.tool);
@@ -374,18 +860,13 @@ int cmd_report(int argc, const char **argv)
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
 		perf_session__warn_stats(r.session);
-		printf("#\n# Total Lost Samples: %llu\n#\n",
-		       (unsigned long long)r.session->nr_lost);
+		if (!quiet)
+			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
+			       (unsigned long long)r.session->nr_lost);
 		evlist__for_each_entry(r.session->evlist, e)
 			if (r.hists[e->idx].nr_samples)
 				report__print(&r, e, &r.hists[e->idx]);
 	}
-	for (int i = 0; i < r.session->evlist->nr_entries; i++)
-		free(r.hists[i].e);
-	free(r.hists);
-	for (size_t i = 0; i < r.cap_strs; i++)
-		free(r.strs[i]);
-	free(r.strs);
-	perf_session__delete(r.session);
+	report__exit(&r);
 	return err ? 1 : 0;
 }

@@ -131,6 +131,10 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return 0;
 	case HEADER_EVENT_DESC:
 		return session__event_desc(s, c);
+	case HEADER_SAMPLE_TIME:
+		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
+			return -EINVAL;
+		return 0;
 	default:
 		/* BUILD_ID and the rest: not needed to decode the data. */
 		return 0;
@@ -143,6 +147,7 @@ static const char *const feat_names[] = {
 	[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS", [HEADER_CPUDESC] = "CPUDESC",
 	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
 	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
+	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
 };
 
 int perf_session__read_features(struct perf_session *s)

@@ -41,6 +41,7 @@ struct perf_session {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	u32 nr_cpus_avail, nr_cpus_online;
 	u64 total_mem;
+	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
