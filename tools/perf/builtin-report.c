@@ -30,6 +30,7 @@ struct hist_entry {
 	u64 period, nr;		/* samples whose own address is here */
 	u64 period_acc;		/* ... and those with this entry in their callchain */
 	struct callchain_root *cc;
+	u32 max_depth;		/* frames of its longest chain */
 	bool used;		/* the slot holds an entry */
 };
 
@@ -50,7 +51,8 @@ struct report {
 	size_t nr_strs, cap_strs;
 	/* Call graphs: -g, --children. */
 	struct callchain_param cc;
-	bool callchain;		/* build and print trees */
+	bool callchain;		/* the file has callchains: children can be added up */
+	bool trees;		/* ... and call graphs are built and printed */
 	int children;		/* -1: as the file allows (the default) */
 	bool want_callchain;	/* -g was given */
 	int max_stack;
@@ -242,9 +244,13 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 	return (ssize_t)nr;
 }
 
-static int entry__append(struct hist_entry *he, const struct callchain_frame *frames, size_t nr,
-			 u64 period)
+static int entry__append(const struct report *r, struct hist_entry *he,
+			 const struct callchain_frame *frames, size_t nr, u64 period)
 {
+	if (nr > he->max_depth)
+		he->max_depth = (u32)nr;
+	if (!r->trees)
+		return 0;
 	if (!he->cc) {
 		he->cc = calloc(1, sizeof(*he->cc));
 		if (!he->cc)
@@ -314,7 +320,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
 		entry__set_location(r, &key, al.dso, al.sym, al.addr);
 	}
-	if (r->callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+	if (r->callchain && (r->trees || r->children) &&
+	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		nr = report__frames(r, machine, sample, key.kernel);
 		if (nr < 0)
 			return (int)nr;
@@ -326,9 +333,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	he->period += period;
 	h->total_period += period;
 	h->nr_samples++;
-	if (!r->callchain)
-		return 0;
-	if (entry__append(he, r->frames, (size_t)nr, period))
+	if (r->callchain && entry__append(r, he, r->frames, (size_t)nr, period))
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
@@ -350,7 +355,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			continue;
 		r->seen[nr_seen++] = he;
 		he->period_acc += period;
-		if (entry__append(he, f, (size_t)(nr - i), period))
+		if (entry__append(r, he, f, (size_t)(nr - i), period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -366,7 +371,7 @@ static const char *dso__short(const struct dso *d)
 	return slash ? slash + 1 : d->name;
 }
 
-static bool sort_children;
+static bool sort_children, sort_depth;
 static enum callchain_order sort_order;
 
 static int entry__cmp(const void *a, const void *b)
@@ -380,12 +385,13 @@ static int entry__cmp(const void *a, const void *b)
 			return x->period_acc > y->period_acc ? -1 : 1;
 		/*
 		 * Equal totals within one thread: callers above their callees, as
-		 * the distro has it (the longer chains start further out).
+		 * the distro has it (the longer chains start further out) when it
+		 * shows call graphs.
 		 */
-		if (x->tid == y->tid && x->cc && y->cc && x->cc->max_depth != y->cc->max_depth) {
+		if (sort_depth && x->tid == y->tid && x->max_depth != y->max_depth) {
 			bool deeper_first = sort_order == ORDER_CALLER;
 
-			return (x->cc->max_depth > y->cc->max_depth) == deeper_first ? -1 : 1;
+			return (x->max_depth > y->max_depth) == deeper_first ? -1 : 1;
 		}
 	}
 	if (x->period != y->period)
@@ -474,6 +480,7 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		if (h->e[i].used)
 			v[n++] = &h->e[i];
 	sort_children = r->children;
+	sort_depth = r->trees;
 	sort_order = r->cc.order;
 	qsort(v, n, sizeof(*v), entry__cmp);
 	for (int k = 0; k < r->nr_keys; k++) {
@@ -539,7 +546,7 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				printf("  %-*s", width[k], buf);
 		}
 		putchar('\n');
-		if (r->callchain && e->cc && r->cc.mode != CHAIN_NONE)
+		if (r->trees && e->cc)
 			callchain_root__fprintf(stdout, e->cc, &r->cc, h->total_period,
 						r->children ? e->period_acc : e->period);
 	}
@@ -810,7 +817,8 @@ filter_done:
 	}
 	/* Call graphs when the file has callchains, as the distro does; children with them. */
 	if (report__file_has_callchains(&r)) {
-		r.callchain = r.cc.mode != CHAIN_NONE || r.children == 1;
+		r.callchain = true;
+		r.trees = r.cc.mode != CHAIN_NONE;
 	} else if (r.want_callchain) {
 		fprintf(stderr, "perf report: -g was given but %s has no callchains; "
 			"record with -g to get them.\n", input);

@@ -97,8 +97,6 @@ int callchain_root__append(struct callchain_root *root, const struct callchain_f
 	if (!nr)
 		return 0;
 	root->count++;
-	if (nr > root->max_depth)
-		root->max_depth = (u32)nr;
 	n->cumul += period;
 	for (size_t i = 0; i < nr; i++) {
 		struct callchain_node *c, **link = &n->child;

@@ -55,7 +55,6 @@ struct callchain_param {
 struct callchain_root {
 	struct callchain_node node;
 	u64 count;	/* samples */
-	u32 max_depth;	/* frames of the longest chain */
 };
 
 void callchain_param__init(struct callchain_param *p);
