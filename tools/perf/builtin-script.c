@@ -22,6 +22,7 @@
 #include "util/debug.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
+#include "util/sample-filter.h"
 
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
@@ -58,6 +59,7 @@ struct script {
 	/* The thread of the last sample: runs of samples from one thread are the rule. */
 	struct thread *last_thread;
 	int last_pid, last_tid;
+	struct sample_filter filter;	/* --comm, --pid, --tid, --cpu, --time */
 };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
@@ -303,6 +305,11 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (!thread || !se)
 		return -ENOMEM;
+	if (sc->filter.active &&
+	    !sample_filter__match(&sc->filter,
+				  sc->filter.nr_comms ? thread__comm_at(thread, sample->time) : "",
+				  (int)sample->pid, (int)sample->tid, (int)sample->cpu, sample->time))
+		return 0;
 	/* Output that cannot be written ends the run (reported by cmd_script). */
 	if (sc->ob.err)
 		return sc->ob.err;
@@ -367,12 +374,22 @@ static int script__parse_fields(struct script *sc, const char *arg)
 	return err;
 }
 
+enum { OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME };
+
 static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
 	"                      trace,ip,sym,symoff,dso,period",
 	"    --header          show the data header",
+	"    --header-only     show the data header only",
+	"    --comm <list>     only the samples of these comms",
+	"    --pid <list>      only the samples of these process ids",
+	"    --tid <list>      only the samples of these thread ids",
+	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
+	"    --time <range>    only the samples in start,stop (seconds, either may be empty),",
+	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
+	"                      several separated by commas",
 	"-q, --quiet           do not show warnings",
 	NULL
 };
@@ -383,20 +400,53 @@ int cmd_script(int argc, const char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
 	const char *input = "perf.data";
-	bool header = false;
+	bool header = false, header_only = false;
 	struct evsel *e;
 	char msg[256];
 	int c, err, out_err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:", longopts, NULL)) != -1) {
+		msg[0] = '\0';
 		switch (c) {
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
+		case OPT_COMM:
+			err = sample_filter__add_comms(&sc.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_PID:
+		case OPT_TID:
+			err = sample_filter__add_pids(&sc.filter, optarg, c == OPT_TID, msg,
+						      sizeof(msg));
+			goto filter_done;
+		case 'C':
+			err = sample_filter__add_cpus(&sc.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_TIME:
+			free(sc.filter.time_arg);
+			sc.filter.time_arg = strdup(optarg);
+			err = sc.filter.time_arg ? 0 : -ENOMEM;
+filter_done:
+			if (err) {
+				fprintf(stderr, "perf script: %s\n", msg[0] ? msg : strerror(-err));
+				sample_filter__exit(&sc.filter);
+				return 129;
+			}
+			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -421,9 +471,31 @@ int cmd_script(int argc, const char **argv)
 	sc.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!sc.session) {
 		perf_session__report_open_error("script", input, err, msg);
+		sample_filter__exit(&sc.filter);
 		return 1;
 	}
+	if (header_only) {
+		perf_session__print_header(sc.session, stdout);
+		perf_session__delete(sc.session);
+		sample_filter__exit(&sc.filter);
+		return 0;
+	}
 	trace_seq_init(&sc.seq);
+	if (sc.filter.cpus &&
+	    !(evlist__first(sc.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
+		fprintf(stderr, "perf script: %s has no CPU in its samples; remove -C/--cpu.\n",
+			input);
+		err = -EINVAL;
+		goto out_delete;
+	}
+	if (sc.filter.time_arg &&
+	    sample_filter__set_time(&sc.filter, sc.filter.time_arg,
+				    sc.session->first_sample_time, sc.session->last_sample_time,
+				    msg, sizeof(msg))) {
+		fprintf(stderr, "perf script: %s\n", msg);
+		err = -EINVAL;
+		goto out_delete;
+	}
 	evlist__for_each_entry(sc.session->evlist, e) {
 		int len = (int)strlen(evsel__name(e));
 
@@ -456,6 +528,7 @@ int cmd_script(int argc, const char **argv)
 	} else {
 		perf_session__warn_stats(sc.session);
 	}
+out_delete:
 	for (size_t i = 0; i < sc.nr_evsels; i++)
 		free(sc.evsels[i].name);
 	free(sc.evsels);
@@ -463,5 +536,6 @@ int cmd_script(int argc, const char **argv)
 	outbuf__exit(&sc.ob);
 	trace_seq_destroy(&sc.seq);
 	perf_session__delete(sc.session);
+	sample_filter__exit(&sc.filter);
 	return err ? 1 : 0;
 }
