@@ -60,6 +60,9 @@ struct script {
 	struct thread *last_thread;
 	int last_pid, last_tid;
 	struct sample_filter filter;	/* --comm, --pid, --tid, --cpu, --time */
+	bool ns;			/* --ns: nanoseconds */
+	bool reltime, deltatime;	/* times since the first / the previous printed sample */
+	u64 first_time, prev_time;
 };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
@@ -180,10 +183,25 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
-		/* "%5llu.%06llu: " of seconds and microseconds. */
-		p = fmt__u64_width(p, sample->time / 1000000000, 5, ' ');
+		u64 t = sample->time;
+
+		if (sc->reltime) {
+			if (!sc->first_time)
+				sc->first_time = t;
+			t -= sc->first_time;
+		} else if (sc->deltatime) {
+			u64 prev = sc->prev_time;
+
+			sc->prev_time = t;
+			t = prev ? t - prev : 0;
+		}
+		/* "%5llu.%06llu: " of seconds and microseconds (nanoseconds with --ns). */
+		p = fmt__u64_width(p, t / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = fmt__u64_width(p, sample->time % 1000000000 / 1000, 6, '0');
+		if (sc->ns)
+			p = fmt__u64_width(p, t % 1000000000, 9, '0');
+		else
+			p = fmt__u64_width(p, t % 1000000000 / 1000, 6, '0');
 		*p++ = ':';
 		*p++ = ' ';
 	}
@@ -374,7 +392,10 @@ static int script__parse_fields(struct script *sc, const char *arg)
 	return err;
 }
 
-enum { OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME };
+enum {
+	OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME, OPT_NS, OPT_RELTIME,
+	OPT_DELTATIME,
+};
 
 static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
@@ -383,6 +404,9 @@ static const char * const script_options[] = {
 	"                      trace,ip,sym,symoff,dso,period",
 	"    --header          show the data header",
 	"    --header-only     show the data header only",
+	"    --ns              show times in nanoseconds",
+	"    --reltime         show times relative to the first sample shown",
+	"    --deltatime       show times relative to the previous sample shown",
 	"    --comm <list>     only the samples of these comms",
 	"    --pid <list>      only the samples of these process ids",
 	"    --tid <list>      only the samples of these thread ids",
@@ -401,6 +425,9 @@ int cmd_script(int argc, const char **argv)
 		{ "fields", required_argument, NULL, 'F' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "ns", no_argument, NULL, OPT_NS },
+		{ "reltime", no_argument, NULL, OPT_RELTIME },
+		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "comms", required_argument, NULL, OPT_COMM },
 		{ "pid", required_argument, NULL, OPT_PID },
@@ -424,6 +451,15 @@ int cmd_script(int argc, const char **argv)
 		switch (c) {
 		case OPT_HEADER_ONLY:
 			header_only = true;
+			break;
+		case OPT_NS:
+			sc.ns = true;
+			break;
+		case OPT_RELTIME:
+			sc.reltime = true;
+			break;
+		case OPT_DELTATIME:
+			sc.deltatime = true;
 			break;
 		case OPT_COMM:
 			err = sample_filter__add_comms(&sc.filter, optarg, msg, sizeof(msg));
@@ -467,6 +503,12 @@ filter_done:
 			usage_with_options(script_usage, script_options);
 			return 129;
 		}
+	}
+	if (sc.reltime && sc.deltatime) {
+		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "
+			"use one.\n");
+		sample_filter__exit(&sc.filter);
+		return 129;
 	}
 	sc.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!sc.session) {

@@ -1,12 +1,14 @@
 #!/bin/bash
-# perf script --comm/--pid/--tid/--cpu/--time select exactly the distro's samples
+# perf script --comm/--pid/--tid/--cpu/--time select, --ns/--reltime/--deltatime show, as the distro
 # On a file the distro recorded (tracepoints system-wide around a small
 # workload), each selection below must print what the distro prints, byte
 # for byte: comms, process and thread ids, CPUs, absolute time ranges with
 # either end open, and percentage slices of the run ("10%/2", several
 # slices, "A%-B%").  Percentages need the first and last sample times of
 # the header; on a file without them we refuse, with one line, as the
-# distro does.
+# distro does.  The times shown with --ns, --reltime and --deltatime (also
+# after a selection: relative to the first and previous samples shown) are
+# compared the same way.
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -49,8 +51,13 @@ done <<EOS
 --time 90%/1
 --time 0%-25%
 --time 25%-50%,75%-100%
+--ns
+--reltime
+--deltatime
+--reltime --ns --comm ls
+--deltatime --time 10%/2
 EOS
-[ $n -eq 14 ] || fail "ran $n selections, not 14"
+[ $n -eq 19 ] || fail "ran $n selections, not 19"
 # Every selection narrows: the second tenth is smaller than the whole.
 [ "$("$PERF" script -i t.data --time 10%/2 2>/dev/null | wc -l)" -lt "$(wc -l <all.txt)" ] ||
 	fail "--time 10%/2 selected everything"
@@ -64,7 +71,7 @@ if ! "$PERF" report --header-only -i o.data | grep -q 'time of first sample'; th
 	[ ! -s out ] || fail "output despite the error"
 fi
 # Bad lists and ranges: one line, exit 129 (usage).
-for bad in "--time 5,1" "--time x%/2" "--cpu 1-0" "--pid abc"; do
+for bad in "--time 5,1" "--time x%/2" "--cpu 1-0" "--pid abc" "--reltime --deltatime"; do
 	# shellcheck disable=SC2086
 	"$PERF" script -i t.data $bad >/dev/null 2>err; rc=$?
 	[ $rc -ne 0 ] && [ $rc -lt 128 -o $rc -eq 129 ] || fail "$bad: exit $rc"
