@@ -27,13 +27,30 @@
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
 	F_EVENT = 1 << 5, F_TRACE = 1 << 6, F_IP = 1 << 7, F_SYM = 1 << 8, F_DSO = 1 << 9,
-	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11,
+	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
+	{ "addr", F_ADDR },
+};
+
+/* The event types -F "type:fields" names, as the distro names them. */
+#define NR_FIELD_TYPES 6
+static const struct { const char *name; u32 type; } field_types[] = {
+	{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
+	{ "trace", PERF_TYPE_TRACEPOINT },
+	{ "raw", PERF_TYPE_RAW }, { "break", PERF_TYPE_BREAKPOINT },
+};
+
+/* What a field needs in sample_type, for the "cannot print" check. */
+static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
+	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
+	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
+	{ F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" }, { F_IP, PERF_SAMPLE_IP, "IP" },
+	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 };
 
 /* What perf script prints for one evsel, worked out on its first sample. */
@@ -48,7 +65,16 @@ struct script_evsel {
 struct script {
 	struct perf_tool tool;
 	struct perf_session *session;
-	unsigned user_fields;	/* from -F; 0: the defaults per event type */
+	/*
+	 * -F: one list for every event ("all"), lists per event type, or
+	 * +field/-field edits of the defaults.  A field named for every event
+	 * that an event did not record is an error; one named for a type is
+	 * left out quietly (both as the distro does).
+	 */
+	unsigned all_fields, type_fields[PERF_TYPE_BREAKPOINT + 1];
+	bool all_set, type_set[PERF_TYPE_BREAKPOINT + 1];
+	unsigned add_fields, del_fields;
+	bool hide_chain;	/* -G */
 	int name_width;
 	struct trace_seq seq;
 	struct outbuf ob;	/* stdout */
@@ -68,30 +94,83 @@ struct script {
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
 
-static unsigned script__fields(struct script *sc, struct evsel *evsel)
+static unsigned script__defaults(struct evsel *evsel)
+{
+	if (evsel__is_tracepoint(evsel))
+		return F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
+	return F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
+	       F_DSO;
+}
+
+/* The fields of @evsel; fields it cannot have are dropped, *@missing says the first asked for. */
+static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, unsigned *missing)
 {
 	u64 t = evsel->attr.sample_type;
-	unsigned f = sc->user_fields;
+	u32 type = evsel->attr.type;
+	unsigned f, asked = 0;
 
-	if (!f) {
-		if (evsel__is_tracepoint(evsel))
-			f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
-		else
-			f = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM |
-			    F_SYMOFF | F_DSO;
+	if (type <= PERF_TYPE_BREAKPOINT && sc->type_set[type]) {
+		f = sc->type_fields[type];
+	} else if (sc->all_set) {
+		f = asked = sc->all_fields;
+	} else {
+		f = script__defaults(evsel);
+		/* Without -F a tracepoint with callchains shows its stack, as the distro does. */
+		if ((t & PERF_SAMPLE_CALLCHAIN) && !sc->hide_chain && evsel__is_tracepoint(evsel) &&
+		    !sc->add_fields && !sc->del_fields)
+			f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+		f = (f | sc->add_fields) & ~sc->del_fields;
+		asked = sc->add_fields;
 	}
-	/* Fields the event did not record are left out silently. */
-	if (!(t & PERF_SAMPLE_CPU))
-		f &= ~F_CPU;
-	if (!(t & PERF_SAMPLE_TIME))
-		f &= ~F_TIME;
-	if (!(t & PERF_SAMPLE_PERIOD))
-		f &= ~F_PERIOD;
-	if (!(t & PERF_SAMPLE_IP))
-		f &= ~(F_IP | F_SYM | F_SYMOFF | F_DSO);
-	if (!(t & PERF_SAMPLE_RAW))
-		f &= ~F_TRACE;
+	*missing = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
+		if (!(f & field_needs[i].bit) || (t & field_needs[i].sample))
+			continue;
+		if ((asked & field_needs[i].bit) && !*missing)
+			*missing = field_needs[i].bit;
+		f &= ~field_needs[i].bit;
+	}
+	/* Symbols and objects are those of the address: no ip, neither. */
+	if (!(f & F_IP))
+		f &= ~(F_SYM | F_SYMOFF | F_DSO);
 	return f;
+}
+
+static unsigned script__fields(struct script *sc, struct evsel *evsel)
+{
+	unsigned missing;
+
+	return script__fields_checked(sc, evsel, &missing);
+}
+
+/* "Cannot print" errors before any output, as the distro gives them. */
+static int script__check_fields(struct script *sc)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(sc->session->evlist, e) {
+		unsigned missing, f = script__fields_checked(sc, e, &missing);
+
+		if ((f & F_SYMOFF) && !(f & F_SYM) && (f & F_IP)) {
+			fprintf(stderr, "perf script: -F asks for symoff without sym; add sym or "
+				"drop symoff.\n");
+			return -EINVAL;
+		}
+		if (!missing)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
+			if (field_needs[i].bit != missing)
+				continue;
+			for (size_t j = 0; j < ARRAY_SIZE(field_names); j++)
+				if (field_names[j].bit == missing)
+					fprintf(stderr, "perf script: samples of '%s' have no %s; "
+						"cannot print '%s' (drop it from -F).\n",
+						evsel__name(e), field_needs[i].attr,
+						field_names[j].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel)
@@ -112,7 +191,8 @@ static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel
 	se = &se[sc->nr_evsels];
 	se->evsel = evsel;
 	se->fields = script__fields(sc, evsel);
-	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP);
+	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP) &&
+		    !sc->hide_chain;
 	len = strlen(evsel__name(evsel));
 	se->name_len = max_t(size_t, len, (size_t)sc->name_width) + 2;
 	se->name = malloc(se->name_len + 1);
@@ -337,6 +417,10 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		outbuf__write(&sc->ob, se->name, se->name_len);
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
+	if (f & F_ADDR) {
+		p = outbuf__room(&sc->ob, 24);
+		outbuf__advance(&sc->ob, fmt__int(p, &fmt_16llx, sample->addr));
+	}
 	if (se->chain) {
 		u64 nr = script__chain_valid(sample) ? sample->nr_callchain : 0;
 		bool kmode = kernel;
@@ -368,25 +452,67 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 
 static int script__parse_fields(struct script *sc, const char *arg)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int err = 0;
+	const char *colon = strchr(arg, ':');
+	char *copy, *tok, *save = NULL;
+	unsigned *set = &sc->all_fields;
+	int err = 0, sign = 0;
+	bool *flag = &sc->all_set;
 
+	if (colon) {
+		size_t t, len = (size_t)(colon - arg);
+
+		for (t = 0; t < ARRAY_SIZE(field_types); t++)
+			if (strlen(field_types[t].name) == len && !strncmp(arg, field_types[t].name, len))
+				break;
+		if (t == ARRAY_SIZE(field_types)) {
+			fprintf(stderr, "perf script: unknown event type '%.*s' in -F; use hw, sw, "
+				"trace, raw or break.\n", (int)len, arg);
+			return -EINVAL;
+		}
+		set = &sc->type_fields[field_types[t].type];
+		flag = &sc->type_set[field_types[t].type];
+		*set = 0;
+		arg = colon + 1;
+	} else if (arg[0] != '+' && arg[0] != '-') {
+		sc->all_fields = 0;
+	}
+	copy = strdup(arg);
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
+		if (*tok == '+' || *tok == '-') {
+			if (colon || (!sign && tok != copy)) {
+				fprintf(stderr, "perf script: -F cannot mix +field/-field with a "
+					"list of fields.\n");
+				err = -EINVAL;
+				break;
+			}
+			sign = *tok++;
+		} else if (sign && !colon) {
+			/* After "+a", a bare "b" keeps the sign, as the distro reads it. */
+		}
 		for (i = 0; i < ARRAY_SIZE(field_names); i++)
 			if (!strcmp(tok, field_names[i].name))
 				break;
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period\n", tok);
+				"period,addr\n", tok);
 			err = -EINVAL;
 			break;
 		}
-		sc->user_fields |= field_names[i].bit;
+		if (sign == '+') {
+			sc->add_fields |= field_names[i].bit;
+			sc->del_fields &= ~field_names[i].bit;
+		} else if (sign == '-') {
+			sc->del_fields |= field_names[i].bit;
+			sc->add_fields &= ~field_names[i].bit;
+		} else {
+			*set |= field_names[i].bit;
+			*flag = true;
+		}
 	}
 	free(copy);
 	return err;
@@ -401,9 +527,12 @@ static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period",
+	"                      trace,ip,sym,symoff,dso,period,addr; \"type:fields\" for one",
+	"                      event type (hw, sw, trace, raw, break); +field/-field edit",
+	"                      the defaults",
 	"    --header          show the data header",
 	"    --header-only     show the data header only",
+	"-G, --hide-call-graph do not show callchains",
 	"    --ns              show times in nanoseconds",
 	"    --reltime         show times relative to the first sample shown",
 	"    --deltatime       show times relative to the previous sample shown",
@@ -425,6 +554,7 @@ int cmd_script(int argc, const char **argv)
 		{ "fields", required_argument, NULL, 'F' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "reltime", no_argument, NULL, OPT_RELTIME },
 		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -446,7 +576,7 @@ int cmd_script(int argc, const char **argv)
 	int c, err, out_err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:G", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case OPT_HEADER_ONLY:
@@ -454,6 +584,9 @@ int cmd_script(int argc, const char **argv)
 			break;
 		case OPT_NS:
 			sc.ns = true;
+			break;
+		case 'G':
+			sc.hide_chain = true;
 			break;
 		case OPT_RELTIME:
 			sc.reltime = true;
@@ -523,6 +656,10 @@ filter_done:
 		return 0;
 	}
 	trace_seq_init(&sc.seq);
+	if (script__check_fields(&sc)) {
+		err = -EINVAL;
+		goto out_delete;
+	}
 	if (sc.filter.cpus &&
 	    !(evlist__first(sc.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
 		fprintf(stderr, "perf script: %s has no CPU in its samples; remove -C/--cpu.\n",
