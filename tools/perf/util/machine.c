@@ -362,11 +362,17 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 	/* A reused tid: the old thread's history no longer applies. */
 	child->exited = false;
 	child->pid = (int)f->pid;
-	/* Copied first: parent and child may be one thread in a damaged file. */
-	snprintf(comm, sizeof(comm), "%s", thread__comm(parent));
-	if (thread__push_comm(child, comm, strlen(comm), f->time))
-		return -ENOMEM;
-	child->comm_set = parent->comm_set;
+	/*
+	 * Copied first: parent and child may be one thread in a damaged file.
+	 * A parent known by number only passes nothing on: the child keeps
+	 * its own ":tid", as in the distro ("swapper", the idle task, is a name).
+	 */
+	if (parent->comm_set || parent->tid == 0) {
+		snprintf(comm, sizeof(comm), "%s", thread__comm(parent));
+		if (thread__push_comm(child, comm, strlen(comm), f->time))
+			return -ENOMEM;
+		child->comm_set = true;
+	}
 
 	/* A new process starts with a copy of its parent's address space. */
 	if ((int)f->pid != (int)f->ppid) {
