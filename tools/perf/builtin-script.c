@@ -10,6 +10,7 @@
  * compiled formats (util/tp-print.c) unless libtraceevent is needed.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ struct script {
 	bool all_set, type_set[PERF_TYPE_BREAKPOINT + 1];
 	unsigned add_fields, del_fields;
 	bool hide_chain;	/* -G */
+	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	int name_width;
 	struct trace_seq seq;
 	struct outbuf ob;	/* stdout */
@@ -85,6 +87,7 @@ struct script {
 	/* The thread of the last sample: runs of samples from one thread are the rule. */
 	struct thread *last_thread;
 	int last_pid, last_tid;
+	bool comm_now;		/* side-band lines: the thread's comm as it is now */
 	struct sample_filter filter;	/* --comm, --pid, --tid, --cpu, --time */
 	bool ns;			/* --ns: nanoseconds */
 	bool reltime, deltatime;	/* times since the first / the previous printed sample */
@@ -230,7 +233,8 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 	char *p = outbuf__room(&sc->ob, 192);
 
 	if (f & F_COMM) {
-		const char *comm = thread__comm_at(thread, sample->time);
+		const char *comm = sc->comm_now ? thread__comm(thread) :
+				   thread__comm_at(thread, sample->time);
 		/* Comms are at most 15 characters (struct comm_entry). */
 		size_t len = strnlen(comm, 16);
 
@@ -450,6 +454,95 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
+/* "r-xp": the protection and sharing of an MMAP2 record. */
+static void mmap2__prot(const struct perf_record_mmap2 *m, char *buf)
+{
+	buf[0] = (m->prot & 1) ? 'r' : '-';	/* PROT_READ */
+	buf[1] = (m->prot & 2) ? 'w' : '-';	/* PROT_WRITE */
+	buf[2] = (m->prot & 4) ? 'x' : '-';	/* PROT_EXEC */
+	buf[3] = (m->flags & 1) ? 's' : 'p';	/* MAP_SHARED */
+	buf[4] = '\0';
+}
+
+/*
+ * --show-task-events, --show-mmap-events: the side-band records among the
+ * samples, with the sample's leading fields, as the distro prints them.
+ */
+static int script__other(struct perf_tool *tool, union perf_event *ev,
+			 struct perf_sample *sample, struct machine *machine)
+{
+	struct script *sc = container_of(tool, struct script, tool);
+	struct evsel *first = evlist__first(sc->session->evlist);
+	struct script_evsel *se;
+	struct thread *thread;
+	char text[PATH_MAX + 256], prot[5];
+	int pid, tid, len;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		if (!sc->show_task)
+			return 0;
+		pid = (int)ev->comm.pid;
+		tid = (int)ev->comm.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_COMM%s: %.16s:%d/%d",
+			       (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+			       ev->comm.comm, pid, tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (!sc->show_task)
+			return 0;
+		pid = (int)ev->fork.pid;
+		tid = (int)ev->fork.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_%s(%d:%d):(%d:%d)",
+			       ev->header.type == PERF_RECORD_FORK ? "FORK" : "EXIT", pid, tid,
+			       (int)ev->fork.ppid, (int)ev->fork.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		if (!sc->show_mmap)
+			return 0;
+		pid = (int)ev->mmap.pid;
+		tid = (int)ev->mmap.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: "
+			       "%c %.*s", pid, tid, (unsigned long long)ev->mmap.start,
+			       (unsigned long long)ev->mmap.len, (unsigned long long)ev->mmap.pgoff,
+			       (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+			       (int)(ev->header.size - offsetof(struct perf_record_mmap, filename)),
+			       ev->mmap.filename);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!sc->show_mmap)
+			return 0;
+		pid = (int)ev->mmap2.pid;
+		tid = (int)ev->mmap2.tid;
+		mmap2__prot(&ev->mmap2, prot);
+		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP2 %d/%d: [%#llx(%#llx) @ %#llx "
+			       "%02x:%02x %llu %llu]: %s %.*s", pid, tid,
+			       (unsigned long long)ev->mmap2.start,
+			       (unsigned long long)ev->mmap2.len,
+			       (unsigned long long)ev->mmap2.pgoff, ev->mmap2.maj, ev->mmap2.min,
+			       (unsigned long long)ev->mmap2.ino,
+			       (unsigned long long)ev->mmap2.ino_generation, prot,
+			       (int)(ev->header.size - offsetof(struct perf_record_mmap2, filename)),
+			       ev->mmap2.filename);
+		break;
+	default:
+		return 0;
+	}
+	se = script__evsel(sc, first);
+	thread = machine__findnew_thread(machine, pid, tid);
+	if (!se || !thread)
+		return -ENOMEM;
+	/* The comm after the record took effect (a FORK's time may be past its sample's). */
+	sc->comm_now = true;
+	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TIME), se->chain,
+			   thread, sample);
+	sc->comm_now = false;
+	outbuf__write(&sc->ob, text, len < (int)sizeof(text) ? (size_t)len : sizeof(text) - 1);
+	outbuf__putc(&sc->ob, '\n');
+	return 0;
+}
+
 static int script__parse_fields(struct script *sc, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
@@ -520,7 +613,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 
 enum {
 	OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME, OPT_NS, OPT_RELTIME,
-	OPT_DELTATIME,
+	OPT_DELTATIME, OPT_SHOW_TASK, OPT_SHOW_MMAP,
 };
 
 static const char script_usage[] = "perf script [<options>]";
@@ -533,6 +626,8 @@ static const char * const script_options[] = {
 	"    --header          show the data header",
 	"    --header-only     show the data header only",
 	"-G, --hide-call-graph do not show callchains",
+	"    --show-task-events show the COMM, FORK and EXIT records",
+	"    --show-mmap-events show the MMAP and MMAP2 records",
 	"    --ns              show times in nanoseconds",
 	"    --reltime         show times relative to the first sample shown",
 	"    --deltatime       show times relative to the previous sample shown",
@@ -555,6 +650,8 @@ int cmd_script(int argc, const char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+		{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "reltime", no_argument, NULL, OPT_RELTIME },
 		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -587,6 +684,14 @@ int cmd_script(int argc, const char **argv)
 			break;
 		case 'G':
 			sc.hide_chain = true;
+			break;
+		case OPT_SHOW_TASK:
+			sc.show_task = true;
+			sc.tool.other = script__other;
+			break;
+		case OPT_SHOW_MMAP:
+			sc.show_mmap = true;
+			sc.tool.other = script__other;
 			break;
 		case OPT_RELTIME:
 			sc.reltime = true;

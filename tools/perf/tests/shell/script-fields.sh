@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script -G, -F +field/-field, type: lists and addr print what the distro prints
+# perf script -G, -F +field/-field, type: lists, addr, --show-task/mmap-events print as the distro
 # Files the distro recorded: cpu-clock with -g, cpu-clock with -d (sample
 # addresses), and sched_switch with -g (a tracepoint with callchains shows
 # its stack by default).  Each form of -F below must print the distro's
@@ -7,6 +7,10 @@
 # address (symbol choice is not this test's business), so chain lines are
 # compared up to the address and whole lines at 99%.  Fields an event did
 # not record, and contradictory -F lists, are refused with one line.
+# --show-task-events and --show-mmap-events put the COMM/FORK/EXIT and
+# MMAP/MMAP2 records among the samples, also on a file we recorded (where
+# the workload's parent is known by number only, and its child must not
+# take that number for a name).
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -17,6 +21,7 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 "$ORACLE" record -q -o ad.data -d -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
 "$ORACLE" record -q -o tpg.data -g -e sched:sched_switch -a -- sleep 0.2 >/dev/null 2>&1 ||
 	skip "the distro perf cannot record here"
+"$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
 
 n=0
 while read -r f opts; do
@@ -53,8 +58,13 @@ tpg.data -F -cpu
 tpg.data -F +cpu,-time
 tpg.data -F sw:comm,ip
 tpg.data -F comm,tid,ip,sym
+cg.data --show-task-events
+cg.data --show-mmap-events -G
+tpg.data --show-task-events --show-mmap-events -G
+ocg.data --show-task-events --show-mmap-events
+ocg.data --show-task-events -F comm,tid,time,ip
 EOS
-[ $n -eq 17 ] || fail "ran $n forms, not 17"
+[ $n -eq 22 ] || fail "ran $n forms, not 22"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
