@@ -17,6 +17,9 @@
 
 enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT__MAX };
 
+/* -F columns that are not sort keys. */
+enum { COL_CHILDREN = SORT__MAX, COL_SELF, COL_SAMPLES, COL_PERIOD };
+
 struct hist_entry {
 	const char *comm;	/* interned (report__intern): equal names, equal pointers */
 	const char *trace;	/* the tracepoint's fields as printed, interned */
@@ -61,6 +64,10 @@ struct report {
 	struct hist_entry **seen;	/* entries already credited for this sample */
 	/* Columns and filters. */
 	bool show_nr;
+	/* -F: the columns in order (keys as SORT_*, the rest as COL_*); 0 columns: defaults. */
+	int cols[SORT__MAX + 4];
+	int nr_cols;
+	bool sort_set;		/* -s given: its keys sort first */
 	double percent_limit;
 	struct sample_filter filter;
 	struct trace_seq seq;	/* for the trace key */
@@ -112,6 +119,14 @@ void perf_session__report_open_error(const char *cmd, const char *path, int err,
 static bool report__has(const struct report *r, enum sort_key k)
 {
 	return r->key_used[k];
+}
+
+static bool report__has_col(const struct report *r, int col)
+{
+	for (int i = 0; i < r->nr_cols; i++)
+		if (r->cols[i] == col)
+			return true;
+	return false;
 }
 
 static u64 entry__hash(const struct hist_entry *h)
@@ -452,6 +467,9 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 	}
 }
 
+/* Headers of the other columns; "Self" is "Overhead" without children. */
+static const char *col_names[] = { "Children", "Self", "Samples", "Period" };
+
 static const char *const key_names[] = {
 	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
 	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU",
@@ -466,6 +484,75 @@ static double entry__percent(const struct report *r, const struct hist_entry *e,
 	return h->total_period ? 100.0 * v / h->total_period : 0;
 }
 
+/* One sort key, ascending (names by strcmp, as the distro orders equal shares). */
+static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, int k)
+{
+	switch (k) {
+	case SORT_COMM:
+		return x->comm == y->comm ? 0 : strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	case SORT_PID:
+		return x->pid == y->pid ? 0 : x->pid < y->pid ? -1 : 1;
+	case SORT_CPU:
+		return x->cpu == y->cpu ? 0 : x->cpu < y->cpu ? -1 : 1;
+	case SORT_DSO:
+		return x->dso == y->dso ? 0 : strcmp(dso__short(x->dso), dso__short(y->dso));
+	case SORT_SYM:
+		if (x->sym && y->sym)
+			return x->sym == y->sym ? 0 : strcmp(x->sym->name, y->sym->name);
+		if (x->sym || y->sym)
+			return x->sym ? -1 : 1;
+		return x->addr == y->addr ? 0 : x->addr < y->addr ? -1 : 1;
+	case SORT_TRACE:
+		return x->trace == y->trace ? 0 : strcmp(x->trace ? x->trace : "",
+							 y->trace ? y->trace : "");
+	default:
+		return 0;
+	}
+}
+
+static const struct report *sort_report;
+
+/* With -F: -s keys first, then the columns in the order -F gave them. */
+static int entry__cols_cmp(const void *a, const void *b)
+{
+	const struct hist_entry *x = *(struct hist_entry * const *)a;
+	const struct hist_entry *y = *(struct hist_entry * const *)b;
+	const struct report *r = sort_report;
+	int c;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? r->nr_cols : (r->sort_set ? r->nr_keys : 0);
+
+		for (int i = 0; i < n; i++) {
+			int k = pass ? r->cols[i] : (int)r->keys[i];
+
+			switch (k) {
+			case COL_CHILDREN:
+				c = x->period_acc == y->period_acc ? 0 :
+				    x->period_acc > y->period_acc ? -1 : 1;
+				/* Callers above callees, as without -F. */
+				if (!c && sort_depth && x->tid == y->tid && x->max_depth != y->max_depth)
+					c = (x->max_depth > y->max_depth) ==
+					    (sort_order == ORDER_CALLER) ? -1 : 1;
+				break;
+			case COL_SELF:
+			case COL_PERIOD:
+				c = x->period == y->period ? 0 : x->period > y->period ? -1 : 1;
+				break;
+			case COL_SAMPLES:
+				c = x->nr == y->nr ? 0 : x->nr > y->nr ? -1 : 1;
+				break;
+			default:
+				c = entry__key_cmp(x, y, k);
+				break;
+			}
+			if (c)
+				return c;
+		}
+	}
+	return entry__cmp(a, b);
+}
+
 static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
 {
 	struct hist_entry **v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
@@ -474,15 +561,37 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	u64 nr = h->nr_samples;
 	size_t n = 0;
 
+	int cols[SORT__MAX + 4], key_idx[SORT__MAX + 4], nr_cols = 0;
+
 	if (!v)
 		return;
+	/* The columns: -F's, or Children, Self/Overhead, Samples (-n), then the keys. */
+	if (r->nr_cols) {
+		memcpy(cols, r->cols, r->nr_cols * sizeof(*cols));
+		nr_cols = r->nr_cols;
+	} else {
+		if (r->children)
+			cols[nr_cols++] = COL_CHILDREN;
+		cols[nr_cols++] = COL_SELF;
+		if (r->show_nr)
+			cols[nr_cols++] = COL_SAMPLES;
+		for (int k = 0; k < r->nr_keys; k++)
+			cols[nr_cols++] = r->keys[k];
+	}
+	for (int c = 0; c < nr_cols; c++)
+		for (int k = 0; k < r->nr_keys; k++)
+			if ((int)r->keys[k] == cols[c])
+				key_idx[c] = k;
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->e[i].used)
 			v[n++] = &h->e[i];
 	sort_children = r->children;
 	sort_depth = r->trees;
 	sort_order = r->cc.order;
-	qsort(v, n, sizeof(*v), entry__cmp);
+	sort_report = r;
+	/* "Self" beside the default Children column; -F names it "Overhead" as given. */
+	col_names[1] = r->children && !r->nr_cols ? "Self" : "Overhead";
+	qsort(v, n, sizeof(*v), r->nr_cols ? entry__cols_cmp : entry__cmp);
 	for (int k = 0; k < r->nr_keys; k++) {
 		width[k] = (int)strlen(key_names[r->keys[k]]);
 		for (size_t i = 0; i < n; i++) {
@@ -512,17 +621,20 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
 		       evsel__name(evsel));
 		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
-		printf(r->children ? "# Children      Self" : "# Overhead");
-		if (r->show_nr)
-			printf("       Samples");
-		for (int k = 0; k < r->nr_keys; k++)
-			printf("  %-*s", width[k], key_names[r->keys[k]]);
-		printf(r->children ? "\n# ........  ........" : "\n# ........");
-		if (r->show_nr)
-			printf("  ............");
-		for (int k = 0; k < r->nr_keys; k++) {
-			printf("  ");
-			for (int i = 0; i < width[k]; i++)
+		for (int c = 0; c < nr_cols; c++) {
+			const char *sep = c ? "  " : "# ";
+
+			if (cols[c] < SORT__MAX)
+				printf("%s%-*s", sep, width[key_idx[c]], key_names[cols[c]]);
+			else
+				printf("%s%*s", sep, cols[c] >= COL_SAMPLES ? 12 : 8, col_names[cols[c] - COL_CHILDREN]);
+		}
+		printf("\n");
+		for (int c = 0; c < nr_cols; c++) {
+			int w = cols[c] < SORT__MAX ? width[key_idx[c]] : cols[c] >= COL_SAMPLES ? 12 : 8;
+
+			printf(c ? "  " : "# ");
+			for (int i = 0; i < w; i++)
 				putchar('.');
 		}
 		printf("\n#\n");
@@ -533,17 +645,30 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		/* Hidden, but their columns were measured: as wide as the distro's. */
 		if (entry__percent(r, e, h) < r->percent_limit)
 			continue;
-		if (r->children)
-			printf("  %7.2f%%", entry__percent(r, e, h));
-		printf("  %7.2f%%", h->total_period ? 100.0 * e->period / h->total_period : 0);
-		if (r->show_nr)
-			printf("  %12llu", (unsigned long long)e->nr);
-		for (int k = 0; k < r->nr_keys; k++) {
-			entry__col(r, e, r->keys[k], width[k], buf, sizeof(buf));
-			if (k == r->nr_keys - 1)
-				printf("  %s", buf);
-			else
-				printf("  %-*s", width[k], buf);
+		for (int c = 0; c < nr_cols; c++) {
+			switch (cols[c]) {
+			case COL_CHILDREN:
+				printf("  %7.2f%%", h->total_period ?
+				       100.0 * e->period_acc / h->total_period : 0);
+				break;
+			case COL_SELF:
+				printf("  %7.2f%%", h->total_period ?
+				       100.0 * e->period / h->total_period : 0);
+				break;
+			case COL_SAMPLES:
+				printf("  %12llu", (unsigned long long)e->nr);
+				break;
+			case COL_PERIOD:
+				printf("  %12llu", (unsigned long long)e->period);
+				break;
+			default:
+				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
+				if (c == nr_cols - 1)
+					printf("  %s", buf);
+				else
+					printf("  %-*s", width[key_idx[c]], buf);
+				break;
+			}
 		}
 		putchar('\n');
 		if (r->trees && e->cc)
@@ -553,6 +678,68 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	if (!quiet)
 		printf("\n\n");
 	free(v);
+}
+
+static int sort_key__parse(const char *tok)
+{
+	static const char *const names[] = {
+		[SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_PID] = "pid",
+		[SORT_CPU] = "cpu", [SORT_TRACE] = "trace",
+	};
+
+	for (int k = 0; k < SORT__MAX; k++)
+		if (!strcmp(tok, names[k]))
+			return k;
+	return -1;
+}
+
+/*
+ * -F: the columns, in order.  Its keys join those of -s (or are the keys,
+ * without -s); keys of -s that -F leaves out are shown after its columns.
+ */
+static int report__parse_fields(struct report *r, const char *arg, bool sort_given)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!sort_given) {
+		r->nr_keys = 0;
+		memset(r->key_used, 0, sizeof(r->key_used));
+	}
+	r->nr_cols = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int c = sort_key__parse(tok);
+
+		if (!strcmp(tok, "overhead"))
+			c = COL_SELF;
+		else if (!strcmp(tok, "overhead_children"))
+			c = COL_CHILDREN;
+		else if (!strcmp(tok, "sample"))
+			c = COL_SAMPLES;
+		else if (!strcmp(tok, "period"))
+			c = COL_PERIOD;
+		if (c < 0) {
+			fprintf(stderr, "perf report: unknown -F field '%s'; use overhead, "
+				"overhead_children, sample, period, comm, pid, cpu, dso, sym or "
+				"trace.\n", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (report__has_col(r, c))
+			continue;
+		r->cols[r->nr_cols++] = c;
+		if (c < SORT__MAX && !r->key_used[c]) {
+			r->keys[r->nr_keys++] = c;
+			r->key_used[c] = true;
+		}
+	}
+	free(copy);
+	for (int k = 0; k < r->nr_keys; k++)
+		if (!report__has_col(r, r->keys[k]))
+			r->cols[r->nr_cols++] = r->keys[k];
+	r->sort_set = sort_given;
+	return r->nr_cols ? 0 : -EINVAL;
 }
 
 static int report__parse_sort(struct report *r, const char *arg)
@@ -597,7 +784,9 @@ static const char report_usage[] = "perf report [<options>]";
 static const char * const report_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"    --stdio           use the stdio interface (the only one)",
-	"-s, --sort <keys>     sort by key(s): comm,pid,cpu,dso,sym (default comm,dso,sym)",
+	"-s, --sort <keys>     sort by key(s): comm,pid,cpu,dso,sym,trace (default comm,dso,sym)",
+	"-F, --fields <cols>   the columns, in order: overhead,overhead_children,sample,period",
+	"                      and sort keys",
 	"-g, --call-graph <print_type,threshold[,print_limit],order,sort_key,value>",
 	"                      call graphs: graph|flat|fractal|folded|none, a threshold in",
 	"                      percent (0.5), caller|callee, percent|period",
@@ -614,13 +803,14 @@ static const char * const report_options[] = {
 	"    --time <range>    only the samples in start,stop (seconds) or percent slices",
 	"    --header          show the data header first",
 	"    --header-only     show the data header and stop",
+	"    --stats           show the number of records of each type, and samples per event",
 	"-q, --quiet           do not show warnings or the comment lines",
 	NULL
 };
 
 enum {
 	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
-	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO,
+	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS,
 };
 
 static void report__exit(struct report *r)
@@ -642,6 +832,41 @@ static void report__exit(struct report *r)
 	if (r->seq.buffer)
 		trace_seq_destroy(&r->seq);
 	perf_session__delete(r->session);
+}
+
+static int report__count_sample(struct perf_tool *tool, union perf_event *event,
+				struct perf_sample *sample, struct evsel *evsel,
+				struct machine *machine)
+{
+	struct report *r = container_of(tool, struct report, tool);
+
+	r->hists[evsel->idx].nr_samples++;
+	return 0;
+}
+
+static void report__print_stats(struct report *r)
+{
+	struct perf_session *s = r->session;
+	u64 total = 0;
+	struct evsel *e;
+
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		total += s->nr_by_type[t];
+	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++) {
+		const char *name = perf_event__type_name(t);
+
+		if (!s->nr_by_type[t] || !name)
+			continue;
+		printf("%16s events: %10llu  (%4.1f%%)\n", name,
+		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
+	}
+	evlist__for_each_entry(s->evlist, e) {
+		if (!r->hists[e->idx].nr_samples)
+			continue;
+		printf("%s stats:\n%16s events: %10llu\n", evsel__name(e), "SAMPLE",
+		       (unsigned long long)r->hists[e->idx].nr_samples);
+	}
 }
 
 static bool report__all_tracepoints(struct report *r)
@@ -670,6 +895,7 @@ int cmd_report(int argc, const char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "call-graph", optional_argument, NULL, 'g' },
@@ -687,6 +913,7 @@ int cmd_report(int argc, const char **argv)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "header", no_argument, NULL, OPT_HEADER },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -696,15 +923,15 @@ int cmd_report(int argc, const char **argv)
 		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
 		.children = -1, .max_stack = -1,
 	};
-	const char *input = "perf.data", *sort_arg = NULL;
-	bool header = false, header_only = false, elided = false;
+	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
+	bool header = false, header_only = false, elided = false, stats = false;
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;
 
 	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:qg::GnC:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:h", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case 'i':
@@ -714,6 +941,9 @@ int cmd_report(int argc, const char **argv)
 			sort_arg = optarg;
 			if (report__parse_sort(&r, optarg))
 				return 129;
+			break;
+		case 'F':
+			fields_arg = optarg;
 			break;
 		case OPT_STDIO:
 			break;
@@ -787,6 +1017,9 @@ filter_done:
 		case OPT_HEADER_ONLY:
 			header_only = true;
 			break;
+		case OPT_STATS:
+			stats = true;
+			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);
 			return 0;
@@ -795,6 +1028,10 @@ filter_done:
 			sample_filter__exit(&r.filter);
 			return 129;
 		}
+	}
+	if (fields_arg && report__parse_fields(&r, fields_arg, sort_arg != NULL)) {
+		sample_filter__exit(&r.filter);
+		return 129;
 	}
 	r.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!r.session) {
@@ -833,8 +1070,11 @@ filter_done:
 	if (r.children && !r.cc.order_set)
 		r.cc.order = ORDER_CALLER;
 	r.cc.skip_first = sort_arg && !strncmp(sort_arg, "sym", 3);
+	/* A line hidden under --percent-limit hides call-graph branches as small too. */
+	if (r.percent_limit > r.cc.min_percent)
+		r.cc.min_percent = r.percent_limit;
 	/* A file of tracepoints only is sorted by what they say, as the distro does. */
-	if (!sort_arg && report__all_tracepoints(&r))
+	if (!sort_arg && !fields_arg && report__all_tracepoints(&r))
 		report__parse_sort(&r, "trace");
 	trace_seq_init(&r.seq);
 	if (header || header_only) {
@@ -843,14 +1083,14 @@ filter_done:
 			report__exit(&r);
 			return 0;
 		}
-	} else if (!quiet) {
+	} else if (!quiet && !stats) {
 		printf("# To display the perf.data header info, please use "
 		       "--header/--header-only options.\n#\n");
 	}
 	/* One comm asked for: the column would say it on every line; the distro says it once. */
 	if (r.filter.nr_comms == 1 && r.nr_keys > 1 && report__has(&r, SORT_COMM)) {
 		elided = true;
-		if (!quiet)
+		if (!quiet && !stats)
 			printf("# comm: %s\n#\n", r.filter.comms[0]);
 		for (int k = 0, j = 0; k < r.nr_keys; k++)
 			if (r.keys[k] != SORT_COMM)
@@ -861,6 +1101,18 @@ filter_done:
 	if (!r.hists) {
 		report__exit(&r);
 		return 1;
+	}
+	if (stats) {
+		/* --stats: the records of the file by type, and each event's samples. */
+		r.tool.sample = report__count_sample;
+		err = perf_session__process_events(r.session, &r.tool);
+		if (!err)
+			report__print_stats(&r);
+		else
+			fprintf(stderr, "perf report: %s: %s\n", input,
+				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
+		report__exit(&r);
+		return err ? 1 : 0;
 	}
 	err = perf_session__process_events(r.session, &r.tool);
 	if (err) {

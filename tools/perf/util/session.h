@@ -57,6 +57,7 @@ struct perf_session {
 	/* Statistics for the end-of-file warnings. */
 	u64 nr_unordered;
 	u64 nr_events, nr_samples, nr_lost_chunks, nr_lost, nr_unknown_id;
+	u64 nr_by_type[PERF_RECORD_HEADER_MAX];	/* records read, by type (--stats) */
 	bool truncated;
 	char errmsg[256];
 };
@@ -67,6 +68,8 @@ void perf_session__delete(struct perf_session *s);
 /* Walks the data section; warnings about the file go to stderr. 0 or -errno. */
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool);
 void perf_session__print_header(struct perf_session *s, FILE *fp);
+/* "MMAP", "FINISHED_ROUND", ...: the name perf gives a record type; NULL if unknown. */
+const char *perf_event__type_name(u32 type);
 /* Prints the end-of-file warnings (lost, out of order, unknown ids). */
 void perf_session__warn_stats(struct perf_session *s);
 

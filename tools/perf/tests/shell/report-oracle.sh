@@ -2,7 +2,9 @@
 # perf report --stdio agrees with the distro's: top entries, shares, call graphs
 # Files recorded by ours and by the distro: cpu-clock with -g over a
 # workload, tracepoints system-wide, and a flight-recorder dump (--overwrite
-# --switch-output, SIGUSR2).  For each report mode below, the distro's top 30
+# --switch-output, SIGUSR2).  For each report mode below (and, on the
+# cpu-clock files, the other layouts, -F, --comm, --percent-limit,
+# --max-stack and -G; --stats byte for byte on all), the distro's top 30
 # entries must be ours too, with every percentage within 0.01, and the call
 # graphs of the top 10 must be the same trees.  Entries with equal shares
 # (and branches with equal shares) may come in another order: the distro
@@ -45,17 +47,20 @@ record_all "$PERF" o || fail "our perf record failed"
 entries() {
 	awk '
 	function flush() { if (n) printf "%d\t%s\t%s\t%s\t%s\n", n, ev, pct, key, tree }
-	/^ +[0-9]+\.[0-9]+%/ {
+	# Entries start 2 to 10 columns in; call graphs 11 or more, folded chains at 0.
+	{ match($0, /^ */); lead = RLENGTH }
+	lead >= 2 && lead <= 10 && length($0) > lead && substr($0, 1, 1) != "#" {
 		flush(); n++; pct = ""; key = ""; tree = ""
 		for (i = 1; i <= NF; i++) {
-			if (key == "" && $i ~ /^[0-9.]+%$/) pct = pct " " $i
+			if ($i ~ /^[0-9.]+%$/) pct = pct " " $i
 			else key = key " " $i
 		}
 		next
 	}
 	/^# Samples: .* of event / { flush(); n = 0; ev = $0; sub(/.* of event /, "", ev) }
 	/^#/ || /^$/ { next }
-	n { sub(/[ \t]+$/, ""); tree = tree "\001" $0 }
+	# Which of equal branches comes last (" --" rather than "|--") follows their order.
+	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); tree = tree "\001" line }
 	END { flush() }'
 }
 
@@ -121,6 +126,24 @@ for x in d o; do
 		done
 		echo "$f: $(entries <theirs.txt | wc -l) entries in the distro's last report"
 	done
+done
+# More options, on the cpu-clock files: other layouts, -F columns, filters.
+for f in d-cg.data o-cg.data; do
+	for mode in "-g fractal --no-children" "-g flat --no-children" "-g folded,caller" \
+		    "-g graph,2,callee,period" "-F overhead,sample,comm,sym" \
+		    "-F comm,overhead,period --no-children -g none" "--comm sh --no-children" \
+		    "--percent-limit 5" "--max-stack 3" "-G --no-children"; do
+		runs=$((runs + 1))
+		# shellcheck disable=SC2086
+		compare "$f" $mode || fails=$((fails + 1))
+	done
+done
+# --stats: the records of each file by type, byte for byte.
+for f in ?-*.data; do
+	runs=$((runs + 1))
+	"$PERF" report --stdio --stats -i "$f" >ours.txt 2>/dev/null
+	"$ORACLE" report --stdio --stats -i "$f" >theirs.txt 2>/dev/null
+	cmp -s ours.txt theirs.txt || { echo "$f --stats:"; diff ours.txt theirs.txt | head -5; fails=$((fails + 1)); }
 done
 [ $fails -eq 0 ] || fail "$fails of $runs reports differ from the distro's"
 echo "$runs reports agree with the distro's"
