@@ -77,6 +77,7 @@ struct script {
 	unsigned add_fields, del_fields;
 	bool hide_chain;	/* -G */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
+	bool show_switch;		/* --show-switch-events */
 	int name_width;
 	struct trace_seq seq;
 	struct outbuf ob;	/* stdout */
@@ -465,7 +466,7 @@ static void mmap2__prot(const struct perf_record_mmap2 *m, char *buf)
 }
 
 /*
- * --show-task-events, --show-mmap-events: the side-band records among the
+ * --show-task-events, --show-mmap-events, --show-switch-events: the side-band records among the
  * samples, with the sample's leading fields, as the distro prints them.
  */
 static int script__other(struct perf_tool *tool, union perf_event *ev,
@@ -526,6 +527,28 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 			       (int)(ev->header.size - offsetof(struct perf_record_mmap2, filename)),
 			       ev->mmap2.filename);
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+		const char *how = !out ? "IN" : (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+				  "OUT preempt" : "OUT";
+		const u32 *other = (const u32 *)(&ev->header + 1);
+
+		if (!sc->show_switch)
+			return 0;
+		/* The task switching: the one the record's sample id names. */
+		pid = (int)sample->pid;
+		tid = (int)sample->tid;
+		if (ev->header.type == PERF_RECORD_SWITCH)
+			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH %-11s", how);
+		else if (ev->header.size < sizeof(ev->header) + 8)
+			return 0;
+		else
+			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH_CPU_WIDE %-11s  %s "
+				       "pid/tid: %5d/%-5d", how, out ? "next" : "prev",
+				       (int)other[0], (int)other[1]);
+		break;
+	}
 	default:
 		return 0;
 	}
@@ -613,7 +636,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 
 enum {
 	OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME, OPT_NS, OPT_RELTIME,
-	OPT_DELTATIME, OPT_SHOW_TASK, OPT_SHOW_MMAP,
+	OPT_DELTATIME, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH,
 };
 
 static const char script_usage[] = "perf script [<options>]";
@@ -628,6 +651,7 @@ static const char * const script_options[] = {
 	"-G, --hide-call-graph do not show callchains",
 	"    --show-task-events show the COMM, FORK and EXIT records",
 	"    --show-mmap-events show the MMAP and MMAP2 records",
+	"    --show-switch-events show the context switch records (record --switch-events)",
 	"    --ns              show times in nanoseconds",
 	"    --reltime         show times relative to the first sample shown",
 	"    --deltatime       show times relative to the previous sample shown",
@@ -652,6 +676,7 @@ int cmd_script(int argc, const char **argv)
 		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
 		{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
+		{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "reltime", no_argument, NULL, OPT_RELTIME },
 		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -691,6 +716,10 @@ int cmd_script(int argc, const char **argv)
 			break;
 		case OPT_SHOW_MMAP:
 			sc.show_mmap = true;
+			sc.tool.other = script__other;
+			break;
+		case OPT_SHOW_SWITCH:
+			sc.show_switch = true;
 			sc.tool.other = script__other;
 			break;
 		case OPT_RELTIME:

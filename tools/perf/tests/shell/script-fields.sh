@@ -7,8 +7,8 @@
 # address (symbol choice is not this test's business), so chain lines are
 # compared up to the address and whole lines at 99%.  Fields an event did
 # not record, and contradictory -F lists, are refused with one line.
-# --show-task-events and --show-mmap-events put the COMM/FORK/EXIT and
-# MMAP/MMAP2 records among the samples, also on a file we recorded (where
+# --show-task-events, --show-mmap-events and --show-switch-events put the
+# COMM/FORK/EXIT, MMAP/MMAP2 and SWITCH records among the samples, also on a file we recorded (where
 # the workload's parent is known by number only, and its child must not
 # take that number for a name).
 . "$(dirname "$0")/lib/common.sh"
@@ -21,6 +21,8 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 "$ORACLE" record -q -o ad.data -d -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
 "$ORACLE" record -q -o tpg.data -g -e sched:sched_switch -a -- sleep 0.2 >/dev/null 2>&1 ||
 	skip "the distro perf cannot record here"
+"$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
+	skip "the distro perf cannot record --switch-events here"
 "$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
 
 n=0
@@ -63,8 +65,10 @@ cg.data --show-mmap-events -G
 tpg.data --show-task-events --show-mmap-events -G
 ocg.data --show-task-events --show-mmap-events
 ocg.data --show-task-events -F comm,tid,time,ip
+sw.data --show-switch-events
+sw.data --show-switch-events --show-task-events -F comm,tid,time,event
 EOS
-[ $n -eq 22 ] || fail "ran $n forms, not 22"
+[ $n -eq 24 ] || fail "ran $n forms, not 24"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
