@@ -125,6 +125,7 @@ struct thread *machine__findnew_thread(struct machine *m, int pid, int tid)
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
 	/* Until a COMM says otherwise: the idle task's name, or ":tid" as perf shows it. */
 	if (tid == 0)
 		snprintf(name, sizeof(name), "swapper");
@@ -362,6 +363,7 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 	/* A reused tid: the old thread's history no longer applies. */
 	child->exited = false;
 	child->pid = (int)f->pid;
+	child->ppid = (int)f->ppid;
 	/*
 	 * Copied first: parent and child may be one thread in a damaged file.
 	 * A parent known by number only passes nothing on: the child keeps
