@@ -71,6 +71,14 @@ struct report {
 	double percent_limit;
 	struct sample_filter filter;
 	struct trace_seq seq;	/* for the trace key */
+	/*
+	 * Objects are one key when their short names are equal, as in the
+	 * distro (two programs called "prog" are one "prog"): each dso maps to
+	 * the first one seen with its name.
+	 */
+	struct dso_canon { struct dso *dso, *canon; } *canon;
+	size_t nr_canon, cap_canon;
+	struct dso_canon last_canon;
 };
 
 static u64 str__hash(const char *s)
@@ -190,9 +198,62 @@ static struct hist_entry *hists__findnew(struct hists *h, const struct hist_entr
 }
 
 /* Where a sample or a frame of its chain is, as far as the sort keys look. */
-static void entry__set_location(const struct report *r, struct hist_entry *key, struct dso *dso,
+static const char *dso__short(const struct dso *d);
+
+static size_t ptr__hash(const void *p)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL);
+}
+
+static struct dso *report__canon_dso(struct report *r, struct dso *dso)
+{
+	size_t i, mask;
+
+	if (!dso || r->last_canon.dso == dso)
+		return dso ? r->last_canon.canon : NULL;
+	if (r->nr_canon * 2 >= r->cap_canon) {
+		size_t cap = r->cap_canon ? r->cap_canon * 2 : 64;
+		struct dso_canon *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return dso;	/* no memory: the object stands for itself */
+		for (size_t j = 0; j < r->cap_canon; j++) {
+			if (!r->canon[j].dso)
+				continue;
+			for (i = ptr__hash(r->canon[j].dso) & (cap - 1); n[i].dso; i = (i + 1) & (cap - 1))
+				;
+			n[i] = r->canon[j];
+		}
+		free(r->canon);
+		r->canon = n;
+		r->cap_canon = cap;
+	}
+	mask = r->cap_canon - 1;
+	for (i = ptr__hash(dso) & mask; r->canon[i].dso; i = (i + 1) & mask)
+		if (r->canon[i].dso == dso)
+			break;
+	if (!r->canon[i].dso) {
+		struct dso *canon = dso;
+
+		/* First sight of this object: is there one of the same name? (Few objects.) */
+		for (size_t j = 0; j < r->cap_canon; j++)
+			if (r->canon[j].dso && r->canon[j].canon == r->canon[j].dso &&
+			    !strcmp(dso__short(r->canon[j].dso), dso__short(dso))) {
+				canon = r->canon[j].dso;
+				break;
+			}
+		r->canon[i].dso = dso;
+		r->canon[i].canon = canon;
+		r->nr_canon++;
+	}
+	r->last_canon = r->canon[i];
+	return r->canon[i].canon;
+}
+
+static void entry__set_location(struct report *r, struct hist_entry *key, struct dso *dso,
 				struct symbol *sym, u64 addr)
 {
+	dso = report__canon_dso(r, dso);
 	key->dso = NULL;
 	key->sym = NULL;
 	key->addr = 0;
@@ -804,13 +865,14 @@ static const char * const report_options[] = {
 	"    --header          show the data header first",
 	"    --header-only     show the data header and stop",
 	"    --stats           show the number of records of each type, and samples per event",
+	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
 	"-q, --quiet           do not show warnings or the comment lines",
 	NULL
 };
 
 enum {
 	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
-	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS,
+	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS, OPT_TASKS,
 };
 
 static void report__exit(struct report *r)
@@ -828,6 +890,7 @@ static void report__exit(struct report *r)
 	free(r->strs);
 	free(r->frames);
 	free(r->seen);
+	free(r->canon);
 	sample_filter__exit(&r->filter);
 	if (r->seq.buffer)
 		trace_seq_destroy(&r->seq);
@@ -867,6 +930,76 @@ static void report__print_stats(struct report *r)
 		printf("%s stats:\n%16s events: %10llu\n", evsel__name(e), "SAMPLE",
 		       (unsigned long long)r->hists[e->idx].nr_samples);
 	}
+}
+
+static int task__cmp(const void *a, const void *b)
+{
+	const struct thread *x = *(struct thread * const *)a, *y = *(struct thread * const *)b;
+
+	/* The distro walks its threads by tid modulo 256, then by tid. */
+	if ((x->tid & 255) != (y->tid & 255))
+		return (x->tid & 255) < (y->tid & 255) ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static struct thread *task__parent(struct thread **v, size_t n, const struct thread *t)
+{
+	if (t->ppid < 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->tid == t->ppid && v[i] != t)
+			return v[i];
+	return NULL;
+}
+
+static void task__print(struct thread **v, struct thread **parent, size_t n, size_t i,
+			int depth)
+{
+	printf("%10d %8d %8d |%*s%s\n", v[i]->pid, v[i]->tid, v[i]->ppid, depth, "",
+	       thread__comm(v[i]));
+	/* Deeper than any real process tree: a loop in a damaged file. */
+	if (depth > 1000)
+		return;
+	for (size_t j = 0; j < n; j++)
+		if (parent[j] == v[i])
+			task__print(v, parent, n, j, depth + 1);
+}
+
+/* --task: the threads of the file as a process tree, each with its parent's pid. */
+static int report__print_tasks(struct machine *m)
+{
+	struct thread **v, **parent;
+	size_t n = 0;
+
+	if (!machine__findnew_thread(m, 0, 0))
+		return -ENOMEM;
+	v = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*v));
+	parent = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*parent));
+	if (!v || !parent) {
+		free(v);
+		free(parent);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < m->nr_thread_buckets; b++)
+		for (struct thread *t = m->threads[b]; t && n < m->nr_threads; t = t->next)
+			v[n++] = t;
+	qsort(v, n, sizeof(*v), task__cmp);
+	for (size_t i = 0; i < n; i++)
+		parent[i] = task__parent(v, n, v[i]);
+	printf("#      pid      tid     ppid  comm\n");
+	for (size_t i = 0; i < n; i++)
+		if (!parent[i])
+			task__print(v, parent, n, i, 0);
+	free(v);
+	free(parent);
+	return 0;
+}
+
+static int report__task_sample(struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct evsel *evsel,
+			       struct machine *machine)
+{
+	return machine__findnew_thread(machine, (int)sample->pid, (int)sample->tid) ? 0 : -ENOMEM;
 }
 
 static bool report__all_tracepoints(struct report *r)
@@ -914,6 +1047,8 @@ int cmd_report(int argc, const char **argv)
 		{ "header", no_argument, NULL, OPT_HEADER },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "tasks", no_argument, NULL, OPT_TASKS },
+		{ "task", no_argument, NULL, OPT_TASKS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -924,7 +1059,7 @@ int cmd_report(int argc, const char **argv)
 		.children = -1, .max_stack = -1,
 	};
 	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
-	bool header = false, header_only = false, elided = false, stats = false;
+	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;
@@ -1020,6 +1155,9 @@ filter_done:
 		case OPT_STATS:
 			stats = true;
 			break;
+		case OPT_TASKS:
+			tasks = true;
+			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);
 			return 0;
@@ -1083,14 +1221,14 @@ filter_done:
 			report__exit(&r);
 			return 0;
 		}
-	} else if (!quiet && !stats) {
+	} else if (!quiet && !stats && !tasks) {
 		printf("# To display the perf.data header info, please use "
 		       "--header/--header-only options.\n#\n");
 	}
 	/* One comm asked for: the column would say it on every line; the distro says it once. */
 	if (r.filter.nr_comms == 1 && r.nr_keys > 1 && report__has(&r, SORT_COMM)) {
 		elided = true;
-		if (!quiet && !stats)
+		if (!quiet && !stats && !tasks)
 			printf("# comm: %s\n#\n", r.filter.comms[0]);
 		for (int k = 0, j = 0; k < r.nr_keys; k++)
 			if (r.keys[k] != SORT_COMM)
@@ -1101,6 +1239,17 @@ filter_done:
 	if (!r.hists) {
 		report__exit(&r);
 		return 1;
+	}
+	if (tasks) {
+		r.tool.sample = report__task_sample;
+		err = perf_session__process_events(r.session, &r.tool);
+		if (!err)
+			err = report__print_tasks(&r.session->machine);
+		if (err)
+			fprintf(stderr, "perf report: %s: %s\n", input,
+				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
+		report__exit(&r);
+		return err ? 1 : 0;
 	}
 	if (stats) {
 		/* --stats: the records of the file by type, and each event's samples. */
