@@ -29,13 +29,15 @@ enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
 	F_EVENT = 1 << 5, F_TRACE = 1 << 6, F_IP = 1 << 7, F_SYM = 1 << 8, F_DSO = 1 << 9,
 	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
+	/* Indentation by call depth, which only branch traces have: prints nothing here. */
+	F_CALLINDENT = 1 << 13,
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
-	{ "addr", F_ADDR },
+	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -615,7 +617,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period,addr\n", tok);
+				"period,addr,callindent\n", tok);
 			err = -EINVAL;
 			break;
 		}
@@ -643,9 +645,9 @@ static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period,addr; \"type:fields\" for one",
-	"                      event type (hw, sw, trace, raw, break); +field/-field edit",
-	"                      the defaults",
+	"                      trace,ip,sym,symoff,dso,period,addr,callindent;",
+	"                      \"type:fields\" for one event type (hw, sw, trace, raw,",
+	"                      break); +field/-field edit the defaults",
 	"    --header          show the data header",
 	"    --header-only     show the data header only",
 	"-G, --hide-call-graph do not show callchains",
