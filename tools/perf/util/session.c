@@ -335,6 +335,7 @@ void perf_session__delete(struct perf_session *s)
 	free(s->arch);
 	free(s->cpudesc);
 	free(s->cpuid);
+	free(s->pmu_mappings);
 	for (u32 i = 0; i < s->nr_cmdline; i++)
 		free(s->cmdline[i]);
 	free(s->cmdline);

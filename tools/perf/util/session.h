@@ -42,6 +42,8 @@ struct perf_session {
 	u32 nr_cpus_avail, nr_cpus_online;
 	u64 total_mem;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
+	char *pmu_mappings;		/* PMU_MAPPINGS as "name = type, ..." */
+	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;

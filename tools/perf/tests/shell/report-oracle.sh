@@ -4,8 +4,8 @@
 # workload, tracepoints system-wide, and a flight-recorder dump (--overwrite
 # --switch-output, SIGUSR2).  For each report mode below (and, on the
 # cpu-clock files, the other layouts, -F, --comm, --percent-limit,
-# --max-stack and -G; --stats byte for byte on all, --tasks on the
-# cpu-clock files), the distro's top 30
+# --max-stack and -G; --stats and --header-only byte for byte on all,
+# --tasks on the cpu-clock files), the distro's top 30
 # entries must be ours too, with every percentage within 0.01, and the call
 # graphs of the top 10 must be the same trees.  Entries with equal shares
 # (and branches with equal shares) may come in another order: the distro
@@ -139,11 +139,11 @@ for f in d-cg.data o-cg.data; do
 		compare "$f" $mode || fails=$((fails + 1))
 	done
 done
-# --stats (the records of each file by type) and, on the workload files,
-# --tasks (the process tree), byte for byte.  (System-wide files: the
+# --stats (the records of each file by type), --header-only and, on the
+# workload files, --tasks (the process tree), byte for byte.  (System-wide files: the
 # distro also knows threads we do not, and orders some siblings otherwise.)
 for f in ?-*.data; do
-	for opt in --stats --tasks; do
+	for opt in --stats --tasks --header-only; do
 		[ $opt = --tasks ] && [ "${f#?-}" != cg.data ] && continue
 		runs=$((runs + 1))
 		"$PERF" report --stdio $opt -i "$f" >ours.txt 2>/dev/null
