@@ -356,6 +356,13 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 
 	if (event->header.size < sizeof(*f))
 		return -EINVAL;
+	/*
+	 * A FORK for a tid already known starts a new task under that number
+	 * (perf report's "pid" key tells them apart, as the distro does).
+	 */
+	child = machine__find_thread(m, (int)f->tid);
+	if (child && child->tid != (int)f->ptid)
+		child->gen++;
 	parent = machine__findnew_thread(m, (int)f->ppid, (int)f->ptid);
 	child = machine__findnew_thread(m, (int)f->pid, (int)f->tid);
 	if (!parent || !child)
