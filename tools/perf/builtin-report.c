@@ -26,6 +26,8 @@ struct hist_entry {
 	int pid, cpu;
 	int tid;		/* of the sample that made the entry (not a key) */
 	struct thread *thread;	/* ditto; "pid" shows its last comm */
+	u32 gen;		/* "pid": which task of that tid (thread->gen) */
+	const char *last_comm;	/* "pid": the comm of its latest sample, interned */
 	struct dso *dso;
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
@@ -41,6 +43,7 @@ struct hists {
 	struct hist_entry *e;	/* open-addressing table */
 	size_t cap, nr;
 	u64 total_period, nr_samples;
+	u64 lost_samples;	/* from LOST_SAMPLES records naming this event (--stats) */
 };
 
 struct report {
@@ -150,7 +153,7 @@ static u64 entry__hash(const struct hist_entry *h)
 
 static bool entry__same(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return a->comm == b->comm && a->trace == b->trace && a->pid == b->pid && a->cpu == b->cpu && a->dso == b->dso &&
+	return a->comm == b->comm && a->trace == b->trace && a->pid == b->pid && a->gen == b->gen && a->cpu == b->cpu && a->dso == b->dso &&
 	       a->sym == b->sym && (a->sym || a->addr == b->addr);
 }
 
@@ -375,8 +378,13 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			return -ENOMEM;
 	}
 	/* "pid" is the thread, as in the distro: its tid and its last comm. */
-	if (report__has(r, SORT_PID))
+	if (report__has(r, SORT_PID)) {
 		key.pid = (int)sample->tid;
+		key.gen = t->gen;
+		key.last_comm = report__intern(r, comm);
+		if (!key.last_comm)
+			return -ENOMEM;
+	}
 	if (report__has(r, SORT_CPU))
 		key.cpu = (int)sample->cpu;
 	if (report__has(r, SORT_TRACE) && evsel->tp_format) {
@@ -405,6 +413,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	if (hists__reserve(h, (size_t)nr + 1))
 		return -ENOMEM;
 	he = hists__findnew(h, &key, t);
+	he->last_comm = key.last_comm;
 	he->nr++;
 	he->period += period;
 	h->total_period += period;
@@ -425,6 +434,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			key.kernel = f->kernel;
 		entry__set_location(r, &key, f->dso, f->sym, f->ip);
 		he = hists__findnew(h, &key, t);
+		he->last_comm = key.last_comm;
 		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
 			;
 		if (j < nr_seen)
@@ -494,6 +504,14 @@ static int entry__cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* The last comm of the entry's task: the thread's own for its current task. */
+static const char *entry__thread_comm(const struct hist_entry *e)
+{
+	if (e->thread->gen == e->gen || !e->last_comm)
+		return thread__comm(e->thread);
+	return e->last_comm;
+}
+
 static void entry__col(const struct report *r, const struct hist_entry *e, enum sort_key k,
 		       int width, char *buf, size_t len)
 {
@@ -504,7 +522,7 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 	case SORT_PID:
 		/* "pid:comm", the comm in the columns left after the pid. */
 		snprintf(buf, len, "%7d:%-*s", e->pid, width > 8 ? width - 8 : 0,
-			 thread__comm(e->thread));
+			 entry__thread_comm(e));
 		break;
 	case SORT_CPU:
 		snprintf(buf, len, "%0*d", width, e->cpu);
@@ -659,7 +677,7 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 			int w;
 
 			if (r->keys[k] == SORT_PID)
-				w = 8 + (int)strlen(thread__comm(v[i]->thread));
+				w = 8 + (int)strlen(entry__thread_comm(v[i]));
 			else if (r->keys[k] == SORT_CPU)
 				continue;
 			else {
@@ -907,6 +925,23 @@ static int report__count_sample(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
+/* --stats: LOST_SAMPLES records count for the event their sample id names. */
+static int report__count_other(struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct report *r = container_of(tool, struct report, tool);
+	struct evsel *e;
+
+	if (event->header.type != PERF_RECORD_LOST_SAMPLES ||
+	    event->header.size < sizeof(event->lost_samples))
+		return 0;
+	e = sample->id ? perf_session__evsel_by_id(r->session, sample->id) :
+			 evlist__first(r->session->evlist);
+	if (e)
+		r->hists[e->idx].lost_samples += event->lost_samples.lost;
+	return 0;
+}
+
 static void report__print_stats(struct report *r)
 {
 	struct perf_session *s = r->session;
@@ -929,6 +964,9 @@ static void report__print_stats(struct report *r)
 			continue;
 		printf("%s stats:\n%16s events: %10llu\n", evsel__name(e), "SAMPLE",
 		       (unsigned long long)r->hists[e->idx].nr_samples);
+		if (r->hists[e->idx].lost_samples)
+			printf("%16s events: %10llu\n", "LOST_SAMPLES",
+			       (unsigned long long)r->hists[e->idx].lost_samples);
 	}
 }
 
@@ -1254,6 +1292,7 @@ filter_done:
 	if (stats) {
 		/* --stats: the records of the file by type, and each event's samples. */
 		r.tool.sample = report__count_sample;
+		r.tool.other = report__count_other;
 		err = perf_session__process_events(r.session, &r.tool);
 		if (!err)
 			report__print_stats(&r);

@@ -68,7 +68,7 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct evsel *session__evsel_by_id(struct perf_session *s, u64 id)
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 {
 	size_t lo = 0, hi = s->nr_ids;
 
@@ -400,7 +400,7 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
 	if (!*w)
 		return first;
-	return session__evsel_by_id(s, *w);
+	return perf_session__evsel_by_id(s, *w);
 }
 
 static int session__deliver(struct perf_session *s, union perf_event *ev, struct evsel *evsel,

@@ -72,6 +72,8 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 void perf_session__print_header(struct perf_session *s, FILE *fp);
 /* "MMAP", "FINISHED_ROUND", ...: the name perf gives a record type; NULL if unknown. */
 const char *perf_event__type_name(u32 type);
+/* The event a sample id belongs to; NULL if none. */
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
 /* Prints the end-of-file warnings (lost, out of order, unknown ids). */
 void perf_session__warn_stats(struct perf_session *s);
 
