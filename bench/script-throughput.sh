@@ -20,3 +20,17 @@ for f in tp cg; do
 	echo "$f ($(( $(stat -c %s "$W/$f.data") / 1048576 )) MB): speed ours/distro $(ratio "${secs[distro]}" "${secs[ours]}")x," \
 	     "peak memory ours/distro $(ratio "${mem[ours]}" "${mem[distro]}")"
 done
+
+# perf report --stdio -g (children and call graphs, the distro's defaults) on the callchain file.
+printf "%-4s %-7s %9s %8s %9s\n" file who lines secs peak_MB
+declare -A rsecs rmem
+for who in distro ours; do
+	bin=$DISTRO; [ $who = ours ] && bin=$OURS
+	/usr/bin/time -f "%e %M" -o "$W/time" "$bin" report --stdio -g -i "$W/cg.data" >"$W/rep.$who" 2>/dev/null
+	read -r s m < <(tail -1 "$W/time")
+	rsecs[$who]=$s; rmem[$who]=$m
+	printf "%-4s %-7s %9d %8.2f %9.1f\n" cg $who "$(wc -l <"$W/rep.$who")" "$s" \
+		"$(awk -v m="$m" 'BEGIN { print m / 1024 }')"
+done
+echo "report -g cg: speed ours/distro $(ratio "${rsecs[distro]}" "${rsecs[ours]}")x," \
+     "peak memory ours/distro $(ratio "${rmem[ours]}" "${rmem[distro]}")"

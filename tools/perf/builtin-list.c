@@ -1,6 +1,7 @@
 /*
- * perf list [GLOB]: the events this machine offers, by kind, optionally
- * filtered by an fnmatch(3) glob on the name (or sys:name).
+ * perf list [KIND|GLOB]: the events this machine offers, by kind, optionally
+ * only one kind (hw, sw, cache, tracepoint) or those whose name (or
+ * sys:name) matches an fnmatch(3) glob.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -83,6 +84,7 @@ static int list__tracepoint(const char *sys, const char *name, void *arg)
 }
 
 static const char * const list_usage[] = {
+	"hw|sw|cache|tracepoint  only the events of that kind",
 	"GLOB         only events whose name matches the fnmatch(3) pattern",
 	"--ids        print each matching tracepoint with its id",
 	"-h, --help   show this help",
@@ -107,11 +109,11 @@ int cmd_list(int argc, const char **argv)
 			st.ids = true;
 			break;
 		case 'h':
-			usage_with_options("perf list [--ids] [GLOB]", list_usage);
+			usage_with_options("perf list [--ids] [hw|sw|cache|tracepoint|GLOB]", list_usage);
 			return 0;
 		default:
 			pr_err("Unknown option: %s\n", argv[optind - 1]);
-			usage_with_options("perf list [--ids] [GLOB]", list_usage);
+			usage_with_options("perf list [--ids] [hw|sw|cache|tracepoint|GLOB]", list_usage);
 			return 129;
 		}
 	}
@@ -122,6 +124,34 @@ int cmd_list(int argc, const char **argv)
 		return 129;
 	}
 
+	/* "perf list sw" and friends: one kind of event, without the heading. */
+	if (st.glob && !st.ids) {
+		const char *k = st.glob;
+
+		if (!strcmp(k, "hw") || !strcmp(k, "hardware")) {
+			st.glob = NULL;
+			list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");
+			return 0;
+		}
+		if (!strcmp(k, "sw") || !strcmp(k, "software")) {
+			st.glob = NULL;
+			list__symbols(&st, PERF_TYPE_SOFTWARE, "Software event");
+			return 0;
+		}
+		if (!strcmp(k, "cache") || !strcmp(k, "hwcache")) {
+			/* No hardware cache events are known here (as on a machine without a PMU). */
+			return 0;
+		}
+		if (!strcmp(k, "tracepoint")) {
+			st.glob = NULL;
+			if (!tracepoint__tracefs_dir()) {
+				fprintf(stderr, "No tracepoints listed: %s\n", tracepoint__error());
+				return 1;
+			}
+			tracepoint__for_each("*", "*", list__tracepoint, &st);
+			return 0;
+		}
+	}
 	if (!st.ids) {
 		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
 		list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");

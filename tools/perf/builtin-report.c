@@ -10,33 +10,78 @@
 #include "builtin.h"
 #include "util/session.h"
 #include "util/debug.h"
+#include "util/callchain.h"
+#include "util/sample-filter.h"
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
-enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID };
+enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT__MAX };
+
+/* -F columns that are not sort keys. */
+enum { COL_CHILDREN = SORT__MAX, COL_SELF, COL_SAMPLES, COL_PERIOD };
 
 struct hist_entry {
 	const char *comm;	/* interned (report__intern): equal names, equal pointers */
-	int pid;
+	const char *trace;	/* the tracepoint's fields as printed, interned */
+	int pid, cpu;
+	int tid;		/* of the sample that made the entry (not a key) */
+	struct thread *thread;	/* ditto; "pid" shows its last comm */
+	u32 gen;		/* "pid": which task of that tid (thread->gen) */
+	const char *last_comm;	/* "pid": the comm of its latest sample, interned */
 	struct dso *dso;
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
-	bool kernel;
-	u64 period, nr;
+	bool kernel;		/* "[k]"; of the sample that made the entry, not a key */
+	u64 period, nr;		/* samples whose own address is here */
+	u64 period_acc;		/* ... and those with this entry in their callchain */
+	struct callchain_root *cc;
+	u32 max_depth;		/* frames of its longest chain */
+	bool used;		/* the slot holds an entry */
 };
 
 struct hists {
 	struct hist_entry *e;	/* open-addressing table */
 	size_t cap, nr;
 	u64 total_period, nr_samples;
+	u64 lost_samples;	/* from LOST_SAMPLES records naming this event (--stats) */
 };
 
 struct report {
 	struct perf_tool tool;
 	struct perf_session *session;
-	enum sort_key keys[4];
+	enum sort_key keys[SORT__MAX];
 	int nr_keys;
+	bool key_used[SORT__MAX];
 	struct hists *hists;	/* one per evsel, by idx */
 	char **strs;		/* interned comms, open addressing */
 	size_t nr_strs, cap_strs;
+	/* Call graphs: -g, --children. */
+	struct callchain_param cc;
+	bool callchain;		/* the file has callchains: children can be added up */
+	bool trees;		/* ... and call graphs are built and printed */
+	int children;		/* -1: as the file allows (the default) */
+	bool want_callchain;	/* -g was given */
+	int max_stack;
+	struct callchain_frame *frames;	/* the chain of the sample at hand */
+	size_t cap_frames;
+	struct hist_entry **seen;	/* entries already credited for this sample */
+	/* Columns and filters. */
+	bool show_nr;
+	/* -F: the columns in order (keys as SORT_*, the rest as COL_*); 0 columns: defaults. */
+	int cols[SORT__MAX + 4];
+	int nr_cols;
+	bool sort_set;		/* -s given: its keys sort first */
+	double percent_limit;
+	struct sample_filter filter;
+	struct trace_seq seq;	/* for the trace key */
+	/*
+	 * Objects are one key when their short names are equal, as in the
+	 * distro (two programs called "prog" are one "prog"): each dso maps to
+	 * the first one seen with its name.
+	 */
+	struct dso_canon { struct dso *dso, *canon; } *canon;
+	size_t nr_canon, cap_canon;
+	struct dso_canon last_canon;
 };
 
 static u64 str__hash(const char *s)
@@ -84,8 +129,13 @@ void perf_session__report_open_error(const char *cmd, const char *path, int err,
 
 static bool report__has(const struct report *r, enum sort_key k)
 {
-	for (int i = 0; i < r->nr_keys; i++)
-		if (r->keys[i] == k)
+	return r->key_used[k];
+}
+
+static bool report__has_col(const struct report *r, int col)
+{
+	for (int i = 0; i < r->nr_cols; i++)
+		if (r->cols[i] == col)
 			return true;
 	return false;
 }
@@ -94,6 +144,8 @@ static u64 entry__hash(const struct hist_entry *h)
 {
 	u64 v = (u64)(uintptr_t)h->comm * 31 + (u64)h->pid;
 
+	v = v * 1000003 ^ (u64)(uintptr_t)h->trace;
+	v = v * 1000003 ^ (u64)h->cpu;
 	v = v * 1000003 ^ (u64)(uintptr_t)h->dso;
 	v = v * 1000003 ^ (h->sym ? (u64)(uintptr_t)h->sym : h->addr);
 	return v * 0x9e3779b97f4a7c15ULL;
@@ -101,43 +153,189 @@ static u64 entry__hash(const struct hist_entry *h)
 
 static bool entry__same(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return a->comm == b->comm && a->pid == b->pid && a->dso == b->dso && a->sym == b->sym &&
-	       (a->sym || a->addr == b->addr) && a->kernel == b->kernel;
+	return a->comm == b->comm && a->trace == b->trace && a->pid == b->pid && a->gen == b->gen && a->cpu == b->cpu && a->dso == b->dso &&
+	       a->sym == b->sym && (a->sym || a->addr == b->addr);
 }
 
-static int hists__add(struct hists *h, const struct hist_entry *key, u64 period)
+/* Room for @more new entries, so that pointers into the table stay valid meanwhile. */
+static int hists__reserve(struct hists *h, size_t more)
+{
+	size_t i, cap = h->cap ? h->cap : 1024;
+	struct hist_entry *n;
+
+	while ((h->nr + more) * 2 >= cap)
+		cap *= 2;
+	if (cap == h->cap)
+		return 0;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (size_t j = 0; j < h->cap; j++) {
+		if (!h->e[j].used)
+			continue;
+		for (i = entry__hash(&h->e[j]) & (cap - 1); n[i].used; i = (i + 1) & (cap - 1))
+			;
+		n[i] = h->e[j];
+	}
+	free(h->e);
+	h->e = n;
+	h->cap = cap;
+	return 0;
+}
+
+/* The entry for @key (the table has room: hists__reserve). */
+static struct hist_entry *hists__findnew(struct hists *h, const struct hist_entry *key,
+					 struct thread *thread)
 {
 	size_t i;
 
-	if (h->nr * 2 >= h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
-		struct hist_entry *n = calloc(cap, sizeof(*n));
+	for (i = entry__hash(key) & (h->cap - 1); h->e[i].used; i = (i + 1) & (h->cap - 1))
+		if (entry__same(&h->e[i], key))
+			return &h->e[i];
+	h->e[i] = *key;
+	h->e[i].used = true;
+	h->e[i].tid = thread->tid;
+	h->e[i].thread = thread;
+	h->nr++;
+	return &h->e[i];
+}
+
+/* Where a sample or a frame of its chain is, as far as the sort keys look. */
+static const char *dso__short(const struct dso *d);
+
+static size_t ptr__hash(const void *p)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL);
+}
+
+static struct dso *report__canon_dso(struct report *r, struct dso *dso)
+{
+	size_t i, mask;
+
+	if (!dso || r->last_canon.dso == dso)
+		return dso ? r->last_canon.canon : NULL;
+	if (r->nr_canon * 2 >= r->cap_canon) {
+		size_t cap = r->cap_canon ? r->cap_canon * 2 : 64;
+		struct dso_canon *n = calloc(cap, sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
-		for (size_t j = 0; j < h->cap; j++) {
-			if (!h->e[j].nr)
+			return dso;	/* no memory: the object stands for itself */
+		for (size_t j = 0; j < r->cap_canon; j++) {
+			if (!r->canon[j].dso)
 				continue;
-			for (i = entry__hash(&h->e[j]) & (cap - 1); n[i].nr; i = (i + 1) & (cap - 1))
+			for (i = ptr__hash(r->canon[j].dso) & (cap - 1); n[i].dso; i = (i + 1) & (cap - 1))
 				;
-			n[i] = h->e[j];
+			n[i] = r->canon[j];
 		}
-		free(h->e);
-		h->e = n;
-		h->cap = cap;
+		free(r->canon);
+		r->canon = n;
+		r->cap_canon = cap;
 	}
-	for (i = entry__hash(key) & (h->cap - 1); h->e[i].nr; i = (i + 1) & (h->cap - 1))
-		if (entry__same(&h->e[i], key))
+	mask = r->cap_canon - 1;
+	for (i = ptr__hash(dso) & mask; r->canon[i].dso; i = (i + 1) & mask)
+		if (r->canon[i].dso == dso)
 			break;
-	if (!h->e[i].nr) {
-		h->e[i] = *key;
-		h->nr++;
+	if (!r->canon[i].dso) {
+		struct dso *canon = dso;
+
+		/* First sight of this object: is there one of the same name? (Few objects.) */
+		for (size_t j = 0; j < r->cap_canon; j++)
+			if (r->canon[j].dso && r->canon[j].canon == r->canon[j].dso &&
+			    !strcmp(dso__short(r->canon[j].dso), dso__short(dso))) {
+				canon = r->canon[j].dso;
+				break;
+			}
+		r->canon[i].dso = dso;
+		r->canon[i].canon = canon;
+		r->nr_canon++;
 	}
-	h->e[i].nr++;
-	h->e[i].period += period;
-	h->total_period += period;
-	h->nr_samples++;
-	return 0;
+	r->last_canon = r->canon[i];
+	return r->canon[i].canon;
+}
+
+static void entry__set_location(struct report *r, struct hist_entry *key, struct dso *dso,
+				struct symbol *sym, u64 addr)
+{
+	dso = report__canon_dso(r, dso);
+	key->dso = NULL;
+	key->sym = NULL;
+	key->addr = 0;
+	if (report__has(r, SORT_DSO))
+		key->dso = dso;
+	if (report__has(r, SORT_SYM)) {
+		key->sym = sym;
+		key->addr = sym ? 0 : addr;
+		if (!report__has(r, SORT_DSO) && !sym)
+			key->dso = dso;	/* addresses only mean something per dso */
+	}
+}
+
+/*
+ * The sample's callchain resolved, in the order the trees show it, at most
+ * --max-stack frames.  A chain with a context the distro does not know is
+ * dropped whole, as the distro drops it.
+ */
+static ssize_t report__frames(struct report *r, struct machine *machine,
+			      struct perf_sample *sample, bool kernel)
+{
+	size_t nr = 0;
+	bool kmode = kernel;
+
+	if (r->cap_frames < sample->nr_callchain) {
+		struct callchain_frame *f = realloc(r->frames, sample->nr_callchain * sizeof(*f));
+		struct hist_entry **s = realloc(r->seen, (sample->nr_callchain + 1) * sizeof(*s));
+
+		if (f)
+			r->frames = f;
+		if (s)
+			r->seen = s;
+		if (!f || !s)
+			return -ENOMEM;
+		r->cap_frames = sample->nr_callchain;
+	}
+	for (u64 i = 0; i < sample->nr_callchain; i++) {
+		u64 ip = sample->callchain[i];
+		struct addr_location al;
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
+			    ip != (u64)PERF_CONTEXT_USER)
+				return 0;
+			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
+		r->frames[nr++] = (struct callchain_frame){
+			.dso = al.dso, .sym = al.sym, .ip = ip, .kernel = kmode,
+			.mapped = al.map || kmode,
+		};
+	}
+	if (r->cc.order == ORDER_CALLER) {
+		for (size_t i = 0; i < nr / 2; i++) {
+			struct callchain_frame t = r->frames[i];
+
+			r->frames[i] = r->frames[nr - 1 - i];
+			r->frames[nr - 1 - i] = t;
+		}
+	}
+	if (r->max_stack >= 0 && nr > (size_t)r->max_stack)
+		nr = (size_t)r->max_stack;
+	return (ssize_t)nr;
+}
+
+static int entry__append(const struct report *r, struct hist_entry *he,
+			 const struct callchain_frame *frames, size_t nr, u64 period)
+{
+	if (nr > he->max_depth)
+		he->max_depth = (u32)nr;
+	if (!r->trees)
+		return 0;
+	if (!he->cc) {
+		he->cc = calloc(1, sizeof(*he->cc));
+		if (!he->cc)
+			return -ENOMEM;
+	}
+	return callchain_root__append(he->cc, frames, nr, period);
 }
 
 static int report__sample(struct perf_tool *tool, union perf_event *event,
@@ -147,39 +345,105 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	struct report *r = container_of(tool, struct report, tool);
 	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct thread *t = machine__findnew_thread(machine, (int)sample->pid, (int)sample->tid);
-	struct hist_entry key = { 0 };
+	struct hists *h = &r->hists[evsel->idx];
+	struct hist_entry key = { 0 }, *he;
 	struct addr_location al;
+	ssize_t nr = 0;
+	size_t nr_seen = 0;
+	u64 period = sample->period;
+	const char *comm;
 
 	if (!t)
 		return -ENOMEM;
+	comm = thread__comm_at(t, sample->time);
+	/*
+	 * As in the distro: samples outside --cpu and --time are not there at
+	 * all; those of other comms or threads still count in the totals, so
+	 * shares stay those of the whole file.
+	 */
+	if (r->filter.active) {
+		if (!sample_filter__match(&r->filter, comm, (int)sample->pid, (int)sample->tid,
+					  (int)sample->cpu, sample->time)) {
+			if (sample_filter__match_cpu(&r->filter, (int)sample->cpu) &&
+			    sample_filter__match_time(&r->filter, sample->time)) {
+				h->total_period += period;
+				h->nr_samples++;
+			}
+			return 0;
+		}
+	}
 	if (report__has(r, SORT_COMM)) {
-		key.comm = report__intern(r, thread__comm_at(t, sample->time));
+		key.comm = report__intern(r, comm);
 		if (!key.comm)
 			return -ENOMEM;
 	}
-	if (report__has(r, SORT_PID))
-		key.pid = (int)sample->pid;
+	/* "pid" is the thread, as in the distro: its tid and its last comm. */
+	if (report__has(r, SORT_PID)) {
+		key.pid = (int)sample->tid;
+		key.gen = t->gen;
+		key.last_comm = report__intern(r, comm);
+		if (!key.last_comm)
+			return -ENOMEM;
+	}
+	if (report__has(r, SORT_CPU))
+		key.cpu = (int)sample->cpu;
+	if (report__has(r, SORT_TRACE) && evsel->tp_format) {
+		struct tep_record rec = {
+			.ts = sample->time, .cpu = (int)sample->cpu,
+			.size = (int)sample->raw_size, .data = sample->raw_data,
+		};
+
+		trace_seq_reset(&r->seq);
+		perf_session__print_tp(r->session->tep, &r->seq, &rec);
+		key.trace = report__intern(r, r->seq.buffer);
+		if (!key.trace)
+			return -ENOMEM;
+	}
 	key.kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	if (report__has(r, SORT_DSO) || report__has(r, SORT_SYM)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
-		if (report__has(r, SORT_DSO))
-			key.dso = al.dso;
-		if (report__has(r, SORT_SYM)) {
-			key.sym = al.sym;
-			key.addr = al.sym ? 0 : al.addr;
-			if (!report__has(r, SORT_DSO) && !al.sym)
-				key.dso = al.dso;	/* addresses only mean something per dso */
-		}
+		entry__set_location(r, &key, al.dso, al.sym, al.addr);
 	}
-	return hists__add(&r->hists[evsel->idx], &key, sample->period);
-}
+	if (r->callchain && (r->trees || r->children) &&
+	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		nr = report__frames(r, machine, sample, key.kernel);
+		if (nr < 0)
+			return (int)nr;
+	}
+	if (hists__reserve(h, (size_t)nr + 1))
+		return -ENOMEM;
+	he = hists__findnew(h, &key, t);
+	he->last_comm = key.last_comm;
+	he->nr++;
+	he->period += period;
+	h->total_period += period;
+	h->nr_samples++;
+	if (r->callchain && entry__append(r, he, r->frames, (size_t)nr, period))
+		return -ENOMEM;
+	if (!r->children)
+		return 0;
+	/* Every entry on the chain gets the sample once, with the chain from there on. */
+	he->period_acc += period;
+	r->seen[nr_seen++] = he;
+	for (ssize_t i = 0; i < nr; i++) {
+		const struct callchain_frame *f = &r->frames[i];
+		size_t j;
 
-static int entry__cmp(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
+		/* An address in no map keeps the sample's own space, as the distro has it. */
+		if (f->mapped)
+			key.kernel = f->kernel;
+		entry__set_location(r, &key, f->dso, f->sym, f->ip);
+		he = hists__findnew(h, &key, t);
+		he->last_comm = key.last_comm;
+		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
+			;
+		if (j < nr_seen)
+			continue;
+		r->seen[nr_seen++] = he;
+		he->period_acc += period;
+		if (entry__append(r, he, f, (size_t)(nr - i), period))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -193,15 +457,75 @@ static const char *dso__short(const struct dso *d)
 	return slash ? slash + 1 : d->name;
 }
 
+static bool sort_children, sort_depth;
+static enum callchain_order sort_order;
+
+static int entry__cmp(const void *a, const void *b)
+{
+	const struct hist_entry *x = *(struct hist_entry * const *)a;
+	const struct hist_entry *y = *(struct hist_entry * const *)b;
+	int c;
+
+	if (sort_children) {
+		if (x->period_acc != y->period_acc)
+			return x->period_acc > y->period_acc ? -1 : 1;
+		/*
+		 * Equal totals within one thread: callers above their callees, as
+		 * the distro has it (the longer chains start further out) when it
+		 * shows call graphs.
+		 */
+		if (sort_depth && x->tid == y->tid && x->max_depth != y->max_depth) {
+			bool deeper_first = sort_order == ORDER_CALLER;
+
+			return (x->max_depth > y->max_depth) == deeper_first ? -1 : 1;
+		}
+	}
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	/* Equal shares: by the keys, so that the order does not depend on hashing. */
+	if (x->comm != y->comm && x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->dso != y->dso && (c = strcmp(dso__short(x->dso), dso__short(y->dso))))
+		return c;
+	if (x->sym != y->sym) {
+		if (x->sym && y->sym)
+			return strcmp(x->sym->name, y->sym->name);
+		if (x->sym || y->sym)
+			return x->sym ? -1 : 1;
+	}
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->trace != y->trace && x->trace && y->trace)
+		return strcmp(x->trace, y->trace);
+	return 0;
+}
+
+/* The last comm of the entry's task: the thread's own for its current task. */
+static const char *entry__thread_comm(const struct hist_entry *e)
+{
+	if (e->thread->gen == e->gen || !e->last_comm)
+		return thread__comm(e->thread);
+	return e->last_comm;
+}
+
 static void entry__col(const struct report *r, const struct hist_entry *e, enum sort_key k,
-		       char *buf, size_t len)
+		       int width, char *buf, size_t len)
 {
 	switch (k) {
 	case SORT_COMM:
 		snprintf(buf, len, "%s", e->comm ? e->comm : "");
 		break;
 	case SORT_PID:
-		snprintf(buf, len, "%d", e->pid);
+		/* "pid:comm", the comm in the columns left after the pid. */
+		snprintf(buf, len, "%7d:%-*s", e->pid, width > 8 ? width - 8 : 0,
+			 entry__thread_comm(e));
+		break;
+	case SORT_CPU:
+		snprintf(buf, len, "%0*d", width, e->cpu);
 		break;
 	case SORT_DSO:
 		snprintf(buf, len, "%s", dso__short(e->dso));
@@ -210,34 +534,158 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 		if (e->sym)
 			snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', e->sym->name);
 		else
-			snprintf(buf, len, "[%c] %#018llx", e->kernel ? 'k' : '.',
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
 				 (unsigned long long)e->addr);
+		break;
+	case SORT_TRACE:
+		snprintf(buf, len, "%s", e->trace ? e->trace : "");
+		break;
+	case SORT__MAX:
+		buf[0] = '\0';
 		break;
 	}
 }
 
-static const char *const key_names[] = { "Command", "Shared Object", "Symbol", "Pid" };
+/* Headers of the other columns; "Self" is "Overhead" without children. */
+static const char *col_names[] = { "Children", "Self", "Samples", "Period" };
+
+static const char *const key_names[] = {
+	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
+	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU",
+	[SORT_TRACE] = "Trace output",
+};
+
+static double entry__percent(const struct report *r, const struct hist_entry *e,
+			     const struct hists *h)
+{
+	u64 v = r->children ? e->period_acc : e->period;
+
+	return h->total_period ? 100.0 * v / h->total_period : 0;
+}
+
+/* One sort key, ascending (names by strcmp, as the distro orders equal shares). */
+static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, int k)
+{
+	switch (k) {
+	case SORT_COMM:
+		return x->comm == y->comm ? 0 : strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	case SORT_PID:
+		return x->pid == y->pid ? 0 : x->pid < y->pid ? -1 : 1;
+	case SORT_CPU:
+		return x->cpu == y->cpu ? 0 : x->cpu < y->cpu ? -1 : 1;
+	case SORT_DSO:
+		return x->dso == y->dso ? 0 : strcmp(dso__short(x->dso), dso__short(y->dso));
+	case SORT_SYM:
+		if (x->sym && y->sym)
+			return x->sym == y->sym ? 0 : strcmp(x->sym->name, y->sym->name);
+		if (x->sym || y->sym)
+			return x->sym ? -1 : 1;
+		return x->addr == y->addr ? 0 : x->addr < y->addr ? -1 : 1;
+	case SORT_TRACE:
+		return x->trace == y->trace ? 0 : strcmp(x->trace ? x->trace : "",
+							 y->trace ? y->trace : "");
+	default:
+		return 0;
+	}
+}
+
+static const struct report *sort_report;
+
+/* With -F: -s keys first, then the columns in the order -F gave them. */
+static int entry__cols_cmp(const void *a, const void *b)
+{
+	const struct hist_entry *x = *(struct hist_entry * const *)a;
+	const struct hist_entry *y = *(struct hist_entry * const *)b;
+	const struct report *r = sort_report;
+	int c;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? r->nr_cols : (r->sort_set ? r->nr_keys : 0);
+
+		for (int i = 0; i < n; i++) {
+			int k = pass ? r->cols[i] : (int)r->keys[i];
+
+			switch (k) {
+			case COL_CHILDREN:
+				c = x->period_acc == y->period_acc ? 0 :
+				    x->period_acc > y->period_acc ? -1 : 1;
+				/* Callers above callees, as without -F. */
+				if (!c && sort_depth && x->tid == y->tid && x->max_depth != y->max_depth)
+					c = (x->max_depth > y->max_depth) ==
+					    (sort_order == ORDER_CALLER) ? -1 : 1;
+				break;
+			case COL_SELF:
+			case COL_PERIOD:
+				c = x->period == y->period ? 0 : x->period > y->period ? -1 : 1;
+				break;
+			case COL_SAMPLES:
+				c = x->nr == y->nr ? 0 : x->nr > y->nr ? -1 : 1;
+				break;
+			default:
+				c = entry__key_cmp(x, y, k);
+				break;
+			}
+			if (c)
+				return c;
+		}
+	}
+	return entry__cmp(a, b);
+}
 
 static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
 {
-	struct hist_entry *v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
-	int width[4];
+	struct hist_entry **v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
+	int width[SORT__MAX];
 	char buf[1024], unit = ' ';
 	u64 nr = h->nr_samples;
 	size_t n = 0;
 
+	int cols[SORT__MAX + 4], key_idx[SORT__MAX + 4], nr_cols = 0;
+
 	if (!v)
 		return;
+	/* The columns: -F's, or Children, Self/Overhead, Samples (-n), then the keys. */
+	if (r->nr_cols) {
+		memcpy(cols, r->cols, r->nr_cols * sizeof(*cols));
+		nr_cols = r->nr_cols;
+	} else {
+		if (r->children)
+			cols[nr_cols++] = COL_CHILDREN;
+		cols[nr_cols++] = COL_SELF;
+		if (r->show_nr)
+			cols[nr_cols++] = COL_SAMPLES;
+		for (int k = 0; k < r->nr_keys; k++)
+			cols[nr_cols++] = r->keys[k];
+	}
+	for (int c = 0; c < nr_cols; c++)
+		for (int k = 0; k < r->nr_keys; k++)
+			if ((int)r->keys[k] == cols[c])
+				key_idx[c] = k;
 	for (size_t i = 0; i < h->cap; i++)
-		if (h->e[i].nr)
-			v[n++] = h->e[i];
-	qsort(v, n, sizeof(*v), entry__cmp);
+		if (h->e[i].used)
+			v[n++] = &h->e[i];
+	sort_children = r->children;
+	sort_depth = r->trees;
+	sort_order = r->cc.order;
+	sort_report = r;
+	/* "Self" beside the default Children column; -F names it "Overhead" as given. */
+	col_names[1] = r->children && !r->nr_cols ? "Self" : "Overhead";
+	qsort(v, n, sizeof(*v), r->nr_cols ? entry__cols_cmp : entry__cmp);
 	for (int k = 0; k < r->nr_keys; k++) {
 		width[k] = (int)strlen(key_names[r->keys[k]]);
 		for (size_t i = 0; i < n; i++) {
-			entry__col(r, &v[i], r->keys[k], buf, sizeof(buf));
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
+			int w;
+
+			if (r->keys[k] == SORT_PID)
+				w = 8 + (int)strlen(entry__thread_comm(v[i]));
+			else if (r->keys[k] == SORT_CPU)
+				continue;
+			else {
+				entry__col(r, v[i], r->keys[k], 0, buf, sizeof(buf));
+				w = (int)strlen(buf);
+			}
+			if (w > width[k])
+				width[k] = w;
 		}
 	}
 	if (nr >= 1000) {
@@ -248,32 +696,129 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 			unit = 'M';
 		}
 	}
-	printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
-	       evsel__name(evsel));
-	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
-	printf("# Overhead");
-	for (int k = 0; k < r->nr_keys; k++)
-		printf("  %-*s", width[k], key_names[r->keys[k]]);
-	printf("\n# ........");
-	for (int k = 0; k < r->nr_keys; k++) {
-		printf("  ");
-		for (int i = 0; i < width[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (size_t i = 0; i < n; i++) {
-		printf("  %7.2f%%", h->total_period ? 100.0 * v[i].period / h->total_period : 0);
-		for (int k = 0; k < r->nr_keys; k++) {
-			entry__col(r, &v[i], r->keys[k], buf, sizeof(buf));
-			if (k == r->nr_keys - 1)
-				printf("  %s", buf);
+	if (!quiet) {
+		printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
+		       evsel__name(evsel));
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+		for (int c = 0; c < nr_cols; c++) {
+			const char *sep = c ? "  " : "# ";
+
+			if (cols[c] < SORT__MAX)
+				printf("%s%-*s", sep, width[key_idx[c]], key_names[cols[c]]);
 			else
-				printf("  %-*s", width[k], buf);
+				printf("%s%*s", sep, cols[c] >= COL_SAMPLES ? 12 : 8, col_names[cols[c] - COL_CHILDREN]);
+		}
+		printf("\n");
+		for (int c = 0; c < nr_cols; c++) {
+			int w = cols[c] < SORT__MAX ? width[key_idx[c]] : cols[c] >= COL_SAMPLES ? 12 : 8;
+
+			printf(c ? "  " : "# ");
+			for (int i = 0; i < w; i++)
+				putchar('.');
+		}
+		printf("\n#\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct hist_entry *e = v[i];
+
+		/* Hidden, but their columns were measured: as wide as the distro's. */
+		if (entry__percent(r, e, h) < r->percent_limit)
+			continue;
+		for (int c = 0; c < nr_cols; c++) {
+			switch (cols[c]) {
+			case COL_CHILDREN:
+				printf("  %7.2f%%", h->total_period ?
+				       100.0 * e->period_acc / h->total_period : 0);
+				break;
+			case COL_SELF:
+				printf("  %7.2f%%", h->total_period ?
+				       100.0 * e->period / h->total_period : 0);
+				break;
+			case COL_SAMPLES:
+				printf("  %12llu", (unsigned long long)e->nr);
+				break;
+			case COL_PERIOD:
+				printf("  %12llu", (unsigned long long)e->period);
+				break;
+			default:
+				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
+				if (c == nr_cols - 1)
+					printf("  %s", buf);
+				else
+					printf("  %-*s", width[key_idx[c]], buf);
+				break;
+			}
 		}
 		putchar('\n');
+		if (r->trees && e->cc)
+			callchain_root__fprintf(stdout, e->cc, &r->cc, h->total_period,
+						r->children ? e->period_acc : e->period);
 	}
-	printf("\n\n");
+	if (!quiet)
+		printf("\n\n");
 	free(v);
+}
+
+static int sort_key__parse(const char *tok)
+{
+	static const char *const names[] = {
+		[SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_PID] = "pid",
+		[SORT_CPU] = "cpu", [SORT_TRACE] = "trace",
+	};
+
+	for (int k = 0; k < SORT__MAX; k++)
+		if (!strcmp(tok, names[k]))
+			return k;
+	return -1;
+}
+
+/*
+ * -F: the columns, in order.  Its keys join those of -s (or are the keys,
+ * without -s); keys of -s that -F leaves out are shown after its columns.
+ */
+static int report__parse_fields(struct report *r, const char *arg, bool sort_given)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!sort_given) {
+		r->nr_keys = 0;
+		memset(r->key_used, 0, sizeof(r->key_used));
+	}
+	r->nr_cols = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int c = sort_key__parse(tok);
+
+		if (!strcmp(tok, "overhead"))
+			c = COL_SELF;
+		else if (!strcmp(tok, "overhead_children"))
+			c = COL_CHILDREN;
+		else if (!strcmp(tok, "sample"))
+			c = COL_SAMPLES;
+		else if (!strcmp(tok, "period"))
+			c = COL_PERIOD;
+		if (c < 0) {
+			fprintf(stderr, "perf report: unknown -F field '%s'; use overhead, "
+				"overhead_children, sample, period, comm, pid, cpu, dso, sym or "
+				"trace.\n", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (report__has_col(r, c))
+			continue;
+		r->cols[r->nr_cols++] = c;
+		if (c < SORT__MAX && !r->key_used[c]) {
+			r->keys[r->nr_keys++] = c;
+			r->key_used[c] = true;
+		}
+	}
+	free(copy);
+	for (int k = 0; k < r->nr_keys; k++)
+		if (!report__has_col(r, r->keys[k]))
+			r->cols[r->nr_cols++] = r->keys[k];
+	r->sort_set = sort_given;
+	return r->nr_cols ? 0 : -EINVAL;
 }
 
 static int report__parse_sort(struct report *r, const char *arg)
@@ -283,6 +828,7 @@ static int report__parse_sort(struct report *r, const char *arg)
 	if (!copy)
 		return -ENOMEM;
 	r->nr_keys = 0;
+	memset(r->key_used, 0, sizeof(r->key_used));
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum sort_key k;
 
@@ -294,14 +840,20 @@ static int report__parse_sort(struct report *r, const char *arg)
 			k = SORT_SYM;
 		else if (!strcmp(tok, "pid"))
 			k = SORT_PID;
+		else if (!strcmp(tok, "cpu"))
+			k = SORT_CPU;
+		else if (!strcmp(tok, "trace"))
+			k = SORT_TRACE;
 		else {
 			fprintf(stderr, "perf report: unknown --sort key '%s'; "
-				"use comm, pid, dso or sym.\n", tok);
+				"use comm, pid, cpu, dso, sym or trace.\n", tok);
 			free(copy);
 			return -EINVAL;
 		}
-		if (!report__has(r, k) && r->nr_keys < 4)
+		if (!report__has(r, k)) {
 			r->keys[r->nr_keys++] = k;
+			r->key_used[k] = true;
+		}
 	}
 	free(copy);
 	return r->nr_keys ? 0 : -EINVAL;
@@ -311,19 +863,231 @@ static const char report_usage[] = "perf report [<options>]";
 static const char * const report_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"    --stdio           use the stdio interface (the only one)",
-	"-s, --sort <keys>     sort by key(s): comm,pid,dso,sym (default comm,dso,sym)",
-	"-q, --quiet           do not show warnings",
+	"-s, --sort <keys>     sort by key(s): comm,pid,cpu,dso,sym,trace (default comm,dso,sym)",
+	"-F, --fields <cols>   the columns, in order: overhead,overhead_children,sample,period",
+	"                      and sort keys",
+	"-g, --call-graph <print_type,threshold[,print_limit],order,sort_key,value>",
+	"                      call graphs: graph|flat|fractal|folded|none, a threshold in",
+	"                      percent (0.5), caller|callee, percent|period",
+	"    --children        add the callchains' callees to each entry (default with -g data)",
+	"    --no-children     show each entry's own samples only",
+	"-G, --inverted        caller-based call graphs (the same as -g caller)",
+	"    --max-stack <n>   use at most n frames of each callchain",
+	"-n, --show-nr-samples show the number of samples of each entry",
+	"    --percent-limit <n> hide entries below n percent",
+	"    --comm <list>     only the samples of these comms",
+	"    --pid <list>      only the samples of these process ids",
+	"    --tid <list>      only the samples of these thread ids",
+	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
+	"    --time <range>    only the samples in start,stop (seconds) or percent slices",
+	"    --header          show the data header first",
+	"    --header-only     show the data header and stop",
+	"    --stats           show the number of records of each type, and samples per event",
+	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
+	"-q, --quiet           do not show warnings or the comment lines",
 	SYMBOL_CONF_USAGE,
 	NULL
 };
+
+enum {
+	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
+	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS, OPT_TASKS,
+};
+
+static void report__exit(struct report *r)
+{
+	if (r->hists) {
+		for (int i = 0; i < r->session->evlist->nr_entries; i++) {
+			for (size_t j = 0; j < r->hists[i].cap; j++)
+				callchain_root__delete(r->hists[i].e[j].cc);
+			free(r->hists[i].e);
+		}
+	}
+	free(r->hists);
+	for (size_t i = 0; i < r->cap_strs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	free(r->frames);
+	free(r->seen);
+	free(r->canon);
+	sample_filter__exit(&r->filter);
+	if (r->seq.buffer)
+		trace_seq_destroy(&r->seq);
+	perf_session__delete(r->session);
+}
+
+static int report__count_sample(struct perf_tool *tool, union perf_event *event,
+				struct perf_sample *sample, struct evsel *evsel,
+				struct machine *machine)
+{
+	struct report *r = container_of(tool, struct report, tool);
+
+	r->hists[evsel->idx].nr_samples++;
+	return 0;
+}
+
+/* --stats: LOST_SAMPLES records count for the event their sample id names. */
+static int report__count_other(struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct report *r = container_of(tool, struct report, tool);
+	struct evsel *e;
+
+	if (event->header.type != PERF_RECORD_LOST_SAMPLES ||
+	    event->header.size < sizeof(event->lost_samples))
+		return 0;
+	e = sample->id ? perf_session__evsel_by_id(r->session, sample->id) :
+			 evlist__first(r->session->evlist);
+	if (e)
+		r->hists[e->idx].lost_samples += event->lost_samples.lost;
+	return 0;
+}
+
+static void report__print_stats(struct report *r)
+{
+	struct perf_session *s = r->session;
+	u64 total = 0;
+	struct evsel *e;
+
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		total += s->nr_by_type[t];
+	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++) {
+		const char *name = perf_event__type_name(t);
+
+		if (!s->nr_by_type[t] || !name)
+			continue;
+		printf("%16s events: %10llu  (%4.1f%%)\n", name,
+		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
+	}
+	evlist__for_each_entry(s->evlist, e) {
+		if (!r->hists[e->idx].nr_samples)
+			continue;
+		printf("%s stats:\n%16s events: %10llu\n", evsel__name(e), "SAMPLE",
+		       (unsigned long long)r->hists[e->idx].nr_samples);
+		if (r->hists[e->idx].lost_samples)
+			printf("%16s events: %10llu\n", "LOST_SAMPLES",
+			       (unsigned long long)r->hists[e->idx].lost_samples);
+	}
+}
+
+static int task__cmp(const void *a, const void *b)
+{
+	const struct thread *x = *(struct thread * const *)a, *y = *(struct thread * const *)b;
+
+	/* The distro walks its threads by tid modulo 256, then by tid. */
+	if ((x->tid & 255) != (y->tid & 255))
+		return (x->tid & 255) < (y->tid & 255) ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static struct thread *task__parent(struct thread **v, size_t n, const struct thread *t)
+{
+	if (t->ppid < 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->tid == t->ppid && v[i] != t)
+			return v[i];
+	return NULL;
+}
+
+static void task__print(struct thread **v, struct thread **parent, size_t n, size_t i,
+			int depth)
+{
+	printf("%10d %8d %8d |%*s%s\n", v[i]->pid, v[i]->tid, v[i]->ppid, depth, "",
+	       thread__comm(v[i]));
+	/* Deeper than any real process tree: a loop in a damaged file. */
+	if (depth > 1000)
+		return;
+	for (size_t j = 0; j < n; j++)
+		if (parent[j] == v[i])
+			task__print(v, parent, n, j, depth + 1);
+}
+
+/* --task: the threads of the file as a process tree, each with its parent's pid. */
+static int report__print_tasks(struct machine *m)
+{
+	struct thread **v, **parent;
+	size_t n = 0;
+
+	if (!machine__findnew_thread(m, 0, 0))
+		return -ENOMEM;
+	v = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*v));
+	parent = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*parent));
+	if (!v || !parent) {
+		free(v);
+		free(parent);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < m->nr_thread_buckets; b++)
+		for (struct thread *t = m->threads[b]; t && n < m->nr_threads; t = t->next)
+			v[n++] = t;
+	qsort(v, n, sizeof(*v), task__cmp);
+	for (size_t i = 0; i < n; i++)
+		parent[i] = task__parent(v, n, v[i]);
+	printf("#      pid      tid     ppid  comm\n");
+	for (size_t i = 0; i < n; i++)
+		if (!parent[i])
+			task__print(v, parent, n, i, 0);
+	free(v);
+	free(parent);
+	return 0;
+}
+
+static int report__task_sample(struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct evsel *evsel,
+			       struct machine *machine)
+{
+	return machine__findnew_thread(machine, (int)sample->pid, (int)sample->tid) ? 0 : -ENOMEM;
+}
+
+static bool report__all_tracepoints(struct report *r)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(r->session->evlist, e)
+		if (!evsel__is_tracepoint(e))
+			return false;
+	return true;
+}
+
+/* Whether any event of the file recorded callchains. */
+static bool report__file_has_callchains(struct report *r)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(r->session->evlist, e)
+		if (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
 
 int cmd_report(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
-		{ "stdio", no_argument, NULL, 'S' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "header", no_argument, NULL, OPT_HEADER },
+		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "tasks", no_argument, NULL, OPT_TASKS },
+		{ "task", no_argument, NULL, OPT_TASKS },
 		{ "help", no_argument, NULL, 'h' },
 		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
@@ -331,23 +1095,32 @@ int cmd_report(int argc, const char **argv)
 	struct report r = {
 		.tool = { .sample = report__sample },
 		.keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nr_keys = 3,
+		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
+		.children = -1, .max_stack = -1,
 	};
-	const char *input = "perf.data";
+	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
+	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
 	struct evsel *e;
-	char msg[256];
+	char msg[256], *end;
 	int c, err;
 
+	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:h", longopts, NULL)) != -1) {
+		msg[0] = '\0';
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 's':
+			sort_arg = optarg;
 			if (report__parse_sort(&r, optarg))
 				return 129;
 			break;
-		case 'S':
+		case 'F':
+			fields_arg = optarg;
+			break;
+		case OPT_STDIO:
 			break;
 		case 'q':
 			quiet = 1;
@@ -357,23 +1130,184 @@ int cmd_report(int argc, const char **argv)
 		case SYMBOL_OPT_SYMFS:
 			symbol_conf__option(c, optarg);
 			break;
+		case 'g':
+			/* As the distro takes it: "-g caller" gives -g its argument. */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = (char *)argv[optind++];
+			r.want_callchain = true;
+			if (optarg && callchain_param__parse(&r.cc, optarg, msg, sizeof(msg))) {
+				fprintf(stderr, "perf report: %s\n", msg);
+				return 129;
+			}
+			break;
+		case 'G':
+			r.cc.order = ORDER_CALLER;
+			r.cc.order_set = true;
+			break;
+		case OPT_CHILDREN:
+			r.children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			r.children = 0;
+			break;
+		case OPT_MAX_STACK:
+			r.max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || r.max_stack < 0) {
+				fprintf(stderr, "perf report: --max-stack takes a number of frames, "
+					"not '%s'.\n", optarg);
+				return 129;
+			}
+			break;
+		case 'n':
+			r.show_nr = true;
+			break;
+		case OPT_PERCENT_LIMIT:
+			r.percent_limit = strtod(optarg, &end);
+			if (end == optarg || *end) {
+				fprintf(stderr, "perf report: --percent-limit takes a percentage, "
+					"not '%s'.\n", optarg);
+				return 129;
+			}
+			break;
+		case OPT_COMM:
+			err = sample_filter__add_comms(&r.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_PID:
+		case OPT_TID:
+			err = sample_filter__add_pids(&r.filter, optarg, c == OPT_TID, msg,
+						      sizeof(msg));
+			goto filter_done;
+		case 'C':
+			err = sample_filter__add_cpus(&r.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_TIME:
+			free(r.filter.time_arg);
+			r.filter.time_arg = strdup(optarg);
+			err = r.filter.time_arg ? 0 : -ENOMEM;
+filter_done:
+			if (err) {
+				fprintf(stderr, "perf report: %s\n", msg[0] ? msg : strerror(-err));
+				sample_filter__exit(&r.filter);
+				return 129;
+			}
+			break;
+		case OPT_HEADER:
+			header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
+		case OPT_STATS:
+			stats = true;
+			break;
+		case OPT_TASKS:
+			tasks = true;
+			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);
 			return 0;
 		default:
 			usage_with_options(report_usage, report_options);
+			sample_filter__exit(&r.filter);
 			return 129;
 		}
+	}
+	if (fields_arg && report__parse_fields(&r, fields_arg, sort_arg != NULL)) {
+		sample_filter__exit(&r.filter);
+		return 129;
 	}
 	r.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!r.session) {
 		perf_session__report_open_error("report", input, err, msg);
+		sample_filter__exit(&r.filter);
 		return 1;
+	}
+	if (r.filter.cpus && !(evlist__first(r.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
+		fprintf(stderr, "perf report: %s has no CPU in its samples; remove -C/--cpu.\n",
+			input);
+		report__exit(&r);
+		return 1;
+	}
+	if (r.filter.time_arg &&
+	    sample_filter__set_time(&r.filter, r.filter.time_arg, r.session->first_sample_time,
+				    r.session->last_sample_time, msg, sizeof(msg))) {
+		fprintf(stderr, "perf report: %s\n", msg);
+		report__exit(&r);
+		return 1;
+	}
+	/* Call graphs when the file has callchains, as the distro does; children with them. */
+	if (report__file_has_callchains(&r)) {
+		r.callchain = true;
+		r.trees = r.cc.mode != CHAIN_NONE;
+	} else if (r.want_callchain) {
+		fprintf(stderr, "perf report: -g was given but %s has no callchains; "
+			"record with -g to get them.\n", input);
+		report__exit(&r);
+		return 1;
+	}
+	if (r.children < 0)
+		r.children = r.callchain;
+	if (!r.callchain)
+		r.children = 0;
+	/* With children the distro shows callers first unless told otherwise. */
+	if (r.children && !r.cc.order_set)
+		r.cc.order = ORDER_CALLER;
+	r.cc.skip_first = sort_arg && !strncmp(sort_arg, "sym", 3);
+	/* A line hidden under --percent-limit hides call-graph branches as small too. */
+	if (r.percent_limit > r.cc.min_percent)
+		r.cc.min_percent = r.percent_limit;
+	/* A file of tracepoints only is sorted by what they say, as the distro does. */
+	if (!sort_arg && !fields_arg && report__all_tracepoints(&r))
+		report__parse_sort(&r, "trace");
+	trace_seq_init(&r.seq);
+	if (header || header_only) {
+		perf_session__print_header(r.session, stdout);
+		if (header_only) {
+			report__exit(&r);
+			return 0;
+		}
+	} else if (!quiet && !stats && !tasks) {
+		printf("# To display the perf.data header info, please use "
+		       "--header/--header-only options.\n#\n");
+	}
+	/* One comm asked for: the column would say it on every line; the distro says it once. */
+	if (r.filter.nr_comms == 1 && r.nr_keys > 1 && report__has(&r, SORT_COMM)) {
+		elided = true;
+		if (!quiet && !stats && !tasks)
+			printf("# comm: %s\n#\n", r.filter.comms[0]);
+		for (int k = 0, j = 0; k < r.nr_keys; k++)
+			if (r.keys[k] != SORT_COMM)
+				r.keys[j++] = r.keys[k];
+		r.nr_keys--;
 	}
 	r.hists = calloc(r.session->evlist->nr_entries, sizeof(*r.hists));
 	if (!r.hists) {
-		perf_session__delete(r.session);
+		report__exit(&r);
 		return 1;
+	}
+	if (tasks) {
+		r.tool.sample = report__task_sample;
+		err = perf_session__process_events(r.session, &r.tool);
+		if (!err)
+			err = report__print_tasks(&r.session->machine);
+		if (err)
+			fprintf(stderr, "perf report: %s: %s\n", input,
+				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
+		report__exit(&r);
+		return err ? 1 : 0;
+	}
+	if (stats) {
+		/* --stats: the records of the file by type, and each event's samples. */
+		r.tool.sample = report__count_sample;
+		r.tool.other = report__count_other;
+		err = perf_session__process_events(r.session, &r.tool);
+		if (!err)
+			report__print_stats(&r);
+		else
+			fprintf(stderr, "perf report: %s: %s\n", input,
+				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
+		report__exit(&r);
+		return err ? 1 : 0;
 	}
 	err = perf_session__process_events(r.session, &r.tool);
 	if (err) {
@@ -381,18 +1315,13 @@ int cmd_report(int argc, const char **argv)
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
 		perf_session__warn_stats(r.session);
-		printf("#\n# Total Lost Samples: %llu\n#\n",
-		       (unsigned long long)r.session->nr_lost);
+		if (!quiet)
+			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
+			       (unsigned long long)r.session->nr_lost);
 		evlist__for_each_entry(r.session->evlist, e)
 			if (r.hists[e->idx].nr_samples)
 				report__print(&r, e, &r.hists[e->idx]);
 	}
-	for (int i = 0; i < r.session->evlist->nr_entries; i++)
-		free(r.hists[i].e);
-	free(r.hists);
-	for (size_t i = 0; i < r.cap_strs; i++)
-		free(r.strs[i]);
-	free(r.strs);
-	perf_session__delete(r.session);
+	report__exit(&r);
 	return err ? 1 : 0;
 }

@@ -10,6 +10,7 @@
  * compiled formats (util/tp-print.c) unless libtraceevent is needed.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,17 +25,37 @@
 #include "util/debug.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
+#include "util/sample-filter.h"
 
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
 	F_EVENT = 1 << 5, F_TRACE = 1 << 6, F_IP = 1 << 7, F_SYM = 1 << 8, F_DSO = 1 << 9,
-	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11,
+	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
+	/* Indentation by call depth, which only branch traces have: prints nothing here. */
+	F_CALLINDENT = 1 << 13,
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
+	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT },
+};
+
+/* The event types -F "type:fields" names, as the distro names them. */
+#define NR_FIELD_TYPES 6
+static const struct { const char *name; u32 type; } field_types[] = {
+	{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
+	{ "trace", PERF_TYPE_TRACEPOINT },
+	{ "raw", PERF_TYPE_RAW }, { "break", PERF_TYPE_BREAKPOINT },
+};
+
+/* What a field needs in sample_type, for the "cannot print" check. */
+static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
+	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
+	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
+	{ F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" }, { F_IP, PERF_SAMPLE_IP, "IP" },
+	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 };
 
 /* What perf script prints for one evsel, worked out on its first sample. */
@@ -49,7 +70,18 @@ struct script_evsel {
 struct script {
 	struct perf_tool tool;
 	struct perf_session *session;
-	unsigned user_fields;	/* from -F; 0: the defaults per event type */
+	/*
+	 * -F: one list for every event ("all"), lists per event type, or
+	 * +field/-field edits of the defaults.  A field named for every event
+	 * that an event did not record is an error; one named for a type is
+	 * left out quietly (both as the distro does).
+	 */
+	unsigned all_fields, type_fields[PERF_TYPE_BREAKPOINT + 1];
+	bool all_set, type_set[PERF_TYPE_BREAKPOINT + 1];
+	unsigned add_fields, del_fields;
+	bool hide_chain;	/* -G */
+	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
+	bool show_switch;		/* --show-switch-events */
 	int name_width;
 	struct trace_seq seq;
 	struct outbuf ob;	/* stdout */
@@ -60,35 +92,93 @@ struct script {
 	/* The thread of the last sample: runs of samples from one thread are the rule. */
 	struct thread *last_thread;
 	int last_pid, last_tid;
+	bool comm_now;		/* side-band lines: the thread's comm as it is now */
+	struct sample_filter filter;	/* --comm, --pid, --tid, --cpu, --time */
+	bool ns;			/* --ns: nanoseconds */
+	bool reltime, deltatime;	/* times since the first / the previous printed sample */
+	u64 first_time, prev_time;
 };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
 
-static unsigned script__fields(struct script *sc, struct evsel *evsel)
+static unsigned script__defaults(struct evsel *evsel)
+{
+	if (evsel__is_tracepoint(evsel))
+		return F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
+	return F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
+	       F_DSO;
+}
+
+/* The fields of @evsel; fields it cannot have are dropped, *@missing says the first asked for. */
+static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, unsigned *missing)
 {
 	u64 t = evsel->attr.sample_type;
-	unsigned f = sc->user_fields;
+	u32 type = evsel->attr.type;
+	unsigned f, asked = 0;
 
-	if (!f) {
-		if (evsel__is_tracepoint(evsel))
-			f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
-		else
-			f = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM |
-			    F_SYMOFF | F_DSO;
+	if (type <= PERF_TYPE_BREAKPOINT && sc->type_set[type]) {
+		f = sc->type_fields[type];
+	} else if (sc->all_set) {
+		f = asked = sc->all_fields;
+	} else {
+		f = script__defaults(evsel);
+		/* Without -F a tracepoint with callchains shows its stack, as the distro does. */
+		if ((t & PERF_SAMPLE_CALLCHAIN) && !sc->hide_chain && evsel__is_tracepoint(evsel) &&
+		    !sc->add_fields && !sc->del_fields)
+			f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+		f = (f | sc->add_fields) & ~sc->del_fields;
+		asked = sc->add_fields;
 	}
-	/* Fields the event did not record are left out silently. */
-	if (!(t & PERF_SAMPLE_CPU))
-		f &= ~F_CPU;
-	if (!(t & PERF_SAMPLE_TIME))
-		f &= ~F_TIME;
-	if (!(t & PERF_SAMPLE_PERIOD))
-		f &= ~F_PERIOD;
-	if (!(t & PERF_SAMPLE_IP))
-		f &= ~(F_IP | F_SYM | F_SYMOFF | F_DSO);
-	if (!(t & PERF_SAMPLE_RAW))
-		f &= ~F_TRACE;
+	*missing = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
+		if (!(f & field_needs[i].bit) || (t & field_needs[i].sample))
+			continue;
+		if ((asked & field_needs[i].bit) && !*missing)
+			*missing = field_needs[i].bit;
+		f &= ~field_needs[i].bit;
+	}
+	/* Symbols and objects are those of the address: no ip, neither. */
+	if (!(f & F_IP))
+		f &= ~(F_SYM | F_SYMOFF | F_DSO);
 	return f;
+}
+
+static unsigned script__fields(struct script *sc, struct evsel *evsel)
+{
+	unsigned missing;
+
+	return script__fields_checked(sc, evsel, &missing);
+}
+
+/* "Cannot print" errors before any output, as the distro gives them. */
+static int script__check_fields(struct script *sc)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(sc->session->evlist, e) {
+		unsigned missing, f = script__fields_checked(sc, e, &missing);
+
+		if ((f & F_SYMOFF) && !(f & F_SYM) && (f & F_IP)) {
+			fprintf(stderr, "perf script: -F asks for symoff without sym; add sym or "
+				"drop symoff.\n");
+			return -EINVAL;
+		}
+		if (!missing)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
+			if (field_needs[i].bit != missing)
+				continue;
+			for (size_t j = 0; j < ARRAY_SIZE(field_names); j++)
+				if (field_names[j].bit == missing)
+					fprintf(stderr, "perf script: samples of '%s' have no %s; "
+						"cannot print '%s' (drop it from -F).\n",
+						evsel__name(e), field_needs[i].attr,
+						field_names[j].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel)
@@ -109,7 +199,8 @@ static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel
 	se = &se[sc->nr_evsels];
 	se->evsel = evsel;
 	se->fields = script__fields(sc, evsel);
-	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP);
+	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP) &&
+		    !sc->hide_chain;
 	len = strlen(evsel__name(evsel));
 	se->name_len = max_t(size_t, len, (size_t)sc->name_width) + 2;
 	se->name = malloc(se->name_len + 1);
@@ -147,7 +238,8 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 	char *p = outbuf__room(&sc->ob, 192);
 
 	if (f & F_COMM) {
-		const char *comm = thread__comm_at(thread, sample->time);
+		const char *comm = sc->comm_now ? thread__comm(thread) :
+				   thread__comm_at(thread, sample->time);
 		/* Comms are at most 15 characters (struct comm_entry). */
 		size_t len = strnlen(comm, 16);
 
@@ -180,10 +272,25 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
-		/* "%5llu.%06llu: " of seconds and microseconds. */
-		p = fmt__u64_width(p, sample->time / 1000000000, 5, ' ');
+		u64 t = sample->time;
+
+		if (sc->reltime) {
+			if (!sc->first_time)
+				sc->first_time = t;
+			t -= sc->first_time;
+		} else if (sc->deltatime) {
+			u64 prev = sc->prev_time;
+
+			sc->prev_time = t;
+			t = prev ? t - prev : 0;
+		}
+		/* "%5llu.%06llu: " of seconds and microseconds (nanoseconds with --ns). */
+		p = fmt__u64_width(p, t / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = fmt__u64_width(p, sample->time % 1000000000 / 1000, 6, '0');
+		if (sc->ns)
+			p = fmt__u64_width(p, t % 1000000000, 9, '0');
+		else
+			p = fmt__u64_width(p, t % 1000000000 / 1000, 6, '0');
 		*p++ = ':';
 		*p++ = ' ';
 	}
@@ -305,6 +412,11 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (!thread || !se)
 		return -ENOMEM;
+	if (sc->filter.active &&
+	    !sample_filter__match(&sc->filter,
+				  sc->filter.nr_comms ? thread__comm_at(thread, sample->time) : "",
+				  (int)sample->pid, (int)sample->tid, (int)sample->cpu, sample->time))
+		return 0;
 	/* Output that cannot be written ends the run (reported by cmd_script). */
 	if (sc->ob.err)
 		return sc->ob.err;
@@ -314,6 +426,10 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		outbuf__write(&sc->ob, se->name, se->name_len);
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
+	if (f & F_ADDR) {
+		p = outbuf__room(&sc->ob, 24);
+		outbuf__advance(&sc->ob, fmt__int(p, &fmt_16llx, sample->addr));
+	}
 	if (se->chain) {
 		u64 nr = 0;
 		const u64 *chain = script__chain_valid(sample) ?
@@ -356,38 +472,213 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
+/* "r-xp": the protection and sharing of an MMAP2 record. */
+static void mmap2__prot(const struct perf_record_mmap2 *m, char *buf)
+{
+	buf[0] = (m->prot & 1) ? 'r' : '-';	/* PROT_READ */
+	buf[1] = (m->prot & 2) ? 'w' : '-';	/* PROT_WRITE */
+	buf[2] = (m->prot & 4) ? 'x' : '-';	/* PROT_EXEC */
+	buf[3] = (m->flags & 1) ? 's' : 'p';	/* MAP_SHARED */
+	buf[4] = '\0';
+}
+
+/*
+ * --show-task-events, --show-mmap-events, --show-switch-events: the side-band records among the
+ * samples, with the sample's leading fields, as the distro prints them.
+ */
+static int script__other(struct perf_tool *tool, union perf_event *ev,
+			 struct perf_sample *sample, struct machine *machine)
+{
+	struct script *sc = container_of(tool, struct script, tool);
+	struct evsel *first = evlist__first(sc->session->evlist);
+	struct script_evsel *se;
+	struct thread *thread;
+	char text[PATH_MAX + 256], prot[5];
+	int pid, tid, len;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		if (!sc->show_task)
+			return 0;
+		pid = (int)ev->comm.pid;
+		tid = (int)ev->comm.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_COMM%s: %.16s:%d/%d",
+			       (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+			       ev->comm.comm, pid, tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (!sc->show_task)
+			return 0;
+		pid = (int)ev->fork.pid;
+		tid = (int)ev->fork.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_%s(%d:%d):(%d:%d)",
+			       ev->header.type == PERF_RECORD_FORK ? "FORK" : "EXIT", pid, tid,
+			       (int)ev->fork.ppid, (int)ev->fork.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		if (!sc->show_mmap)
+			return 0;
+		pid = (int)ev->mmap.pid;
+		tid = (int)ev->mmap.tid;
+		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: "
+			       "%c %.*s", pid, tid, (unsigned long long)ev->mmap.start,
+			       (unsigned long long)ev->mmap.len, (unsigned long long)ev->mmap.pgoff,
+			       (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+			       (int)(ev->header.size - offsetof(struct perf_record_mmap, filename)),
+			       ev->mmap.filename);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!sc->show_mmap)
+			return 0;
+		pid = (int)ev->mmap2.pid;
+		tid = (int)ev->mmap2.tid;
+		mmap2__prot(&ev->mmap2, prot);
+		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP2 %d/%d: [%#llx(%#llx) @ %#llx "
+			       "%02x:%02x %llu %llu]: %s %.*s", pid, tid,
+			       (unsigned long long)ev->mmap2.start,
+			       (unsigned long long)ev->mmap2.len,
+			       (unsigned long long)ev->mmap2.pgoff, ev->mmap2.maj, ev->mmap2.min,
+			       (unsigned long long)ev->mmap2.ino,
+			       (unsigned long long)ev->mmap2.ino_generation, prot,
+			       (int)(ev->header.size - offsetof(struct perf_record_mmap2, filename)),
+			       ev->mmap2.filename);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+		const char *how = !out ? "IN" : (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+				  "OUT preempt" : "OUT";
+		const u32 *other = (const u32 *)(&ev->header + 1);
+
+		if (!sc->show_switch)
+			return 0;
+		/* The task switching: the one the record's sample id names. */
+		pid = (int)sample->pid;
+		tid = (int)sample->tid;
+		if (ev->header.type == PERF_RECORD_SWITCH)
+			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH %-11s", how);
+		else if (ev->header.size < sizeof(ev->header) + 8)
+			return 0;
+		else
+			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH_CPU_WIDE %-11s  %s "
+				       "pid/tid: %5d/%-5d", how, out ? "next" : "prev",
+				       (int)other[0], (int)other[1]);
+		break;
+	}
+	default:
+		return 0;
+	}
+	se = script__evsel(sc, first);
+	thread = machine__findnew_thread(machine, pid, tid);
+	if (!se || !thread)
+		return -ENOMEM;
+	/* The comm after the record took effect (a FORK's time may be past its sample's). */
+	sc->comm_now = true;
+	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TIME), se->chain,
+			   thread, sample);
+	sc->comm_now = false;
+	outbuf__write(&sc->ob, text, len < (int)sizeof(text) ? (size_t)len : sizeof(text) - 1);
+	outbuf__putc(&sc->ob, '\n');
+	return 0;
+}
+
 static int script__parse_fields(struct script *sc, const char *arg)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int err = 0;
+	const char *colon = strchr(arg, ':');
+	char *copy, *tok, *save = NULL;
+	unsigned *set = &sc->all_fields;
+	int err = 0, sign = 0;
+	bool *flag = &sc->all_set;
 
+	if (colon) {
+		size_t t, len = (size_t)(colon - arg);
+
+		for (t = 0; t < ARRAY_SIZE(field_types); t++)
+			if (strlen(field_types[t].name) == len && !strncmp(arg, field_types[t].name, len))
+				break;
+		if (t == ARRAY_SIZE(field_types)) {
+			fprintf(stderr, "perf script: unknown event type '%.*s' in -F; use hw, sw, "
+				"trace, raw or break.\n", (int)len, arg);
+			return -EINVAL;
+		}
+		set = &sc->type_fields[field_types[t].type];
+		flag = &sc->type_set[field_types[t].type];
+		*set = 0;
+		arg = colon + 1;
+	} else if (arg[0] != '+' && arg[0] != '-') {
+		sc->all_fields = 0;
+	}
+	copy = strdup(arg);
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
+		if (*tok == '+' || *tok == '-') {
+			if (colon || (!sign && tok != copy)) {
+				fprintf(stderr, "perf script: -F cannot mix +field/-field with a "
+					"list of fields.\n");
+				err = -EINVAL;
+				break;
+			}
+			sign = *tok++;
+		} else if (sign && !colon) {
+			/* After "+a", a bare "b" keeps the sign, as the distro reads it. */
+		}
 		for (i = 0; i < ARRAY_SIZE(field_names); i++)
 			if (!strcmp(tok, field_names[i].name))
 				break;
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period\n", tok);
+				"period,addr,callindent\n", tok);
 			err = -EINVAL;
 			break;
 		}
-		sc->user_fields |= field_names[i].bit;
+		if (sign == '+') {
+			sc->add_fields |= field_names[i].bit;
+			sc->del_fields &= ~field_names[i].bit;
+		} else if (sign == '-') {
+			sc->del_fields |= field_names[i].bit;
+			sc->add_fields &= ~field_names[i].bit;
+		} else {
+			*set |= field_names[i].bit;
+			*flag = true;
+		}
 	}
 	free(copy);
 	return err;
 }
 
+enum {
+	OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME, OPT_NS, OPT_RELTIME,
+	OPT_DELTATIME, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH,
+};
+
 static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period",
+	"                      trace,ip,sym,symoff,dso,period,addr,callindent;",
+	"                      \"type:fields\" for one event type (hw, sw, trace, raw,",
+	"                      break); +field/-field edit the defaults",
 	"    --header          show the data header",
+	"    --header-only     show the data header only",
+	"-G, --hide-call-graph do not show callchains",
+	"    --show-task-events show the COMM, FORK and EXIT records",
+	"    --show-mmap-events show the MMAP and MMAP2 records",
+	"    --show-switch-events show the context switch records (record --switch-events)",
+	"    --ns              show times in nanoseconds",
+	"    --reltime         show times relative to the first sample shown",
+	"    --deltatime       show times relative to the previous sample shown",
+	"    --comm <list>     only the samples of these comms",
+	"    --pid <list>      only the samples of these process ids",
+	"    --tid <list>      only the samples of these thread ids",
+	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
+	"    --time <range>    only the samples in start,stop (seconds, either may be empty),",
+	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
+	"                      several separated by commas",
 	"-q, --quiet           do not show warnings",
 	SYMBOL_CONF_USAGE,
 	NULL
@@ -399,6 +690,20 @@ int cmd_script(int argc, const char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+		{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
+		{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
+		{ "ns", no_argument, NULL, OPT_NS },
+		{ "reltime", no_argument, NULL, OPT_RELTIME },
+		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		SYMBOL_CONF_LONGOPTS,
@@ -406,14 +711,64 @@ int cmd_script(int argc, const char **argv)
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
 	const char *input = "perf.data";
-	bool header = false;
+	bool header = false, header_only = false;
 	struct evsel *e;
 	char msg[256];
 	int c, err, out_err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:G", longopts, NULL)) != -1) {
+		msg[0] = '\0';
 		switch (c) {
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
+		case OPT_NS:
+			sc.ns = true;
+			break;
+		case 'G':
+			sc.hide_chain = true;
+			break;
+		case OPT_SHOW_TASK:
+			sc.show_task = true;
+			sc.tool.other = script__other;
+			break;
+		case OPT_SHOW_MMAP:
+			sc.show_mmap = true;
+			sc.tool.other = script__other;
+			break;
+		case OPT_SHOW_SWITCH:
+			sc.show_switch = true;
+			sc.tool.other = script__other;
+			break;
+		case OPT_RELTIME:
+			sc.reltime = true;
+			break;
+		case OPT_DELTATIME:
+			sc.deltatime = true;
+			break;
+		case OPT_COMM:
+			err = sample_filter__add_comms(&sc.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_PID:
+		case OPT_TID:
+			err = sample_filter__add_pids(&sc.filter, optarg, c == OPT_TID, msg,
+						      sizeof(msg));
+			goto filter_done;
+		case 'C':
+			err = sample_filter__add_cpus(&sc.filter, optarg, msg, sizeof(msg));
+			goto filter_done;
+		case OPT_TIME:
+			free(sc.filter.time_arg);
+			sc.filter.time_arg = strdup(optarg);
+			err = sc.filter.time_arg ? 0 : -ENOMEM;
+filter_done:
+			if (err) {
+				fprintf(stderr, "perf script: %s\n", msg[0] ? msg : strerror(-err));
+				sample_filter__exit(&sc.filter);
+				return 129;
+			}
+			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -440,12 +795,44 @@ int cmd_script(int argc, const char **argv)
 			return 129;
 		}
 	}
+	if (sc.reltime && sc.deltatime) {
+		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "
+			"use one.\n");
+		sample_filter__exit(&sc.filter);
+		return 129;
+	}
 	sc.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!sc.session) {
 		perf_session__report_open_error("script", input, err, msg);
+		sample_filter__exit(&sc.filter);
 		return 1;
 	}
+	if (header_only) {
+		perf_session__print_header(sc.session, stdout);
+		perf_session__delete(sc.session);
+		sample_filter__exit(&sc.filter);
+		return 0;
+	}
 	trace_seq_init(&sc.seq);
+	if (script__check_fields(&sc)) {
+		err = -EINVAL;
+		goto out_delete;
+	}
+	if (sc.filter.cpus &&
+	    !(evlist__first(sc.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
+		fprintf(stderr, "perf script: %s has no CPU in its samples; remove -C/--cpu.\n",
+			input);
+		err = -EINVAL;
+		goto out_delete;
+	}
+	if (sc.filter.time_arg &&
+	    sample_filter__set_time(&sc.filter, sc.filter.time_arg,
+				    sc.session->first_sample_time, sc.session->last_sample_time,
+				    msg, sizeof(msg))) {
+		fprintf(stderr, "perf script: %s\n", msg);
+		err = -EINVAL;
+		goto out_delete;
+	}
 	evlist__for_each_entry(sc.session->evlist, e) {
 		int len = (int)strlen(evsel__name(e));
 
@@ -478,6 +865,7 @@ int cmd_script(int argc, const char **argv)
 	} else {
 		perf_session__warn_stats(sc.session);
 	}
+out_delete:
 	for (size_t i = 0; i < sc.nr_evsels; i++)
 		free(sc.evsels[i].name);
 	free(sc.evsels);
@@ -485,5 +873,6 @@ int cmd_script(int argc, const char **argv)
 	outbuf__exit(&sc.ob);
 	trace_seq_destroy(&sc.seq);
 	perf_session__delete(sc.session);
+	sample_filter__exit(&sc.filter);
 	return err ? 1 : 0;
 }

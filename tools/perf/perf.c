@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "util/man.h"
 #include "perf.h"
 #include "util/debug.h"
 #include "util/build-id.h"
@@ -106,8 +107,15 @@ int cmd_help(int argc, const char **argv)
 		fprintf(stderr, "Cannot read %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	while (fgets(line, sizeof(line), fp))
-		fputs(line, stdout);
+	/* PERF_HELP_RAW=1: the asciidoc source itself, for editing the pages. */
+	if (getenv("PERF_HELP_RAW")) {
+		while (fgets(line, sizeof(line), fp))
+			fputs(line, stdout);
+	} else if (man__render(fp, stdout)) {
+		fprintf(stderr, "perf help: out of memory while formatting %s\n", path);
+		fclose(fp);
+		return 1;
+	}
 	fclose(fp);
 	return 0;
 }

@@ -356,6 +356,12 @@ int cmd_test(int argc, const char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	/* "perf test list [fragments]" lists, as the distro's does (like -l). */
+	if (argc > 0 && !strcmp(argv[0], "list")) {
+		list = true;
+		argc--;
+		argv++;
+	}
 
 	for (int i = 0; c_tests[i]; i++)
 		add_entry(c_tests[i]->desc, c_tests[i]->name, c_tests[i], NULL);

@@ -5,6 +5,8 @@
  * against the bytes that are really there.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <inttypes.h>
@@ -145,6 +147,51 @@ static int session__build_ids(struct perf_session *s, struct fcur *c)
 	return 0;
 }
 
+/* "software = 1, uprobe = 8, ...": u32 count, then per PMU its type and name. */
+static int session__pmu_mappings(struct perf_session *s, struct fcur *c)
+{
+	size_t len = 0, cap = 256;
+	char *out = malloc(cap);
+	u32 nr;
+
+	if (!out)
+		return -ENOMEM;
+	out[0] = '\0';
+	if (fcur__u32(c, &nr) || nr > (u64)(c->end - c->p) / 8)
+		goto bad;
+	for (u32 i = 0; i < nr; i++) {
+		u32 type;
+		char *name;
+		int n;
+
+		if (fcur__u32(c, &type))
+			goto bad;
+		name = fcur__string(c);
+		if (!name)
+			goto bad;
+		while (len + strlen(name) + 32 > cap) {
+			char *o = realloc(out, cap * 2);
+
+			if (!o) {
+				free(name);
+				free(out);
+				return -ENOMEM;
+			}
+			out = o;
+			cap *= 2;
+		}
+		n = snprintf(out + len, cap - len, "%s%s = %u", i ? ", " : "", name, type);
+		len += (size_t)n;
+		free(name);
+	}
+	free(s->pmu_mappings);
+	s->pmu_mappings = out;
+	return 0;
+bad:
+	free(out);
+	return -EINVAL;
+}
+
 static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 {
 	u32 n;
@@ -186,6 +233,14 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return session__event_desc(s, c);
 	case HEADER_BUILD_ID:
 		return session__build_ids(s, c);
+	case HEADER_PMU_MAPPINGS:
+		return session__pmu_mappings(s, c);
+	case HEADER_CLOCKID:
+		return fcur__u64(c, &s->clockid_ns);
+	case HEADER_SAMPLE_TIME:
+		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
+			return -EINVAL;
+		return 0;
 	default:
 		/* The rest: not needed to decode the data. */
 		return 0;
@@ -199,6 +254,26 @@ static const char *const feat_names[] = {
 	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
 	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
 	[HEADER_BUILD_ID] = "BUILD_ID",
+	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[HEADER_CLOCKID] = "CLOCKID",
+};
+
+/* Every feature the format defines, for "missing features" (perf report --header). */
+static const char *const all_feat_names[HEADER_LAST_FEATURE] = {
+	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_BUILD_ID] = "BUILD_ID",
+	[HEADER_HOSTNAME] = "HOSTNAME", [HEADER_OSRELEASE] = "OSRELEASE",
+	[HEADER_VERSION] = "VERSION", [HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS",
+	[HEADER_CPUDESC] = "CPUDESC", [HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
+	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
+	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[HEADER_BRANCH_STACK] = "BRANCH_STACK", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[HEADER_GROUP_DESC] = "GROUP_DESC", [HEADER_AUXTRACE] = "AUXTRACE",
+	[HEADER_STAT] = "STAT", [HEADER_CACHE] = "CACHE", [HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
+	[HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [HEADER_CLOCKID] = "CLOCKID",
+	[HEADER_DIR_FORMAT] = "DIR_FORMAT", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_COMPRESSED] = "COMPRESSED",
+	[HEADER_CPU_PMU_CAPS] = "CPU_PMU_CAPS", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
+	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [HEADER_PMU_CAPS] = "PMU_CAPS",
 };
 
 int perf_session__read_features(struct perf_session *s)
@@ -442,13 +517,97 @@ void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *a, const c
 #undef FIELD
 }
 
+static bool session__has_feat(const struct perf_session *s, int bit)
+{
+	return s->features[bit / 64] & (1ULL << (bit % 64));
+}
+
+/* The lines the distro prints for the features it does not spell out. */
+static void session__print_features(struct perf_session *s, FILE *fp)
+{
+	static const int available[] = {
+		HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE, HEADER_MEM_TOPOLOGY,
+	};
+
+	for (int bit = HEADER_CPU_TOPOLOGY; bit < HEADER_LAST_FEATURE; bit++) {
+		if (!session__has_feat(s, bit))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(available); i++)
+			if (available[i] == bit)
+				fprintf(fp, "# %s info available, use -I to display\n",
+					all_feat_names[bit]);
+		switch (bit) {
+		case HEADER_BRANCH_STACK:
+			fprintf(fp, "# contains samples with branch stack\n");
+			break;
+		case HEADER_PMU_MAPPINGS:
+			if (s->pmu_mappings)
+				fprintf(fp, "# pmu mappings: %s\n", s->pmu_mappings);
+			break;
+		case HEADER_AUXTRACE:
+			fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
+			break;
+		case HEADER_STAT:
+			fprintf(fp, "# contains stat data\n");
+			break;
+		case HEADER_SAMPLE_TIME:
+			fprintf(fp, "# time of first sample : %llu.%06llu\n",
+				(unsigned long long)(s->first_sample_time / 1000000000),
+				(unsigned long long)(s->first_sample_time % 1000000000 / 1000));
+			fprintf(fp, "# time of last sample : %llu.%06llu\n",
+				(unsigned long long)(s->last_sample_time / 1000000000),
+				(unsigned long long)(s->last_sample_time % 1000000000 / 1000));
+			fprintf(fp, "# sample duration : %10.3f ms\n",
+				(double)(s->last_sample_time - s->first_sample_time) / 1e6);
+			break;
+		case HEADER_CLOCKID:
+			fprintf(fp, "# clockid frequency: %llu MHz\n",
+				(unsigned long long)(s->clockid_ns / 1000000));
+			break;
+		default:
+			break;
+		}
+	}
+	fprintf(fp, "# missing features: ");
+	for (int bit = HEADER_TRACING_DATA; bit < HEADER_LAST_FEATURE; bit++)
+		if (!session__has_feat(s, bit))
+			fprintf(fp, "%s ", all_feat_names[bit]);
+	fputc('\n', fp);
+}
+
+/* The event's sample ids, as "id = { 1, 2 }, " (nothing when it has none). */
+static void session__print_ids(struct perf_session *s, struct evsel *e, FILE *fp)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < s->nr_ids; i++) {
+		if (s->ids[i].evsel != e)
+			continue;
+		fprintf(fp, "%s%llu", first ? "id = { " : ", ", (unsigned long long)s->ids[i].id);
+		first = false;
+	}
+	if (!first)
+		fprintf(fp, " }, ");
+}
+
 void perf_session__print_header(struct perf_session *s, FILE *fp)
 {
 	struct evsel *e;
+	struct stat st;
 
 	fprintf(fp, "# ========\n");
+	/* The file's modification time: when the recording was finished. */
+	if (fstat(s->fd, &st) == 0) {
+		char when[64];
+
+		if (ctime_r(&st.st_mtime, when))
+			fprintf(fp, "# captured on    : %s", when);
+	}
+	fprintf(fp, "# header version : 1\n");
 	fprintf(fp, "# data offset    : %llu\n", (unsigned long long)s->data_offset);
 	fprintf(fp, "# data size      : %llu\n", (unsigned long long)s->data_size);
+	fprintf(fp, "# feat offset    : %llu\n",
+		(unsigned long long)(s->data_offset + s->data_size));
 	if (s->hostname)
 		fprintf(fp, "# hostname : %s\n", s->hostname);
 	if (s->osrelease)
@@ -475,9 +634,11 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 	}
 	evlist__for_each_entry(s->evlist, e) {
 		fprintf(fp, "# event : name = %s, , ", evsel__name(e));
+		session__print_ids(s, e, fp);
 		perf_event_attr__fprintf(fp, &e->attr, " = ");
 		fputc('\n', fp);
 	}
+	session__print_features(s, fp);
 	fprintf(fp, "# ========\n#\n");
 }
 

@@ -127,6 +127,7 @@ struct thread *machine__findnew_thread(struct machine *m, int pid, int tid)
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
 	/* Until a COMM says otherwise: the idle task's name, or ":tid" as perf shows it. */
 	if (tid == 0)
 		snprintf(name, sizeof(name), "swapper");
@@ -357,6 +358,13 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 
 	if (event->header.size < sizeof(*f))
 		return -EINVAL;
+	/*
+	 * A FORK for a tid already known starts a new task under that number
+	 * (perf report's "pid" key tells them apart, as the distro does).
+	 */
+	child = machine__find_thread(m, (int)f->tid);
+	if (child && child->tid != (int)f->ptid)
+		child->gen++;
 	parent = machine__findnew_thread(m, (int)f->ppid, (int)f->ptid);
 	child = machine__findnew_thread(m, (int)f->pid, (int)f->tid);
 	if (!parent || !child)
@@ -364,11 +372,18 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 	/* A reused tid: the old thread's history no longer applies. */
 	child->exited = false;
 	child->pid = (int)f->pid;
-	/* Copied first: parent and child may be one thread in a damaged file. */
-	snprintf(comm, sizeof(comm), "%s", thread__comm(parent));
-	if (thread__push_comm(child, comm, strlen(comm), f->time))
-		return -ENOMEM;
-	child->comm_set = parent->comm_set;
+	child->ppid = (int)f->ppid;
+	/*
+	 * Copied first: parent and child may be one thread in a damaged file.
+	 * A parent known by number only passes nothing on: the child keeps
+	 * its own ":tid", as in the distro ("swapper", the idle task, is a name).
+	 */
+	if (parent->comm_set || parent->tid == 0) {
+		snprintf(comm, sizeof(comm), "%s", thread__comm(parent));
+		if (thread__push_comm(child, comm, strlen(comm), f->time))
+			return -ENOMEM;
+		child->comm_set = true;
+	}
 
 	/* A new process starts with a copy of its parent's address space. */
 	if ((int)f->pid != (int)f->ppid) {

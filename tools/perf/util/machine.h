@@ -34,6 +34,8 @@ struct comm_entry {
 struct thread {
 	struct thread *next;	/* hash chain */
 	int pid, tid;
+	int ppid;		/* from its FORK record; -1 when not seen (perf report --task) */
+	u32 gen;		/* FORK records for this tid after the first sight of it */
 	/* Comm history, oldest first; comms[nr_comms - 1] is the current one. */
 	struct comm_entry *comms;
 	int nr_comms, cap_comms;

@@ -68,7 +68,7 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct evsel *session__evsel_by_id(struct perf_session *s, u64 id)
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 {
 	size_t lo = 0, hi = s->nr_ids;
 
@@ -335,6 +335,7 @@ void perf_session__delete(struct perf_session *s)
 	free(s->arch);
 	free(s->cpudesc);
 	free(s->cpuid);
+	free(s->pmu_mappings);
 	for (u32 i = 0; i < s->nr_cmdline; i++)
 		free(s->cmdline[i]);
 	free(s->cmdline);
@@ -381,7 +382,12 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	const u64 *w;
 	u64 words = ev->header.size / sizeof(u64);
 
-	if (s->one_layout)
+	/*
+	 * One layout tells where the id is, not whose it is: with several
+	 * events the id still decides (they share one layout whenever, say,
+	 * all are tracepoints).
+	 */
+	if (s->one_layout && (s->evlist->nr_entries == 1 || first->id_pos < 0))
 		return first;
 	if (ev->header.type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
 		return first;
@@ -397,7 +403,7 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
 	if (!*w)
 		return first;
-	return session__evsel_by_id(s, *w);
+	return perf_session__evsel_by_id(s, *w);
 }
 
 static int session__deliver(struct perf_session *s, union perf_event *ev, struct evsel *evsel,
@@ -460,6 +466,35 @@ static int session__oe_deliver(struct ordered_events *oe, struct oe_event *e)
 	return session__deliver(s, e->event, e->priv, e->offset);
 }
 
+const char *perf_event__type_name(u32 type)
+{
+	static const char *const names[] = {
+		[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST",
+		[PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
+		[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+		[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_READ] = "READ",
+		[PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+		[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+		[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+		[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
+		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
+		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+		[PERF_RECORD_HEADER_ATTR] = "ATTR", [PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+		[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+		[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+		[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+		[PERF_RECORD_ID_INDEX] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
+		[72] = "AUXTRACE_ERROR", [PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
+		[PERF_RECORD_CPU_MAP] = "CPU_MAP", [75] = "STAT_CONFIG", [76] = "STAT",
+		[77] = "STAT_ROUND", [PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+		[PERF_RECORD_TIME_CONV] = "TIME_CONV", [PERF_RECORD_HEADER_FEATURE] = "FEATURE",
+		[81] = "COMPRESSED", [PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+	};
+
+	return type < ARRAY_SIZE(names) ? names[type] : NULL;
+}
+
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
@@ -467,6 +502,8 @@ static int session__process_record(struct perf_session *s, const union perf_even
 	u64 time;
 
 	s->nr_events++;
+	if (ev->header.type < PERF_RECORD_HEADER_MAX)
+		s->nr_by_type[ev->header.type]++;
 	if (ev->header.type == PERF_RECORD_FINISHED_ROUND)
 		return ordered_events__flush_round(&s->oe);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)

@@ -41,6 +41,9 @@ struct perf_session {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	u32 nr_cpus_avail, nr_cpus_online;
 	u64 total_mem;
+	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
+	char *pmu_mappings;		/* PMU_MAPPINGS as "name = type, ..." */
+	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
@@ -64,6 +67,7 @@ struct perf_session {
 	/* Statistics for the end-of-file warnings. */
 	u64 nr_unordered;
 	u64 nr_events, nr_samples, nr_lost_chunks, nr_lost, nr_unknown_id;
+	u64 nr_by_type[PERF_RECORD_HEADER_MAX];	/* records read, by type (--stats) */
 	bool truncated;
 	char errmsg[256];
 };
@@ -80,6 +84,10 @@ void perf_session__print_header(struct perf_session *s, FILE *fp);
  * perf archive pack.  0 or -errno.
  */
 int perf_session__mark_dso_hits(struct perf_session *s);
+/* "MMAP", "FINISHED_ROUND", ...: the name perf gives a record type; NULL if unknown. */
+const char *perf_event__type_name(u32 type);
+/* The event a sample id belongs to; NULL if none. */
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
 /* Prints the end-of-file warnings (lost, out of order, unknown ids). */
 void perf_session__warn_stats(struct perf_session *s);
 

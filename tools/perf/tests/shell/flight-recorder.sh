@@ -36,13 +36,19 @@ nr=$(echo "$files" | wc -w)
 [ ! -e fr.data ] || fail "an unfinished fr.data was left behind"
 # Buffers: 2 MiB per CPU; metadata (process table, tail synthesis, header) bounded.
 limit=$(( NCPU * 2048 * 1024 + 8 * 1024 * 1024 ))
-prev_last=0
+# "cpu time" of each syscall of a dump, from lines with "[cpu] time:".
+cpu_times() {
+	awk '/raw_syscalls/ && match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+:/) {
+		f = substr($0, RSTART, RLENGTH); gsub(/[][:]/, "", f); print f }' "$1"
+}
+: > prev.last
 n=0
 for f in $files; do
 	n=$((n + 1))
 	size=$(stat -c %s "$f")
 	[ "$size" -le "$limit" ] || fail "$f is $size bytes, more than $limit"
-	oracle_ok "script $f" script -i "$f" -F trace:comm,time,event,trace -F sw:comm,time,event > "$f.txt"
+	oracle_ok "script $f" script -i "$f" -F trace:comm,cpu,time,event,trace -F sw:comm,time,event \
+		> "$f.txt"
 	# The marker is the return of its prctl(PR_SET_NAME) (NR 157), which
 	# comes with the new name.  What the marker process does after its
 	# signal (the rest of kill(), exit) rightly shows in the next dump.
@@ -52,12 +58,17 @@ for f in $files; do
 			fail "$f repeats the previous dump's marker mark-$((n - 1))"
 	fi
 	grep -q 'raw_syscalls:sys_enter' "$f.txt" || fail "$f has no syscalls"
-	# Nothing older than the previous dump's newest syscall.
-	first=$(grep 'raw_syscalls' "$f.txt" | awk '{ sub(":", "", $2); print $2 }' | sort -n | head -1)
-	last=$(grep 'raw_syscalls' "$f.txt" | awk '{ sub(":", "", $2); print $2 }' | sort -n | tail -1)
-	awk -v a="$first" -v b="$prev_last" 'BEGIN { exit !(a >= b) }' ||
-		fail "$f starts at $first, before the previous dump's last event $prev_last"
-	prev_last=$last
+	# Each CPU's buffer is paused for its own copy, so a dump's buffers end
+	# at slightly different times: nothing of a CPU is older than the
+	# previous dump's newest syscall of that CPU.
+	cpu_times "$f.txt" | sort -k1,1n -k2,2n > times
+	awk 'NR == FNR { last[$1] = $2; next }
+	     !($1 in seen) { seen[$1] = 1; if ($1 in last && $2 < last[$1]) {
+		print "CPU " $1 " starts at " $2 ", before the previous dump'"'"'s last " last[$1]; bad = 1 } }
+	     END { exit bad }' prev.last times || fail "$f repeats events of the previous dump"
+	awk '{ last[$1] = $2 } END { for (c in last) print c, last[c] }' times > prev.last
+	first=$(sort -k2,2n times | head -1 | cut -d' ' -f2)
+	last=$(sort -k2,2n times | tail -1 | cut -d' ' -f2)
 	echo "$f: $size bytes, $(grep -c raw_syscalls "$f.txt") syscalls, $first..$last"
 done
 

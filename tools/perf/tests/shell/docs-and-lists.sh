@@ -1,0 +1,45 @@
+#!/bin/bash
+# perf help pages read as text, document every option; perf list KIND and perf test list
+# perf help CMD shows Documentation/perf-CMD.txt laid out for a terminal:
+# headings, indented text, and none of the asciidoc markup (no "::"
+# labels, [verse], underlines, ";;" items, 'quotes' around names or
+# linkperf: links).  Every long option that "perf CMD -h" lists must appear
+# in the page.  perf list sw|hw|tracepoint lists one kind of event only;
+# perf test list lists the tests, numbered, without running them.
+. "$(dirname "$0")/lib/common.sh"
+cd "$TMPD"
+for c in record report script evlist list test; do
+	"$PERF" help $c >page 2>err || { cat err; fail "perf help $c exited $?"; }
+	grep -q '^NAME$' page && grep -q '^OPTIONS$' page || fail "perf help $c: no NAME/OPTIONS headings"
+	grep -q "^       perf-$c - " page || fail "perf help $c: the NAME line is not indented"
+	if grep -nE '::$|^\[verse\]|^(====|----)|;;|linkperf:|'"'"'perf [a-z]+'"'" page; then
+		fail "perf help $c: asciidoc markup left in the page"
+	fi
+	"$PERF" $c -h 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u >opts
+	[ -s opts ] || fail "perf $c -h lists no options"
+	while read -r o; do
+		grep -q -- "$o" page || fail "perf help $c: $o is not documented"
+	done <opts
+	echo "perf help $c: $(wc -l <page) lines, $(wc -l <opts) options documented"
+done
+PERF_HELP_RAW=1 "$PERF" help report | grep -q '^--children::$' || fail "PERF_HELP_RAW=1 is not the source"
+
+"$PERF" list sw >sw || fail "perf list sw exited $?"
+grep -q '^  cpu-clock  *\[Software event\]$' sw || fail "perf list sw has no cpu-clock"
+grep -v '\[Software event\]$' sw && fail "perf list sw lists other kinds"
+"$PERF" list hw >hw || fail "perf list hw exited $?"
+grep -v '\[Hardware event\]' hw && fail "perf list hw lists other kinds"
+if grep -q tracefs /proc/mounts; then
+	"$PERF" list tracepoint >tp || fail "perf list tracepoint exited $?"
+	grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' tp || fail "no sched:sched_switch"
+	grep -v '\[Tracepoint event\]$' tp && fail "perf list tracepoint lists other kinds"
+fi
+
+"$PERF" test list >all || fail "perf test list exited $?"
+"$PERF" test -l >all.l || fail "perf test -l exited $?"
+cmp -s all all.l || fail "perf test list and perf test -l differ"
+grep -q ': perf report call graphs' all || fail "perf test list misses a test"
+grep -vE '^ *[0-9]+: ' all && fail "perf test list prints something else than numbered tests"
+"$PERF" test list report >some || fail "perf test list report exited $?"
+[ "$(wc -l <some)" -lt "$(wc -l <all)" ] && [ -s some ] || fail "perf test list report did not select"
+exit 0

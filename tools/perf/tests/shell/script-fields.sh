@@ -1,0 +1,87 @@
+#!/bin/bash
+# perf script -G, -F +field/-field, type: lists, addr, --show-task/mmap-events print as the distro
+# Files the distro recorded: cpu-clock with -g, cpu-clock with -d (sample
+# addresses), and sched_switch with -g (a tracepoint with callchains shows
+# its stack by default).  Each form of -F below must print the distro's
+# lines; symbol names may differ where a library exports two names for one
+# address (symbol choice is not this test's business), so chain lines are
+# compared up to the address and whole lines at 95%.  Everything is
+# recorded around our own workload, so what other programs on the machine
+# do (C++ names, say) stays out.  Fields an event did
+# not record, and contradictory -F lists, are refused with one line.
+# --show-task-events, --show-mmap-events and --show-switch-events put the
+# COMM/FORK/EXIT, MMAP/MMAP2 and SWITCH records among the samples, also on a file we recorded (where
+# the workload's parent is known by number only, and its child must not
+# take that number for a name).
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_oracle
+need_tracefs
+cd "$TMPD"
+w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/null'
+"$ORACLE" record -q -o cg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
+"$ORACLE" record -q -o ad.data -d -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
+"$ORACLE" record -q -o tpg.data -g -e sched:sched_switch -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
+	skip "the distro perf cannot record here"
+"$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
+	skip "the distro perf cannot record --switch-events here"
+"$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
+
+n=0
+while read -r f opts; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$ORACLE" script -i $f $opts >theirs 2>/dev/null
+	# shellcheck disable=SC2086
+	"$PERF" script -i $f $opts >ours 2>ours.err || { cat ours.err; fail "$f $opts: exit $?"; }
+	lines=$(wc -l <theirs)
+	[ "$lines" -gt 0 ] && [ "$(wc -l <ours)" -eq "$lines" ] ||
+		fail "$f $opts: $(wc -l <ours) lines, the distro $lines"
+	sed -E 's/^(\t *[0-9a-f]+) .*/\1/' ours >o2
+	sed -E 's/^(\t *[0-9a-f]+) .*/\1/' theirs >t2
+	cmp -s o2 t2 || { diff o2 t2 | head -5; fail "$f $opts: differs from the distro's"; }
+	same=$(paste -d '\n' ours theirs | awk 'NR % 2 { a = $0; next } a == $0 { s++ } END { print s + 0 }')
+	[ $((same * 100)) -ge $((lines * 95)) ] ||
+		{ diff ours theirs | head -5; fail "$f $opts: only $same of $lines lines as the distro's"; }
+	echo "$f $opts: $lines lines, as the distro"
+done <<'EOS'
+cg.data
+cg.data -G
+cg.data -F -ip
+cg.data -F comm,sym
+cg.data -F comm,tid,ip,sym,dso
+cg.data -F sw:comm,ip
+cg.data -F trace:comm,time,event,trace -F sw:comm,time,event
+cg.data -F -period,-symoff
+cg.data -F comm,tid,callindent,ip,sym
+cg.data -F +callindent -G
+ad.data -F +addr
+ad.data -F comm,addr,ip,sym
+ad.data -F -dso,+addr
+tpg.data
+tpg.data -G
+tpg.data -F -cpu
+tpg.data -F +cpu,-time
+tpg.data -F sw:comm,ip
+tpg.data -F comm,tid,ip,sym
+cg.data --show-task-events
+cg.data --show-mmap-events -G
+tpg.data --show-task-events --show-mmap-events -G
+ocg.data --show-task-events --show-mmap-events
+ocg.data --show-task-events -F comm,tid,time,ip
+sw.data --show-switch-events
+sw.data --show-switch-events --show-task-events -F comm,tid,time,event
+EOS
+[ $n -eq 26 ] || fail "ran $n forms, not 26"
+
+# Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
+for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
+	   "cg.data -F -sym" "cg.data -F bogus:comm" "tpg.data -F comm,addr"; do
+	# shellcheck disable=SC2086
+	"$PERF" script -i $bad >out 2>err && fail "$bad: succeeded"
+	[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "$bad: expected one line of error"; }
+	[ ! -s out ] || fail "$bad: printed samples despite the error"
+	# shellcheck disable=SC2086
+	"$ORACLE" script -i $bad >/dev/null 2>&1 && fail "$bad: the distro takes it, so should we"
+done
+exit 0

@@ -1,0 +1,49 @@
+#ifndef PERF_UTIL_SAMPLE_FILTER_H
+#define PERF_UTIL_SAMPLE_FILTER_H
+/*
+ * Which samples perf report and perf script take: --comm, --pid, --tid,
+ * --cpu and --time.  An empty filter takes everything, and commands test
+ * ->active first so that an unfiltered run pays one branch a sample.
+ */
+#include "types.h"
+
+struct time_range {
+	u64 start, end;		/* inclusive, ns; 0: open at that end */
+};
+
+struct sample_filter {
+	bool active;		/* any of the below is set */
+	char **comms;
+	int nr_comms;
+	int *pids, *tids;
+	int nr_pids, nr_tids;
+	unsigned char *cpus;	/* bitmap, nr_cpus bits */
+	int nr_cpus;
+	struct time_range *times;
+	int nr_times;
+	char *time_arg;		/* --time as given, resolved once the file's span is known */
+};
+
+/* Each 0 or -EINVAL with one line of reason in @err. */
+int sample_filter__add_comms(struct sample_filter *f, const char *list, char *err, size_t len);
+int sample_filter__add_pids(struct sample_filter *f, const char *list, bool tid, char *err,
+			    size_t len);
+int sample_filter__add_cpus(struct sample_filter *f, const char *list, char *err, size_t len);
+/*
+ * --time: "start,stop" in seconds ("123.456,"), or shares of the span
+ * [@first, @last]: "10%/2" (the second tenth), "10%/2,10%/3", "0%-10%".
+ */
+int sample_filter__set_time(struct sample_filter *f, const char *arg, u64 first, u64 last,
+			    char *err, size_t len);
+bool sample_filter__match(const struct sample_filter *f, const char *comm, int pid, int tid,
+			  int cpu, u64 time);
+static inline bool sample_filter__match_cpu(const struct sample_filter *f, int cpu)
+{
+	return !f->cpus || (cpu >= 0 && cpu < f->nr_cpus && (f->cpus[cpu / 8] & (1 << (cpu % 8))));
+}
+
+/* The time filter alone (the span's samples are read before comms are known). */
+bool sample_filter__match_time(const struct sample_filter *f, u64 time);
+void sample_filter__exit(struct sample_filter *f);
+
+#endif
