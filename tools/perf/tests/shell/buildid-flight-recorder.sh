@@ -49,10 +49,7 @@ done
 [ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] || fail "prog was not cached when it was mapped"
 mv prog.new prog			# the deploy
 kill -USR2 $rec
-for i in $(seq 1 3000); do
-	ls fr.data.* >/dev/null 2>&1 && break
-	sleep 0.01
-done
+wait_files 'fr.data.*'
 kill -INT $rec
 wait $rec || { cat rec.err; fail "record exited $?"; }
 dump=$(ls fr.data.* | head -1)

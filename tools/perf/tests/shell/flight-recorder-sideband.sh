@@ -50,10 +50,7 @@ rec=$!
 wait_recording $rec
 sleep 0.2
 kill -USR2 $rec
-for i in $(seq 1 3000); do
-	ls msg.data.* >/dev/null 2>&1 && break
-	sleep 0.01
-done
+wait_files 'msg.data.*'
 kill -INT $rec
 wait $rec
 grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks \]$' msg.err ||
@@ -70,10 +67,7 @@ wait_recording $rec
 for i in $(seq 600); do /bin/true; done
 sleep 0.3
 kill -USR2 $rec
-for i in $(seq 1 3000); do
-	ls storm.data.* >/dev/null 2>&1 && break
-	sleep 0.01
-done
+wait_files 'storm.data.*'
 pid=$(./burner 0.3)
 sleep 0.05
 kill -INT $rec

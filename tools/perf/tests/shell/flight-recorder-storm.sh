@@ -7,16 +7,6 @@ need_tracefs
 cd "$TMPD"
 
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$1/status; }
-# Waits until file $1 has $2 lines matching $3 (a hang, not a slow machine, fails it).
-wait_lines() {
-	local i
-	for i in $(seq 1 3000); do
-		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
-		sleep 0.01
-	done
-	cat "$1"
-	fail "waited 30 s for $2 lines '$3' in $1"
-}
 loads() {
 	LOADS=""
 	for c in $(seq 0 $(( $(nproc) - 1 ))); do

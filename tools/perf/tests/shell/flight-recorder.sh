@@ -22,10 +22,7 @@ sleep 1
 for n in 1 2 3 4 5; do
 	taskset -c $((NCPU - 1)) "$PERF" test -w mark "mark-$n" $REC
 	# The next marker only once this one's dump is complete.
-	for i in $(seq 1 3000); do
-		[ "$(ls fr.data.* 2>/dev/null | wc -l)" -ge $n ] && break
-		sleep 0.01
-	done
+	wait_files 'fr.data.*' $n
 done
 kill -INT $REC; wait $REC; rc=$?
 kill $LOAD; wait $LOAD 2>/dev/null

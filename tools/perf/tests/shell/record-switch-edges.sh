@@ -4,16 +4,6 @@
 need_root
 cd "$TMPD"
 
-wait_lines() {
-	local i
-	for i in $(seq 1 3000); do
-		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
-		kill -0 "$4" 2>/dev/null || { cat "$1"; fail "the recorder is gone"; }
-		sleep 0.01
-	done
-	cat "$1"
-	fail "waited 30 s for $2 lines '$3' in $1"
-}
 # Waits for process $1 to end; a hang (not a slow machine) fails: 30 s.
 wait_gone() {
 	local i

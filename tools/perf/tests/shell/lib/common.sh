@@ -42,3 +42,26 @@ wait_recording() {
 	done
 	fail "process $1 never got to recording"
 }
+
+# Waits (30 s at most: a hang fails, not a slow machine) until there are at
+# least $2 files matching the glob $1, e.g. wait_files 'fr.data.*' 3.
+wait_files() {
+	local i
+	for i in $(seq 1 3000); do
+		[ "$(ls $1 2>/dev/null | wc -l)" -ge "${2:-1}" ] && return 0
+		sleep 0.01
+	done
+	fail "waited 30 s for ${2:-1} files $1"
+}
+# Waits until file $1 has $2 lines matching $3; with a pid $4, fails as soon
+# as that process is gone.
+wait_lines() {
+	local i
+	for i in $(seq 1 3000); do
+		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		[ -z "${4:-}" ] || kill -0 "$4" 2>/dev/null || { cat "$1"; fail "process $4 is gone"; }
+		sleep 0.01
+	done
+	cat "$1"
+	fail "waited 30 s for $2 lines '$3' in $1"
+}
