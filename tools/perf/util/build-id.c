@@ -111,6 +111,26 @@ int filename__read_build_id(const char *path, u8 *bid, size_t size)
 	return e->len;
 }
 
+int build_id__from_phdrs(Elf *elf, u8 *bid, size_t size)
+{
+	size_t phnum;
+	int err = -ENOENT;
+
+	if (elf_getphdrnum(elf, &phnum) < 0)
+		return err;
+	for (size_t i = 0; i < phnum && err < 0; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (d && d->d_buf)
+			err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
+	}
+	return err;
+}
+
 static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size)
 {
 	int fd, err = -ENOENT;
@@ -138,21 +158,8 @@ static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t si
 			err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
 	}
 	if (err < 0) {
-		size_t phnum;
-
 		/* Stripped of section headers: the notes are still in PT_NOTE. */
-		if (elf_getphdrnum(elf, &phnum) == 0) {
-			for (size_t i = 0; i < phnum && err < 0; i++) {
-				GElf_Phdr ph;
-				Elf_Data *d;
-
-				if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
-					continue;
-				d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
-				if (d && d->d_buf)
-					err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
-			}
-		}
+		err = build_id__from_phdrs(elf, bid, size);
 	}
 out_end:
 	if (elf)

@@ -19,6 +19,9 @@ int filename__read_build_id(const char *path, u8 *bid, size_t size);
  */
 int sysfs__read_build_id(const char *path, u8 *bid, size_t size);
 /* The GNU build id in a buffer of ELF notes: its length, or -ENOENT. */
+struct Elf;
+/* The GNU build id in an ELF's PT_NOTE segments; its length or -ENOENT. */
+int build_id__from_phdrs(struct Elf *elf, u8 *bid, size_t size);
 int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size);
 /*
  * Whether the id read from a file (@file, @flen bytes) is the one a

@@ -411,6 +411,7 @@ static int mapped_or_current_build_id(const char *name, u8 *bid, size_t size)
 
 void perf_header_info__cache_build_ids(struct perf_header_info *info)
 {
+	struct mapped_id *mapped;
 	u8 bid[BUILD_ID_SIZE];
 	struct timespec t0, t1;
 	int len, err, nr = 0, added = 0;
@@ -456,8 +457,8 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 		if (len <= 0)
 			continue;
 		/* Replaced since it was mapped: the mapped one was cached then. */
-		if (mapped_id__find(name) && !build_id__same(bid, len, mapped_id__find(name)->bid,
-							      mapped_id__find(name)->len))
+		mapped = mapped_id__find(name);
+		if (mapped && !build_id__same(bid, len, mapped->bid, mapped->len))
 			continue;
 		err = build_id_cache__add_file(name, bid, len, name);
 		if (err) {

@@ -40,7 +40,6 @@ int vdso__build_id(u8 *bid, size_t size)
 	const void *buf;
 	size_t len;
 	Elf *elf;
-	size_t phnum;
 	int err = vdso__image(&buf, &len);
 
 	if (err)
@@ -49,19 +48,7 @@ int vdso__build_id(u8 *bid, size_t size)
 	elf = elf_memory((char *)buf, len);
 	if (!elf)
 		return -EINVAL;
-	err = -ENOENT;
-	if (elf_getphdrnum(elf, &phnum) == 0) {
-		for (size_t i = 0; i < phnum && err < 0; i++) {
-			GElf_Phdr ph;
-			Elf_Data *d;
-
-			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
-				continue;
-			d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
-			if (d && d->d_buf)
-				err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
-		}
-	}
+	err = build_id__from_phdrs(elf, bid, size);
 	elf_end(elf);
 	return err;
 }
