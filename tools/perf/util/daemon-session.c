@@ -1,0 +1,308 @@
+/*
+ * A perf daemon session: one `perf record` child, its directory and fifos.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "daemon-session.h"
+
+int argv__split(const char *line, char ***argv)
+{
+	size_t len = strlen(line), max = len / 2 + 2;
+	char **words = malloc(max * sizeof(char *) + len + 1);
+	char *out, quote = 0;
+	int n = 0;
+	bool in_word = false;
+
+	if (!words)
+		return -ENOMEM;
+	out = (char *)(words + max);
+	for (const char *p = line; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else
+				*out++ = *p;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			if (in_word) {
+				*out++ = '\0';
+				in_word = false;
+			}
+			continue;
+		}
+		if (!in_word) {
+			words[n++] = out;
+			in_word = true;
+		}
+		if (*p == '\'' || *p == '"')
+			quote = *p;
+		else
+			*out++ = *p;
+	}
+	if (quote) {
+		free(words);
+		return -EINVAL;
+	}
+	*out = '\0';
+	words[n] = NULL;
+	*argv = words;
+	return n;
+}
+
+struct daemon_session *daemon_session__new(const char *base, const char *name, const char *run)
+{
+	struct daemon_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->name = strdup(name);
+	s->run = strdup(run);
+	if (!s->name || !s->run || asprintf(&s->dir, "%s/session-%s", base, name) < 0) {
+		s->dir = NULL;
+		daemon_session__delete(s);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&s->node);
+	s->pid = -1;
+	s->last_status = -1;
+	s->backoff = SESSION_BACKOFF_MIN;
+	return s;
+}
+
+void daemon_session__delete(struct daemon_session *s)
+{
+	if (!s)
+		return;
+	free(s->name);
+	free(s->run);
+	free(s->dir);
+	free(s);
+}
+
+static int make_fifo(const char *name)
+{
+	struct stat st;
+
+	if (mkfifo(name, 0600) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	/* Something else by that name (a file left by hand) would hang the recorder. */
+	if (lstat(name, &st) == 0 && S_ISFIFO(st.st_mode))
+		return 0;
+	if (unlink(name) < 0)
+		return -errno;
+	return mkfifo(name, 0600) == 0 ? 0 : -errno;
+}
+
+/* In the child: everything up to the exec; returns only on failure. */
+static void session_child(struct daemon_session *s, const char *perf, bool append)
+{
+	char *line, **argv;
+	sigset_t none;
+	int fd;
+
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (chdir(s->dir) < 0)
+		return;
+	fd = open(SESSION_OUTPUT, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+	if (fd < 0)
+		return;
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	if (make_fifo(SESSION_CONTROL) < 0 || make_fifo(SESSION_ACK) < 0) {
+		fprintf(stderr, "perf daemon: cannot make the control fifos in %s: %s\n",
+			s->dir, strerror(errno));
+		return;
+	}
+	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
+	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
+		     s->run) < 0)
+		return;
+	if (argv__split(line, &argv) < 0) {
+		fprintf(stderr, "perf daemon: session '%s': unclosed quote in its run line\n",
+			s->name);
+		return;
+	}
+	execv(perf, argv);
+	fprintf(stderr, "perf daemon: cannot run %s: %s\n", perf, strerror(errno));
+}
+
+int daemon_session__start(struct daemon_session *s, const char *perf, bool append)
+{
+	pid_t pid;
+
+	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		session_child(s, perf, append);
+		_exit(127);
+	}
+	/* Both sides set the group, so a signal sent to it right away reaches it. */
+	setpgid(pid, pid);
+	s->pid = pid;
+	s->start = time(NULL);
+	s->restart_at = 0;
+	return 0;
+}
+
+int daemon_session__control(struct daemon_session *s, const char *cmd, char *reply,
+			    size_t size, int timeout_ms)
+{
+	char path[4096], buf[256];
+	struct pollfd pfd = { .events = POLLIN };
+	int ctl, ack = -1, err = 0;
+	size_t len = strlen(cmd);
+	ssize_t n;
+
+	if (s->pid < 0)
+		return -ENXIO;
+	/* Opening a fifo without a reader for writing fails (ENXIO) instead of hanging. */
+	snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_CONTROL);
+	ctl = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (ctl < 0)
+		return -errno;
+	if (reply) {
+		snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_ACK);
+		ack = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (ack < 0) {
+			err = -errno;
+			goto out;
+		}
+		/* An answer that came after an earlier request gave up is not ours. */
+		while (read(ack, buf, sizeof(buf)) > 0)
+			;
+	}
+	if (write(ctl, cmd, len) != (ssize_t)len || write(ctl, "\n", 1) != 1) {
+		err = errno ? -errno : -EIO;
+		goto out;
+	}
+	if (!reply)
+		goto out;
+	pfd.fd = ack;
+	len = 0;
+	while (len < size - 1) {
+		int ready = poll(&pfd, 1, timeout_ms);
+
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0) {
+			err = ready < 0 ? -errno : -ETIMEDOUT;
+			goto out;
+		}
+		n = read(ack, reply + len, size - 1 - len);
+		if (n < 0 && errno == EAGAIN)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EPIPE;
+			goto out;
+		}
+		len += n;
+		reply[len] = '\0';
+		if (memchr(reply, '\n', len))
+			break;
+	}
+	reply[len] = '\0';
+	reply[strcspn(reply, "\n")] = '\0';
+out:
+	if (ack >= 0)
+		close(ack);
+	close(ctl);
+	return err;
+}
+
+void daemon_session__ask_stop(struct daemon_session *s, int step)
+{
+	s->restart_at = 0;
+	if (s->pid < 0)
+		return;
+	if (step == 0 && daemon_session__control(s, "stop", NULL, 0, 0) == 0)
+		return;
+	if (step <= 1) {
+		kill(s->pid, SIGTERM);
+		return;
+	}
+	/* Its workload too, which a killed recorder cannot end itself. */
+	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL);
+}
+
+bool daemon_session__ended(struct daemon_session *s)
+{
+	pid_t pid;
+
+	if (s->pid < 0)
+		return true;
+	pid = waitpid(s->pid, NULL, WNOHANG);
+	if (pid == s->pid || (pid < 0 && errno == ECHILD)) {
+		s->pid = -1;
+		return true;
+	}
+	return false;
+}
+
+void daemon_session__stop(struct daemon_session *s, int timeout_ms)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int step = 0; step < 3; step++) {
+		daemon_session__ask_stop(s, step);
+		for (int waited = 0; waited < (step < 2 ? timeout_ms : 60000); waited += 10) {
+			if (daemon_session__ended(s))
+				return;
+			nanosleep(&tick, NULL);
+		}
+	}
+}
+
+bool daemon_session__reap(struct daemon_session *s, time_t now)
+{
+	int status;
+
+	if (s->pid < 0 || waitpid(s->pid, &status, WNOHANG) != s->pid)
+		return false;
+	s->pid = -1;
+	s->last_status = status;
+	if (now - s->start >= SESSION_BACKOFF_RESET)
+		s->backoff = SESSION_BACKOFF_MIN;
+	s->restart_at = now + s->backoff;
+	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
+	return true;
+}
+
+void daemon_session__describe_status(int status, char *buf, size_t size)
+{
+	if (status < 0)
+		snprintf(buf, size, "none");
+	else if (WIFEXITED(status))
+		snprintf(buf, size, "exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "status 0x%x", status);
+}
