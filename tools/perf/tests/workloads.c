@@ -13,7 +13,14 @@
  *                      on stdin, so a recorder can attach to every one;
  *                      with "syscalls" they spin on getppid() instead
  *   validate FILE [FIRST LAST]  the strict record validator (dump-validate.c)
+ *   reads              read(2)s driven by lines on stdin, for triggers with
+ *                      filters: "fail N" reads N bytes from fd -1 (it fails,
+ *                      EBADF), "ok" reads a byte of /dev/zero, "mark N"
+ *                      reads N bytes of it (N < 4096), "sleep MS" sleeps,
+ *                      "storm N MS" makes N failing reads spread evenly
+ *                      over MS ms; "done" (or end of input) ends it
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -120,6 +127,57 @@ static int workload_threads(long n, long ms, bool wait)
 	return ret;
 }
 
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int workload_reads(void)
+{
+	char line[128], buf[4096];
+	int zero = open("/dev/zero", O_RDONLY);
+
+	if (zero < 0) {
+		perror("reads: /dev/zero");
+		return 1;
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		long n = 0, ms = 0;
+
+		if (sscanf(line, "fail %ld", &n) == 1) {
+			if (read(-1, buf, n < 0 ? 0 : n % sizeof(buf)) >= 0)
+				return 1;
+		} else if (!strncmp(line, "ok", 2)) {
+			if (read(zero, buf, 1) != 1)
+				return 1;
+		} else if (sscanf(line, "mark %ld", &n) == 1 && n > 0 && n < (long)sizeof(buf)) {
+			if (read(zero, buf, n) != n)
+				return 1;
+		} else if (sscanf(line, "sleep %ld", &ms) == 1) {
+			usleep(ms * 1000);
+		} else if (sscanf(line, "storm %ld %ld", &n, &ms) == 2 && n > 0) {
+			u64 start = mono_ns(), step = (u64)ms * 1000000ULL / n;
+
+			for (long i = 0; i < n; i++) {
+				while (mono_ns() < start + i * step)
+					;
+				if (read(-1, buf, 1) >= 0)
+					return 1;
+			}
+		} else if (!strncmp(line, "done", 4)) {
+			break;
+		} else {
+			fprintf(stderr, "reads: unknown line '%s'\n", line);
+			return 129;
+		}
+	}
+	close(zero);
+	return 0;
+}
+
 int test__workload(int argc, const char **argv)
 {
 	const char *name = argc > 0 ? argv[0] : "";
@@ -163,7 +221,9 @@ int test__workload(int argc, const char **argv)
 	}
 	if (!strcmp(name, "validate"))
 		return test__validate_dump(argc, argv);
+	if (!strcmp(name, "reads"))
+		return workload_reads();
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
-		"mark NAME PID, forks N or threads N MS [wait].\n", name);
+		"mark NAME PID, forks N, threads N MS [wait], validate FILE or reads.\n", name);
 	return 129;
 }
