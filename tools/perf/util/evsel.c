@@ -60,9 +60,9 @@ int evsel__append_filter(struct evsel *evsel, const char *expr)
 	int n;
 
 	if (evsel->filter)
-		n = asprintf(&f, "%s && (%s)", evsel->filter, expr);
+		n = asprintf(&f, "(%s) && (%s)", evsel->filter, expr);
 	else
-		n = asprintf(&f, "(%s)", expr);
+		n = asprintf(&f, "%s", expr);
 	if (n < 0)
 		return -ENOMEM;
 	free(evsel->filter);
