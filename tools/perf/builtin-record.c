@@ -112,6 +112,11 @@ static void sig_alarm(int sig)
 	alarm_fired = 1;
 }
 
+/* A control client that went away must not take the recorder with it: EPIPE instead. */
+static void sig_pipe(int sig)
+{
+}
+
 static u64 now_ns(void)
 {
 	struct timespec ts;
@@ -1167,6 +1172,11 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 	if (rec->opts.switch_output_time) {
 		sa.sa_handler = sig_alarm;
 		sigaction(SIGALRM, &sa, NULL);
+	}
+	/* A handler, not SIG_IGN, which the workload would inherit. */
+	if (rec->opts.control) {
+		sa.sa_handler = sig_pipe;
+		sigaction(SIGPIPE, &sa, NULL);
 	}
 }
 

@@ -78,7 +78,20 @@ cmd stop;		[ "$ACK" = ack ] || fail "stop on fd: answered '$ACK'"
 wait $REC || { cat fd.err; fail "record on fd: exited $?"; }
 [ -s fd.data ] || fail "no fd.data"
 
-# 8. -D -1: nothing until 'enable'; stopped before it, the file has no samples.
+# 8. An answer channel whose reader went away (EPIPE) does not end the recorder.
+exec 7<>ctl2
+"$PERF" record -e cpu-clock -a -m 64K -o pipe.data --control=fd:7,8 8> >(head -c 1 >/dev/null) \
+	2>pipe.err &
+REC=$!
+echo ping >&7
+echo ping >&7
+echo ping >&7
+"$PERF" test -w burn 0.3
+echo stop >&7
+wait $REC || { cat pipe.err; fail "record exited $? once its answers had nowhere to go"; }
+[ -s pipe.data ] || fail "no pipe.data"
+
+# 9. -D -1: nothing until 'enable'; stopped before it, the file has no samples.
 "$PERF" record -e cpu-clock -a -m 64K -D -1 -o d1.data --control=fifo:ctl,ack 2>d1.err &
 REC=$!
 exec 3<>ack 4<>ctl
@@ -91,7 +104,7 @@ grep -q '^Events disabled$' d1.err || fail "-D -1 did not say the events are dis
 n=$("$PERF" script -i d1.data | grep -c cpu-clock)
 [ "$n" -eq 0 ] || fail "$n samples recorded before 'enable' with -D -1"
 
-# 9. -D MSECS with a workload: a delay longer than the workload records
+# 10. -D MSECS with a workload: a delay longer than the workload records
 #    nothing; a short one records once it has passed.
 "$PERF" record -e cpu-clock -D 100000 -o dl.data -- "$PERF" test -w burn 0.1 2>dl.err ||
 	{ cat dl.err; fail "record -D 100000 exited $?"; }
