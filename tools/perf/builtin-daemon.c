@@ -263,7 +263,7 @@ static void daemon__start_session(struct daemon *d, struct daemon_session *s, bo
 
 	if (err) {
 		daemon__log("session '%s' could not start: %s\n", s->name, strerror(-err));
-		s->restart_at = time(NULL) + s->backoff;
+		s->restart_at = daemon_session__now() + s->backoff * 1000LL;
 		return;
 	}
 	if (restart)
@@ -346,15 +346,14 @@ static void daemon__reload(struct daemon *d)
 static void daemon__reap(struct daemon *d)
 {
 	struct daemon_session *s;
-	time_t now = time(NULL);
 	char how[64];
 
 	list_for_each_entry(s, &d->sessions, node) {
-		if (!daemon_session__reap(s, now))
+		if (!daemon_session__reap(s))
 			continue;
 		daemon_session__describe_status(s->last_status, how, sizeof(how));
-		daemon__log("session '%s' %s; starting it again in %ld s\n", s->name, how,
-			    (long)(s->restart_at - now));
+		daemon__log("session '%s' %s; starting it again in %.1f s\n", s->name, how,
+			    (s->restart_at - daemon_session__now()) / 1000.0);
 	}
 }
 
@@ -362,7 +361,7 @@ static void daemon__reap(struct daemon *d)
 static int daemon__restart_due(struct daemon *d)
 {
 	struct daemon_session *s;
-	time_t now = time(NULL), next = 0;
+	long long now = daemon_session__now(), next = 0;
 
 	list_for_each_entry(s, &d->sessions, node) {
 		if (!s->restart_at || s->pid >= 0)
@@ -372,7 +371,7 @@ static int daemon__restart_due(struct daemon *d)
 		if (s->restart_at && (!next || s->restart_at < next))
 			next = s->restart_at;
 	}
-	return next ? (int)(next - now) * 1000 : -1;
+	return next ? (int)(next - now) : -1;
 }
 
 /* Every recorder ended, all at once: stop, then SIGTERM, then SIGKILL. */
@@ -463,7 +462,8 @@ static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 		if (s->last_status >= 0)
 			reply(out, 'o', "  last end: %s", how);
 		if (s->pid < 0 && s->restart_at)
-			reply(out, 'o', "  next start: in %ld s", (long)(s->restart_at - time(NULL)));
+			reply(out, 'o', "  next start: in %.1f s",
+			      (s->restart_at - daemon_session__now()) / 1000.0);
 	}
 	return 0;
 }

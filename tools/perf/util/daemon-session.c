@@ -183,7 +183,19 @@ int daemon_session__control(struct daemon_session *s, const char *cmd, char *rep
 		return -ENXIO;
 	/* Opening a fifo without a reader for writing fails (ENXIO) instead of hanging. */
 	snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_CONTROL);
-	ctl = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	/*
+	 * A recorder that was just started opens the fifo only once it has
+	 * parsed its options: a request that waits for an answer waits for that
+	 * too.
+	 */
+	for (int waited = 0; ; waited += 10) {
+		struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+		ctl = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (ctl >= 0 || errno != ENXIO || !reply || waited >= timeout_ms)
+			break;
+		nanosleep(&tick, NULL);
+	}
 	if (ctl < 0)
 		return -errno;
 	if (reply) {
@@ -279,8 +291,17 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms)
 	}
 }
 
-bool daemon_session__reap(struct daemon_session *s, time_t now)
+long long daemon_session__now(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+bool daemon_session__reap(struct daemon_session *s)
+{
+	time_t now = time(NULL);
 	int status;
 
 	if (s->pid < 0 || waitpid(s->pid, &status, WNOHANG) != s->pid)
@@ -289,7 +310,7 @@ bool daemon_session__reap(struct daemon_session *s, time_t now)
 	s->last_status = status;
 	if (now - s->start >= SESSION_BACKOFF_RESET)
 		s->backoff = SESSION_BACKOFF_MIN;
-	s->restart_at = now + s->backoff;
+	s->restart_at = daemon_session__now() + s->backoff * 1000LL;
 	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
 	return true;
 }

@@ -37,7 +37,7 @@ struct daemon_session {
 	int restarts;		/* recorders started again after one died */
 	int last_status;	/* wait(2) status of the last one that died; -1: none did */
 	int backoff;		/* seconds to wait before the next restart */
-	time_t restart_at;	/* when to start it again; 0: not waiting to */
+	long long restart_at;	/* when to start it again (daemon_session__now()); 0: not to */
 	bool seen;		/* still in the config being (re)read */
 };
 
@@ -72,10 +72,12 @@ bool daemon_session__ended(struct daemon_session *s);
 void daemon_session__stop(struct daemon_session *s, int timeout_ms);
 /*
  * Collects the recorder's exit if it has ended: true if it had, with the
- * status noted and the restart scheduled at @now + the current delay
- * (which then doubles up to the cap, or starts over after a long run).
+ * status noted and the restart scheduled after the current delay (which
+ * then doubles up to the cap, or starts over after a long run).
  */
-bool daemon_session__reap(struct daemon_session *s, time_t now);
+bool daemon_session__reap(struct daemon_session *s);
+/* The clock restarts are scheduled on: monotonic milliseconds. */
+long long daemon_session__now(void);
 /* "exited 129", "killed by signal 9 (Killed)": how @status ended a process. */
 void daemon_session__describe_status(int status, char *buf, size_t size);
 
