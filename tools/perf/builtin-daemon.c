@@ -968,22 +968,33 @@ out_free:
 
 /* ---- the clients ------------------------------------------------------------ */
 
-/* The base directory a client talks to: --base, else daemon.base of the config. */
+/*
+ * The base directory a client talks to: --base, else daemon.base of the
+ * config.  A config broken after the daemon started must not keep anyone
+ * from listing or stopping it: a base set before the broken line is used.
+ */
 static char *client_base(const struct daemon_opts *opts)
 {
-	struct daemon_config cfg;
-	char *path, *base;
+	struct daemon_config cfg = { .sessions = LIST_HEAD_INIT(cfg.sessions) };
+	struct config_error err;
+	char *path, *base = NULL;
+	int ret;
 
 	if (opts->base)
 		return base_path(opts, NULL);
 	path = config_path(opts);
 	if (!path)
 		return NULL;
-	if (daemon_config__read(&cfg, path)) {
-		free(path);
-		return NULL;
-	}
-	base = base_path(opts, &cfg);
+	cfg.path = path;
+	ret = config__parse_file(path, config_item, &cfg, &err);
+	if (ret && err.line)
+		fprintf(stderr, "%s:%d: %s%s\n", path, err.line, err.msg,
+			cfg.base ? " (the daemon keeps the config it had)" : "");
+	else if (ret && err.msg[0])
+		fprintf(stderr, "perf daemon: cannot read the config file %s: %s\n", path,
+			err.msg);
+	if (!ret || (err.line && cfg.base))
+		base = base_path(opts, &cfg);
 	daemon_config__exit(&cfg);
 	free(path);
 	return base;
