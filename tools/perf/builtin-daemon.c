@@ -693,8 +693,8 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 		u->made_base = true;
 	} else if (errno != EEXIST) {
 		err = -errno;
-		fprintf(stderr, "perf daemon: cannot create the base directory %s: %s\n",
-			d->base, strerror(-err));
+		fprintf(stderr, "perf daemon: cannot create the base directory %s: %s: create "
+			"it, or choose another base.\n", d->base, strerror(-err));
 		return err;
 	}
 	if (stat(d->base, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -710,8 +710,8 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		fprintf(stderr, "perf daemon: cannot write in the base directory %s: %s\n",
-			d->base, strerror(-err));
+		fprintf(stderr, "perf daemon: cannot write in the base directory %s: %s: choose "
+			"a base you may write to.\n", d->base, strerror(-err));
 		start_undo(d, u);
 		return err;
 	}
