@@ -15,9 +15,12 @@
  *
  *	o TEXT		print TEXT on stdout
  *	e TEXT		print TEXT on stderr
- *	w PID OFFSET DIR  (signal --wait) a dump of recorder PID is coming:
- *			its "Dump FILE" line is in DIR/output after OFFSET
  *	x CODE		the command's exit code; the last line
+ *
+ * `signal --wait` asks each recorder for a dump with the control command
+ * "snapshot", whose answer "ack FILE" comes once FILE is complete; the
+ * daemon reads every session's ack fifo in its loop and answers the client
+ * when all have come.
  *
  * The daemon reloads the config when its file is rewritten (inotify on its
  * directory) or on SIGHUP, and starts again, after a growing delay, any
@@ -82,7 +85,24 @@ struct daemon {
 	time_t start;
 	int lock_fd, sock_fd, signal_fd, inotify_fd;
 	int stop_client;	/* the `perf daemon stop` waiting for us to finish; -1 */
+	struct list_head dump_waits;	/* struct dump_wait, oldest first */
 	bool done;
+};
+
+/* A `signal --wait` client, answered once each session it asked has dumped. */
+struct dump_request {
+	int fd;			/* the client's socket */
+	int pending;		/* dumps still to come */
+	int ret;		/* its exit code so far */
+	int timeout_s;
+	long long deadline;	/* daemon_session__now() time to give up */
+};
+
+/* One dump a session owes a request: its snapshot acks come in this order. */
+struct dump_wait {
+	struct list_head node;
+	struct daemon_session *session;
+	struct dump_request *req;
 };
 
 static const char daemon_usage[] =
@@ -94,9 +114,13 @@ static const char * const daemon_options[] = {
 	"    --base <dir>         the base directory, instead of daemon.base",
 	"-f, --foreground         (start) do not go to the background",
 	"    --session <name>     (signal, ping) only this session",
-	"    --wait[=<secs>]      (signal) wait for each dump and print its path (60 s)",
+	"    --wait[=<secs>]      (signal) ask for a dump, wait for it, print its path (60 s)",
 	NULL
 };
+
+static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
+			       struct dump_request *req, const char *why);
+static bool daemon__read_acks(struct daemon *d, struct daemon_session *s);
 
 /* ---- the config ---------------------------------------------------------- */
 
@@ -273,6 +297,7 @@ static void daemon__start_session(struct daemon *d, struct daemon_session *s, bo
 
 static void daemon__stop_session(struct daemon *d, struct daemon_session *s)
 {
+	daemon__fail_dumps(d, s, NULL, "the session was stopped");
 	if (s->pid < 0)
 		return;
 	daemon_session__stop(s, STOP_TIMEOUT_MS);
@@ -352,6 +377,9 @@ static void daemon__reap(struct daemon *d)
 		if (!daemon_session__reap(s))
 			continue;
 		daemon_session__describe_status(s->last_status, how, sizeof(how));
+		/* A dump completed just before the end was still answered. */
+		daemon__read_acks(d, s);
+		daemon__fail_dumps(d, s, NULL, how);
 		daemon__log("session '%s' %s; starting it again in %.1f s\n", s->name, how,
 			    (s->restart_at - daemon_session__now()) / 1000.0);
 	}
@@ -474,15 +502,126 @@ static bool session_wanted(const struct daemon_session *s, const char *name)
 	return !name || !strcmp(name, "all") || !strcmp(name, s->name);
 }
 
-static int request_signal(struct daemon *d, FILE *out, const char *name, bool wait)
+static void dump_request__finish(struct dump_request *req)
 {
+	dprintf(req->fd, "x %d\n", req->ret);
+	close(req->fd);
+	free(req);
+}
+
+/* Session @s's oldest dump wait has its answer: @file, or @error. */
+static void daemon__dump_done(struct daemon *d, struct dump_wait *w, const char *file,
+			      const char *error)
+{
+	struct dump_request *req = w->req;
+
+	if (file) {
+		dprintf(req->fd, "o %s\n", file);
+	} else {
+		dprintf(req->fd, "e session '%s' wrote no dump: %s\n", w->session->name, error);
+		req->ret = 1;
+	}
+	list_del_init(&w->node);
+	free(w);
+	if (--req->pending == 0)
+		dump_request__finish(req);
+}
+
+/* Every dump @s owes (or, with @req, every dump @req waits for) fails with @why. */
+static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
+			       struct dump_request *req, const char *why)
+{
+	struct dump_wait *w, *n;
+
+	list_for_each_entry_safe(w, n, &d->dump_waits, node)
+		if ((!s || w->session == s) && (!req || w->req == req))
+			daemon__dump_done(d, w, NULL, why);
+}
+
+/*
+ * One line the recorder of @s answered: "ack FILE" ends the oldest dump
+ * waiting on it, an error about a snapshot fails it; "ack" alone (a ping's,
+ * a stop's) is returned as true for whoever asked.
+ */
+static bool daemon__ack_line(struct daemon *d, struct daemon_session *s, const char *line)
+{
+	struct dump_wait *w, *first = NULL;
+
+	if (!strcmp(line, "ack"))
+		return true;
+	list_for_each_entry(w, &d->dump_waits, node) {
+		if (w->session == s) {
+			first = w;
+			break;
+		}
+	}
+	if (!first) {
+		pr_debug("session '%s' answered '%s' to nothing we asked\n", s->name, line);
+		return false;
+	}
+	if (!strncmp(line, "ack ", 4))
+		daemon__dump_done(d, first, line + 4, NULL);
+	else if (!strncmp(line, "error:", 6) && strstr(line, "snapshot"))
+		daemon__dump_done(d, first, NULL, line + 6 + strspn(line + 6, " "));
+	return false;
+}
+
+/* Reads what @s has answered; true if a plain "ack" was among it. */
+static bool daemon__read_acks(struct daemon *d, struct daemon_session *s)
+{
+	char line[256];
+	bool acked = false;
+
+	while (daemon_session__read_ack(s, line, sizeof(line)) > 0)
+		acked |= daemon__ack_line(d, s, line);
+	return acked;
+}
+
+/* Dump requests whose time is up; returns the ms until the next deadline, or -1. */
+static int daemon__dump_deadlines(struct daemon *d)
+{
+	long long now = daemon_session__now(), next = -1;
+	struct dump_wait *w, *n;
+
+	list_for_each_entry_safe(w, n, &d->dump_waits, node) {
+		if (w->req->deadline <= now) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "none within %d s", w->req->timeout_s);
+			daemon__dump_done(d, w, NULL, why);
+		} else if (next < 0 || w->req->deadline - now < next) {
+			next = w->req->deadline - now;
+		}
+	}
+	return (int)next;
+}
+
+/*
+ * signal: SIGUSR2 to each session's recorder.  With @wait_s, the dump is
+ * asked for with the control command "snapshot" instead, and the client
+ * gets each dump's name as its recorder completes it (returns -1: the
+ * request stays open).
+ */
+static int request_signal(struct daemon *d, FILE *out, const char *name, int wait_s)
+{
+	struct dump_request *req = NULL;
 	struct daemon_session *s;
 	bool found = false;
 	int ret = 0;
 
+	if (wait_s) {
+		req = calloc(1, sizeof(*req));
+		if (!req) {
+			reply(out, 'e', "perf daemon: out of memory");
+			return 1;
+		}
+		req->timeout_s = wait_s;
+		req->deadline = daemon_session__now() + wait_s * 1000LL;
+	}
 	list_for_each_entry(s, &d->sessions, node) {
-		struct stat st;
+		struct dump_wait *w;
 		char how[64];
+		int err;
 
 		if (!session_wanted(s, name))
 			continue;
@@ -494,29 +633,70 @@ static int request_signal(struct daemon *d, FILE *out, const char *name, bool wa
 			ret = 1;
 			continue;
 		}
-		/* Where its output is now: the dump's line will come after. */
-		if (wait) {
-			char path[PATH_MAX];
-
-			snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_OUTPUT);
-			if (stat(path, &st) < 0)
-				st.st_size = 0;
-		}
-		if (kill(s->pid, SIGUSR2) < 0) {
+		if (!req) {
+			if (kill(s->pid, SIGUSR2) == 0) {
+				reply(out, 'o', "signal %d sent to session '%s [%d]'", SIGUSR2,
+				      s->name, s->pid);
+				continue;
+			}
 			reply(out, 'e', "cannot signal session '%s [%d]': %s", s->name, s->pid,
 			      strerror(errno));
 			ret = 1;
 			continue;
 		}
-		reply(out, 'o', "signal %d sent to session '%s [%d]'", SIGUSR2, s->name, s->pid);
-		if (wait)
-			reply(out, 'w', "%d %lld %s", s->pid, (long long)st.st_size, s->dir);
+		w = calloc(1, sizeof(*w));
+		err = w ? daemon_session__send(s, "snapshot", PING_TIMEOUT_MS) : -ENOMEM;
+		if (err) {
+			reply(out, 'e', "cannot ask session '%s [%d]' for a dump: %s", s->name,
+			      s->pid, strerror(-err));
+			free(w);
+			ret = 1;
+			continue;
+		}
+		reply(out, 'o', "dump requested from session '%s [%d]'", s->name, s->pid);
+		w->session = s;
+		w->req = req;
+		req->pending++;
+		list_add_tail(&w->node, &d->dump_waits);
 	}
 	if (!found && name && strcmp(name, "all")) {
 		reply(out, 'e', "no session '%s' (see 'perf daemon' for the list)", name);
 		ret = 1;
 	}
-	return ret;
+	if (!req || !req->pending) {
+		free(req);
+		return ret;
+	}
+	/* The rest is answered from the loop, on the same connection. */
+	req->ret = ret;
+	fflush(out);
+	req->fd = dup(fileno(out));
+	if (req->fd < 0)
+		daemon__fail_dumps(d, NULL, req, "out of file descriptors");
+	return -1;
+}
+
+/* Is the recorder of @s answering?  Sends "ping" and waits for the "ack". */
+static int daemon__ping(struct daemon *d, struct daemon_session *s)
+{
+	long long deadline = daemon_session__now() + PING_TIMEOUT_MS;
+	struct pollfd pfd = { .fd = s->ack_fd, .events = POLLIN };
+	int err;
+
+	/* A plain ack left from an earlier request that gave up is not ours. */
+	daemon__read_acks(d, s);
+	err = daemon_session__send(s, "ping", PING_TIMEOUT_MS);
+	while (!err) {
+		int left = (int)(deadline - daemon_session__now());
+
+		if (daemon__read_acks(d, s))
+			return 0;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, left) < 0 && errno != EINTR)
+			return -errno;
+	}
+	return err;
 }
 
 static int request_ping(struct daemon *d, FILE *out, const char *name)
@@ -526,16 +706,12 @@ static int request_ping(struct daemon *d, FILE *out, const char *name)
 	int ret = 0;
 
 	list_for_each_entry(s, &d->sessions, node) {
-		char ack[64] = "";
 		int err;
 
 		if (!session_wanted(s, name))
 			continue;
 		found = true;
-		err = daemon_session__control(s, "ping", ack, sizeof(ack), PING_TIMEOUT_MS);
-		/* The answer is "ack", maybe followed by more words. */
-		if (!err && strncmp(ack, "ack", 3))
-			err = -EPROTO;
+		err = daemon__ping(d, s);
 		reply(out, 'o', "%-4s %s", err ? "FAIL" : "OK", s->name);
 		if (err) {
 			pr_debug("ping %s: %s\n", s->name, strerror(-err));
@@ -562,6 +738,7 @@ static void daemon__serve(struct daemon *d)
 		return;
 	/* A client that connects and says nothing must not stall the sessions. */
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
 	while (len < (ssize_t)sizeof(line) - 1 && !memchr(line, '\n', len)) {
 		got = read(fd, line + len, sizeof(line) - 1 - len);
 		if (got <= 0)
@@ -587,14 +764,14 @@ static void daemon__serve(struct daemon *d)
 		daemon__log("stop requested\n");
 		d->done = true;
 		fflush(out);
-		/* Answered once every session has ended (see daemon__run). */
+		/* Answered once every session has ended (see daemon__exit). */
 		d->stop_client = dup(fd);
-		fclose(out);
-		return;
+		ret = -1;
 	} else {
 		reply(out, 'e', "perf daemon: request '%s' not understood", line);
 	}
-	reply(out, 'x', "%d", ret);
+	if (ret >= 0)
+		reply(out, 'x', "%d", ret);
 	fclose(out);
 }
 
@@ -831,13 +1008,30 @@ static bool config_touched(struct daemon *d)
 	return touched;
 }
 
+/* The descriptors the loop waits on: socket, signals, config, each session's answers. */
+static struct pollfd *daemon__pollfds(struct daemon *d, int *nr)
+{
+	struct daemon_session *s;
+	struct pollfd *pfd;
+	int n = 3;
+
+	list_for_each_entry(s, &d->sessions, node)
+		n++;
+	pfd = calloc(n, sizeof(*pfd));
+	if (!pfd)
+		return NULL;
+	pfd[0] = (struct pollfd){ .fd = d->sock_fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = d->signal_fd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = d->inotify_fd, .events = POLLIN };
+	n = 3;
+	list_for_each_entry(s, &d->sessions, node)
+		pfd[n++] = (struct pollfd){ .fd = s->ack_fd, .events = POLLIN };
+	*nr = n;
+	return pfd;
+}
+
 static void daemon__run(struct daemon *d, int ready_fd)
 {
-	struct pollfd pfd[3] = {
-		{ .fd = d->sock_fd, .events = POLLIN },
-		{ .fd = d->signal_fd, .events = POLLIN },
-		{ .fd = d->inotify_fd, .events = POLLIN },
-	};
 	struct signalfd_siginfo si;
 
 	if (ready_fd >= 0) {
@@ -846,11 +1040,21 @@ static void daemon__run(struct daemon *d, int ready_fd)
 		close(ready_fd);
 	}
 	while (!d->done) {
-		int timeout = daemon__restart_due(d);
+		int timeout = daemon__restart_due(d), dumps = daemon__dump_deadlines(d), nr;
+		struct pollfd *pfd = daemon__pollfds(d, &nr);
+		struct daemon_session *s;
 		bool reload = false;
 
-		if (poll(pfd, d->inotify_fd >= 0 ? 3 : 2, timeout) < 0 && errno != EINTR)
+		if (!pfd) {
+			daemon__log("out of memory: stopping\n");
 			break;
+		}
+		if (dumps >= 0 && (timeout < 0 || dumps < timeout))
+			timeout = dumps;
+		if (poll(pfd, nr, timeout) < 0 && errno != EINTR) {
+			free(pfd);
+			break;
+		}
 		while (read(d->signal_fd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)
 				daemon__reap(d);
@@ -859,13 +1063,20 @@ static void daemon__run(struct daemon *d, int ready_fd)
 			else
 				d->done = true;
 		}
+		/* Sessions are as they were when the array was made: a reload comes after. */
+		nr = 3;
+		list_for_each_entry(s, &d->sessions, node)
+			if (pfd[nr++].revents & POLLIN)
+				daemon__read_acks(d, s);
 		if (d->inotify_fd >= 0 && (pfd[2].revents & POLLIN) && config_touched(d))
 			reload = true;
 		if (reload && !d->done)
 			daemon__reload(d);
 		if (pfd[0].revents & POLLIN)
 			daemon__serve(d);
+		free(pfd);
 	}
+	daemon__fail_dumps(d, NULL, NULL, "the daemon is stopping");
 	daemon__stop_all(d);
 }
 
@@ -913,6 +1124,7 @@ static int daemon_start(const struct daemon_opts *opts)
 		.sessions = LIST_HEAD_INIT(d.sessions),
 		.lock_fd = -1, .sock_fd = -1, .signal_fd = -1, .inotify_fd = -1,
 		.stop_client = -1,
+		.dump_waits = LIST_HEAD_INIT(d.dump_waits),
 	};
 	struct start_undo undo = { 0 };
 	struct daemon_config cfg;
@@ -1000,61 +1212,6 @@ static char *client_base(const struct daemon_opts *opts)
 	return base;
 }
 
-/*
- * Waits up to @timeout_s for the dump of recorder @pid: the first
- * "[ perf record: Dump FILE ...]" line in DIR/output after @offset, and
- * prints FILE's path.  0, or 1 when none came.
- */
-static int wait_dump(pid_t pid, long long offset, const char *dir, int timeout_s)
-{
-	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	int ret = 1;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, SESSION_OUTPUT);
-	fp = fopen(path, "r");
-	if (!fp) {
-		fprintf(stderr, "perf daemon: cannot read %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	for (long waited = 0; waited <= timeout_s * 1000L; waited += 20) {
-		bool alive = kill(pid, 0) == 0;
-		ssize_t n;
-
-		fseeko(fp, offset, SEEK_SET);
-		while ((n = getline(&line, &cap, fp)) > 0 && line[n - 1] == '\n') {
-			char *dump = strstr(line, "[ perf record: Dump ");
-
-			offset += n;
-			if (!dump)
-				continue;
-			dump += strlen("[ perf record: Dump ");
-			dump[strcspn(dump, ": \n")] = '\0';
-			if (dump[0] == '/')
-				printf("%s\n", dump);
-			else
-				printf("%s/%s\n", dir, dump);
-			ret = 0;
-			goto out;
-		}
-		clearerr(fp);
-		if (!alive) {
-			fprintf(stderr, "perf daemon: the recorder (pid %d) ended before its dump: "
-				"see %s\n", pid, path);
-			goto out;
-		}
-		nanosleep(&tick, NULL);
-	}
-	fprintf(stderr, "perf daemon: no dump from pid %d within %d s: see %s\n", pid, timeout_s,
-		path);
-out:
-	free(line);
-	fclose(fp);
-	return ret;
-}
-
 /* Sends @request to the daemon on @base and relays its answer; the exit code. */
 static int send_request(const char *base, const char *request, const struct daemon_opts *opts)
 {
@@ -1087,9 +1244,6 @@ static int send_request(const char *base, const char *request, const struct daem
 	}
 	while ((n = getline(&line, &cap, in)) > 0) {
 		char *text = line + 2;
-		int pid;
-		long long offset;
-		int used;
 
 		if (line[n - 1] == '\n')
 			line[--n] = '\0';
@@ -1100,12 +1254,7 @@ static int send_request(const char *base, const char *request, const struct daem
 		} else if (line[0] == 'e') {
 			fprintf(stderr, "%s\n", text);
 		} else if (line[0] == 'x') {
-			ret = ret == 255 || ret == 0 ? atoi(text) : ret;
-		} else if (line[0] == 'w' &&
-			   sscanf(text, "%d %lld %n", &pid, &offset, &used) == 2) {
-			fflush(stdout);
-			if (wait_dump(pid, offset, text + used, opts->wait_s))
-				ret = 1;
+			ret = atoi(text);
 		}
 		fflush(stdout);
 	}
@@ -1217,7 +1366,7 @@ int cmd_daemon(int argc, const char **argv)
 	} else if (!strcmp(cmd, "stop")) {
 		snprintf(request, sizeof(request), "stop\n");
 	} else if (!strcmp(cmd, "signal")) {
-		snprintf(request, sizeof(request), "signal %d %s\n", opts.wait_s ? 1 : 0,
+		snprintf(request, sizeof(request), "signal %d %s\n", opts.wait_s,
 			 opts.session ? opts.session : "all");
 	} else if (!strcmp(cmd, "ping")) {
 		snprintf(request, sizeof(request), "ping %s\n", opts.session ? opts.session : "all");

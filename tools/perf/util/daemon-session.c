@@ -2,6 +2,7 @@
  * A perf daemon session: one `perf record` child, its directory and fifos.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -73,6 +74,7 @@ struct daemon_session *daemon_session__new(const char *base, const char *name, c
 	}
 	INIT_LIST_HEAD(&s->node);
 	s->pid = -1;
+	s->ack_fd = -1;
 	s->last_status = -1;
 	s->backoff = SESSION_BACKOFF_MIN;
 	return s;
@@ -82,16 +84,20 @@ void daemon_session__delete(struct daemon_session *s)
 {
 	if (!s)
 		return;
+	if (s->ack_fd >= 0)
+		close(s->ack_fd);
 	free(s->name);
 	free(s->run);
 	free(s->dir);
 	free(s);
 }
 
-static int make_fifo(const char *name)
+static int make_fifo(const char *dir, const char *file)
 {
+	char name[PATH_MAX];
 	struct stat st;
 
+	snprintf(name, sizeof(name), "%s/%s", dir, file);
 	if (mkfifo(name, 0600) == 0)
 		return 0;
 	if (errno != EEXIST)
@@ -129,11 +135,6 @@ static void session_child(struct daemon_session *s, const char *perf, bool appen
 		dup2(fd, 0);
 		close(fd);
 	}
-	if (make_fifo(SESSION_CONTROL) < 0 || make_fifo(SESSION_ACK) < 0) {
-		fprintf(stderr, "perf daemon: cannot make the control fifos in %s: %s\n",
-			s->dir, strerror(errno));
-		return;
-	}
 	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
 	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
 		     s->run) < 0)
@@ -149,10 +150,28 @@ static void session_child(struct daemon_session *s, const char *perf, bool appen
 
 int daemon_session__start(struct daemon_session *s, const char *perf, bool append)
 {
+	char ack[PATH_MAX];
 	pid_t pid;
+	int err;
 
 	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
+	err = make_fifo(s->dir, SESSION_CONTROL);
+	if (!err)
+		err = make_fifo(s->dir, SESSION_ACK);
+	if (err)
+		return err;
+	/*
+	 * The daemon reads the answers all the time the session exists, so an
+	 * answer that comes late (a snapshot's) is never lost between readers.
+	 */
+	if (s->ack_fd < 0) {
+		snprintf(ack, sizeof(ack), "%s/%s", s->dir, SESSION_ACK);
+		s->ack_fd = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (s->ack_fd < 0)
+			return -errno;
+	}
+	s->ack_len = 0;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -170,81 +189,64 @@ int daemon_session__start(struct daemon_session *s, const char *perf, bool appen
 	return 0;
 }
 
-int daemon_session__control(struct daemon_session *s, const char *cmd, char *reply,
-			    size_t size, int timeout_ms)
+int daemon_session__send(struct daemon_session *s, const char *cmd, int timeout_ms)
 {
-	char path[4096], buf[256];
-	struct pollfd pfd = { .events = POLLIN };
-	int ctl, ack = -1, err = 0;
-	size_t len = strlen(cmd);
-	ssize_t n;
+	char path[PATH_MAX], line[256];
+	int ctl, len, err = 0;
 
 	if (s->pid < 0)
 		return -ENXIO;
-	/* Opening a fifo without a reader for writing fails (ENXIO) instead of hanging. */
+	len = snprintf(line, sizeof(line), "%s\n", cmd);
+	if (len >= (int)sizeof(line))
+		return -E2BIG;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_CONTROL);
 	/*
-	 * A recorder that was just started opens the fifo only once it has
-	 * parsed its options: a request that waits for an answer waits for that
-	 * too.
+	 * Opening a fifo that nobody reads for writing fails (ENXIO) instead
+	 * of hanging; a recorder that was just started opens it only once it
+	 * has parsed its options, which is worth waiting for.
 	 */
 	for (int waited = 0; ; waited += 10) {
 		struct timespec tick = { 0, 10 * 1000 * 1000 };
 
 		ctl = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (ctl >= 0 || errno != ENXIO || !reply || waited >= timeout_ms)
+		if (ctl >= 0 || errno != ENXIO || waited >= timeout_ms)
 			break;
 		nanosleep(&tick, NULL);
 	}
 	if (ctl < 0)
 		return -errno;
-	if (reply) {
-		snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_ACK);
-		ack = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (ack < 0) {
-			err = -errno;
-			goto out;
-		}
-		/* An answer that came after an earlier request gave up is not ours. */
-		while (read(ack, buf, sizeof(buf)) > 0)
-			;
-	}
-	if (write(ctl, cmd, len) != (ssize_t)len || write(ctl, "\n", 1) != 1) {
+	/* One write of less than PIPE_BUF: never mixed with another writer's. */
+	if (write(ctl, line, len) != len)
 		err = errno ? -errno : -EIO;
-		goto out;
-	}
-	if (!reply)
-		goto out;
-	pfd.fd = ack;
-	len = 0;
-	while (len < size - 1) {
-		int ready = poll(&pfd, 1, timeout_ms);
-
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready <= 0) {
-			err = ready < 0 ? -errno : -ETIMEDOUT;
-			goto out;
-		}
-		n = read(ack, reply + len, size - 1 - len);
-		if (n < 0 && errno == EAGAIN)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EPIPE;
-			goto out;
-		}
-		len += n;
-		reply[len] = '\0';
-		if (memchr(reply, '\n', len))
-			break;
-	}
-	reply[len] = '\0';
-	reply[strcspn(reply, "\n")] = '\0';
-out:
-	if (ack >= 0)
-		close(ack);
 	close(ctl);
 	return err;
+}
+
+int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size)
+{
+	char *nl;
+	ssize_t n;
+
+	if (s->ack_fd < 0)
+		return -EBADF;
+	nl = memchr(s->ack_buf, '\n', s->ack_len);
+	if (!nl && s->ack_len < sizeof(s->ack_buf)) {
+		n = read(s->ack_fd, s->ack_buf + s->ack_len, sizeof(s->ack_buf) - s->ack_len);
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -errno;
+		s->ack_len += n;
+		nl = memchr(s->ack_buf, '\n', s->ack_len);
+	}
+	if (!nl) {
+		/* A line longer than the buffer is not an answer we know: drop it. */
+		if (s->ack_len == sizeof(s->ack_buf))
+			s->ack_len = 0;
+		return 0;
+	}
+	snprintf(line, size, "%.*s", (int)(nl - s->ack_buf), s->ack_buf);
+	s->ack_len -= nl + 1 - s->ack_buf;
+	memmove(s->ack_buf, nl + 1, s->ack_len);
+	return 1;
 }
 
 void daemon_session__ask_stop(struct daemon_session *s, int step)
@@ -252,7 +254,7 @@ void daemon_session__ask_stop(struct daemon_session *s, int step)
 	s->restart_at = 0;
 	if (s->pid < 0)
 		return;
-	if (step == 0 && daemon_session__control(s, "stop", NULL, 0, 0) == 0)
+	if (step == 0 && daemon_session__send(s, "stop", 0) == 0)
 		return;
 	if (step <= 1) {
 		kill(s->pid, SIGTERM);

@@ -38,7 +38,9 @@ struct daemon_session {
 	int last_status;	/* wait(2) status of the last one that died; -1: none did */
 	int backoff;		/* seconds to wait before the next restart */
 	long long restart_at;	/* when to start it again (daemon_session__now()); 0: not to */
-	bool seen;		/* still in the config being (re)read */
+	int ack_fd;		/* the ack fifo, open for reading while the session exists; -1 */
+	char ack_buf[256];	/* what was read of it, up to a whole line */
+	size_t ack_len;
 };
 
 /* A stopped session named @name running `perf record @run` in @base/session-@name. */
@@ -47,19 +49,23 @@ void daemon_session__delete(struct daemon_session *s);
 
 /*
  * Forks `@perf record --control=fifo:control,ack <run>` in the session
- * directory (created if needed) with its own process group and the
+ * directory (created if needed, with the fifos, whose ack end the session
+ * keeps open for reading) with its own process group and the
  * default signal mask.  @append keeps the output of the recorder before
  * (a restart); otherwise the output file starts empty.  0 or -errno.
  */
 int daemon_session__start(struct daemon_session *s, const char *perf, bool append);
 /*
- * Writes @cmd (e.g. "ping") to the control fifo; with @reply, waits up to
- * @timeout_ms for the answer on the ack fifo and stores its first line
- * there (without the newline).  0, -ENXIO when no recorder reads the
- * fifo, -ETIMEDOUT, or another -errno.
+ * Writes the command @cmd (e.g. "snapshot") to the control fifo, waiting
+ * up to @timeout_ms for a just-started recorder to open it.  0, -ENXIO
+ * when no recorder reads it, or another -errno.
  */
-int daemon_session__control(struct daemon_session *s, const char *cmd, char *reply,
-			    size_t size, int timeout_ms);
+int daemon_session__send(struct daemon_session *s, const char *cmd, int timeout_ms);
+/*
+ * The next whole line the recorder answered on the ack fifo, without its
+ * newline: 1 with it in @line, 0 when none has fully arrived, or -errno.
+ */
+int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size);
 /*
  * One step of ending the recorder: 0 the control "stop" command (SIGTERM
  * when nothing reads the fifo), 1 SIGTERM, 2 SIGKILL to its process group.

@@ -7,7 +7,7 @@ BASE=$TMPD/base
 CFG=$TMPD/config
 RUN_A='-m 1M -e cpu-clock --overwrite --switch-output -a'
 RUN_B='-m 1M -e cpu-clock -c 200000 --overwrite --switch-output -a'
-RUN_B2='-m 2M -e cpu-clock -c 200000 --overwrite --switch-output -a'
+RUN_B2='-q -m 2M -e cpu-clock -c 200000 --overwrite --switch-output -a'
 RUN_BAD='--no-such-option'
 
 # The daemon and its recorders go with the test, whatever ends it: the
@@ -106,10 +106,17 @@ wait_files "$BASE/session-b/perf.data.*" 1
 [ "$(ls "$BASE"/session-b/perf.data.* | wc -l)" -eq 1 ] || fail "session b: not 1 dump"
 
 # 6. signal --wait prints the dump's path once it is complete.
-dump=$(D signal --session b --wait=30 | tail -1)
-case "$dump" in "$BASE"/session-b/perf.data.*) ;; *) fail "--wait printed '$dump'" ;; esac
-"$PERF" evlist -i "$dump" | grep -q cpu-clock || fail "$dump is not a readable perf.data"
-[ "$(ls "$BASE"/session-b/perf.data.* | wc -l)" -eq 2 ] || fail "session b: not 2 dumps"
+check_wait() {	# check_wait SESSION [NR]: a dump with --wait, the session's NRth
+	local dump
+	D signal --session "$1" --wait=30 > wait.txt || { cat wait.txt; fail "signal --wait exited $?"; }
+	grep -qx "dump requested from session '$1 \[$(field "$1" 1)\]'" wait.txt || { cat wait.txt; fail "--wait: first line"; }
+	dump=$(tail -1 wait.txt)
+	case "$dump" in "$BASE/session-$1"/perf.data.*) ;; *) fail "--wait printed '$dump'" ;; esac
+	"$PERF" evlist -i "$dump" | grep -q cpu-clock || fail "$dump is not a readable perf.data"
+	[ -z "$2" ] || [ "$(ls "$BASE/session-$1"/perf.data.* | wc -l)" -eq "$2" ] ||
+		fail "session $1: not $2 dumps"
+}
+check_wait b 2
 
 # 7. A recorder killed with SIGKILL is started again.
 kill -9 "$APID"
@@ -125,6 +132,9 @@ wait_until '[ "$(field b 3)" = "$RUN_B2" ] && running b'
 ! kill -0 "$BPID" 2>/dev/null || fail "b's old recorder $BPID still runs"
 [ "$(field a 1)" = "$APID" ] || fail "a was restarted though its line did not change"
 BPID=$(field b 1)
+# b is quiet now (-q): --wait does not depend on what the recorder prints.
+# (Its old recorder wrote a last dump as it stopped: no count.)
+check_wait b
 
 # 9. A config that does not parse changes nothing.
 { cat "$CFG"; echo '[session-broken'; } > "$CFG.new" && mv "$CFG.new" "$CFG"
