@@ -80,6 +80,7 @@ struct daemon_config {
 struct daemon {
 	char *config_path;	/* absolute */
 	char *base;		/* absolute */
+	char *config_base;	/* daemon.base as the config wrote it at start; NULL with --base */
 	char *perf;		/* this binary, which the recorders run */
 	struct list_head sessions;
 	time_t start;
@@ -359,9 +360,9 @@ static void daemon__reload(struct daemon *d)
 		return;
 	}
 	base = cfg.base;
-	if (base && strcmp(base, d->base) && base[0] == '/')
+	if (d->config_base && (!base || strcmp(base, d->config_base)))
 		daemon__log("the base directory cannot change while the daemon runs: keeping %s "
-			    "(restart the daemon to use %s)\n", d->base, base);
+			    "(restart the daemon to use %s)\n", d->base, base ? base : "none");
 	if (daemon__apply(d, &cfg))
 		daemon__log("reload: out of memory\n");
 	daemon_config__exit(&cfg);
@@ -944,6 +945,9 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 	}
 	close(pipefd[0]);
 	setsid();
+	/* Every path the daemon uses is absolute: keep no directory busy. */
+	if (chdir("/") < 0)
+		pr_debug("chdir /: %s\n", strerror(errno));
 	devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0) {
 		dup2(devnull, 0);
@@ -1103,6 +1107,7 @@ static void daemon__exit(struct daemon *d)
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
 	free(d->base);
+	free(d->config_base);
 	free(d->config_path);
 	free(d->perf);
 }
@@ -1137,6 +1142,11 @@ static int daemon_start(const struct daemon_opts *opts)
 	if (daemon_config__read(&cfg, d.config_path))
 		goto out_free;
 	d.base = base_path(opts, &cfg);
+	if (!opts->base && cfg.base) {
+		d.config_base = strdup(cfg.base);
+		if (!d.config_base)
+			goto out_cfg;
+	}
 	if (!d.base || daemon__take_base(&d, &undo) || daemon__listen(&d)) {
 		start_undo(&d, &undo);
 		goto out_cfg;
@@ -1173,6 +1183,7 @@ out_free:
 	if (d.sock_fd >= 0)
 		close(d.sock_fd);
 	free(d.base);
+	free(d.config_base);
 	free(d.config_path);
 	free(d.perf);
 	return 255;

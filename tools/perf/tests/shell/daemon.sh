@@ -22,6 +22,8 @@ daemon_cleanup() {
 		timeout 60 "$ORACLE" daemon stop --config "$TMPD/oracle.config" >/dev/null 2>&1
 		[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
 	fi
+	# The foreground daemon shares our session: its children by parent.
+	[ -n "${FG:-}" ] && pkill -9 -P "$FG" 2>/dev/null
 	cleanup
 }
 trap daemon_cleanup EXIT
@@ -195,4 +197,25 @@ done
 [ ! -e "$BASE/control" ] || fail "the socket is left behind"
 D -x: 2>stop.err && fail "a list after stop succeeded"
 grep -q 'no daemon answers' stop.err || { cat stop.err; fail "no clear error after stop"; }
+
+# 14. --foreground, as a service manager runs it: logs to stdout, SIGHUP
+#     reloads, SIGTERM stops the sessions and the daemon.
+FG_BASE=$TMPD/fg
+printf '[daemon]\nbase = %s\n[session-f]\nrun = %s\n' "$FG_BASE" "$RUN_A" > fg.config
+F() { "$PERF" daemon --config fg.config "$@"; }
+"$PERF" daemon start --foreground --config fg.config > fg.log 2>&1 &
+FG=$!
+wait_lines fg.log 1 "daemon started (pid $FG)" "$FG"
+wait_until 'F ping --session f | grep -qx "OK   f"'
+FPID=$(F -x: | awk -F: '$2 == "f" { print $1 }')
+[ "$(cat "$FG_BASE/lock")" = "$FG" ] || fail "the lock does not hold the foreground pid $FG"
+kill -HUP "$FG"
+wait_lines fg.log 1 'reloading it' "$FG"
+[ "$(F -x: | awk -F: '$2 == "f" { print $1 }')" = "$FPID" ] || fail "SIGHUP restarted an unchanged session"
+kill -TERM "$FG"
+wait "$FG"; rc=$?
+[ $rc -eq 0 ] || { cat fg.log; fail "the foreground daemon exited $rc on SIGTERM"; }
+! kill -0 "$FPID" 2>/dev/null || fail "recorder $FPID outlived the foreground daemon"
+grep -q 'daemon exited' fg.log || { cat fg.log; fail "no 'daemon exited' in the log"; }
+FG=
 exit 0
