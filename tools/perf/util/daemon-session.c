@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
@@ -111,13 +112,22 @@ static int make_fifo(const char *dir, const char *file)
 }
 
 /* In the child: everything up to the exec; returns only on failure. */
-static void session_child(struct daemon_session *s, const char *perf, bool append)
+static void session_child(struct daemon_session *s, const char *perf, bool append,
+			  pid_t daemon)
 {
 	char *line, **argv;
 	sigset_t none;
 	int fd;
 
 	setpgid(0, 0);
+	/*
+	 * A daemon that is killed outright takes its recorders with it (each
+	 * writes its last dump on SIGTERM): left running, they would share
+	 * their fifos with the recorders of the next daemon on the same base.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != daemon)
+		return;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -151,7 +161,7 @@ static void session_child(struct daemon_session *s, const char *perf, bool appen
 int daemon_session__start(struct daemon_session *s, const char *perf, bool append)
 {
 	char ack[PATH_MAX];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	int err;
 
 	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
@@ -178,7 +188,7 @@ int daemon_session__start(struct daemon_session *s, const char *perf, bool appen
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		session_child(s, perf, append);
+		session_child(s, perf, append, parent);
 		_exit(127);
 	}
 	/* Both sides set the group, so a signal sent to it right away reaches it. */

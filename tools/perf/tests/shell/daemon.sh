@@ -218,4 +218,19 @@ wait "$FG"; rc=$?
 ! kill -0 "$FPID" 2>/dev/null || fail "recorder $FPID outlived the foreground daemon"
 grep -q 'daemon exited' fg.log || { cat fg.log; fail "no 'daemon exited' in the log"; }
 FG=
+
+# 15. A daemon killed outright takes its recorders with it, and a new one
+#     starts on the same base (the socket it left is replaced).
+D start || fail "start after stop exited $?"
+DPID=$(cat "$BASE/lock")
+wait_until 'running a && running b'
+APID=$(field a 1) BPID=$(field b 1)
+kill -9 "$DPID"
+for p in $APID $BPID; do
+	for i in $(seq 1 1500); do kill -0 "$p" 2>/dev/null || break; sleep 0.02; done
+	! kill -0 "$p" 2>/dev/null || fail "recorder $p outlived its killed daemon"
+done
+D start || fail "start after a killed daemon exited $?"
+wait_until 'ping_ok a && ping_ok b'
+D stop || fail "stop exited $?"
 exit 0
