@@ -1028,8 +1028,12 @@ static struct pollfd *daemon__pollfds(struct daemon *d, int *nr)
 	pfd[1] = (struct pollfd){ .fd = d->signal_fd, .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = d->inotify_fd, .events = POLLIN };
 	n = 3;
+	/*
+	 * Only running recorders: once the last writer of a fifo has gone, it
+	 * polls as hung up for good, which would spin the loop.
+	 */
 	list_for_each_entry(s, &d->sessions, node)
-		pfd[n++] = (struct pollfd){ .fd = s->ack_fd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = s->pid >= 0 ? s->ack_fd : -1, .events = POLLIN };
 	*nr = n;
 	return pfd;
 }

@@ -172,15 +172,16 @@ int daemon_session__start(struct daemon_session *s, const char *perf, bool appen
 	if (err)
 		return err;
 	/*
-	 * The daemon reads the answers all the time the session exists, so an
+	 * The daemon reads the answers all the time the recorder runs, so an
 	 * answer that comes late (a snapshot's) is never lost between readers.
+	 * Opened afresh for each recorder: the fifo may have been made anew.
 	 */
-	if (s->ack_fd < 0) {
-		snprintf(ack, sizeof(ack), "%s/%s", s->dir, SESSION_ACK);
-		s->ack_fd = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (s->ack_fd < 0)
-			return -errno;
-	}
+	if (s->ack_fd >= 0)
+		close(s->ack_fd);
+	snprintf(ack, sizeof(ack), "%s/%s", s->dir, SESSION_ACK);
+	s->ack_fd = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (s->ack_fd < 0)
+		return -errno;
 	s->ack_len = 0;
 	fflush(stdout);
 	fflush(stderr);

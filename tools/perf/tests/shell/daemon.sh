@@ -201,7 +201,8 @@ grep -q 'no daemon answers' stop.err || { cat stop.err; fail "no clear error aft
 # 14. --foreground, as a service manager runs it: logs to stdout, SIGHUP
 #     reloads, SIGTERM stops the sessions and the daemon.
 FG_BASE=$TMPD/fg
-printf '[daemon]\nbase = %s\n[session-f]\nrun = %s\n' "$FG_BASE" "$RUN_A" > fg.config
+printf '[daemon]\nbase = %s\n[session-f]\nrun = %s\n[session-short]\nrun = %s\n' \
+	"$FG_BASE" "$RUN_A" '-e cpu-clock -- sleep 0.1' > fg.config
 F() { "$PERF" daemon --config fg.config "$@"; }
 "$PERF" daemon start --foreground --config fg.config > fg.log 2>&1 &
 FG=$!
@@ -209,9 +210,17 @@ wait_lines fg.log 1 "daemon started (pid $FG)" "$FG"
 wait_until 'F ping --session f | grep -qx "OK   f"'
 FPID=$(F -x: | awk -F: '$2 == "f" { print $1 }')
 [ "$(cat "$FG_BASE/lock")" = "$FG" ] || fail "the lock does not hold the foreground pid $FG"
+# While a recorder that ended waits for its restart, the daemon sleeps.
+cpu() { awk '{ print $14 + $15 }' /proc/$FG/stat; }
+ticks=$(cpu)
+wait_until '[ "$(F -x: -v | awk -F: '"'"'$2 == "short" { print $9 }'"'"')" -ge 2 ]'
+used=$(( $(cpu) - ticks ))
+echo "foreground daemon: $used clock ticks of CPU over two restarts (1 s and 2 s apart)"
+[ "$used" -lt 100 ] || fail "the daemon used $used ticks of CPU while waiting to restart"
 kill -HUP "$FG"
 wait_lines fg.log 1 'reloading it' "$FG"
 [ "$(F -x: | awk -F: '$2 == "f" { print $1 }')" = "$FPID" ] || fail "SIGHUP restarted an unchanged session"
+F -v | grep -A9 ':short\]' | grep -q 'last end: exited 0' || { F -v; fail "short's end is not listed"; }
 kill -TERM "$FG"
 wait "$FG"; rc=$?
 [ $rc -eq 0 ] || { cat fg.log; fail "the foreground daemon exited $rc on SIGTERM"; }
