@@ -547,8 +547,10 @@ static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
 static bool daemon__ack_line(struct daemon *d, struct daemon_session *s, const char *line)
 {
 	struct dump_wait *w, *first = NULL;
+	const char *arg;
+	enum session_answer kind = daemon_session__parse_answer(line, &arg);
 
-	if (!strcmp(line, "ack"))
+	if (kind == ANSWER_ACK)
 		return true;
 	list_for_each_entry(w, &d->dump_waits, node) {
 		if (w->session == s) {
@@ -556,14 +558,14 @@ static bool daemon__ack_line(struct daemon *d, struct daemon_session *s, const c
 			break;
 		}
 	}
-	if (!first) {
+	if (!first || kind == ANSWER_OTHER) {
 		pr_debug("session '%s' answered '%s' to nothing we asked\n", s->name, line);
 		return false;
 	}
-	if (!strncmp(line, "ack ", 4))
-		daemon__dump_done(d, first, line + 4, NULL);
-	else if (!strncmp(line, "error:", 6) && strstr(line, "snapshot"))
-		daemon__dump_done(d, first, NULL, line + 6 + strspn(line + 6, " "));
+	if (kind == ANSWER_DUMP)
+		daemon__dump_done(d, first, arg, NULL);
+	else
+		daemon__dump_done(d, first, NULL, arg);
 	return false;
 }
 

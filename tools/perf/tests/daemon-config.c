@@ -3,11 +3,14 @@
  * splitter and a session's restart delays (util/daemon-session).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "tests.h"
 #include "util/config.h"
@@ -157,3 +160,61 @@ static int test__daemon_backoff(void)
 	return TEST_OK;
 }
 DEFINE_SUITE(daemon_backoff, "perf daemon: a dying recorder is restarted after 1, 2, 4 ... 60 s");
+
+static int test__daemon_answers(void)
+{
+	char dir[] = "/tmp/perf-daemon-test.XXXXXX", path[PATH_MAX], line[300];
+	struct daemon_session *s;
+	const char *arg;
+	int wr = -1, ret = TEST_FAIL;
+
+	TEST_ASSERT_EQUAL("ack", daemon_session__parse_answer("ack", &arg), ANSWER_ACK);
+	TEST_ASSERT_EQUAL("ack FILE", daemon_session__parse_answer("ack /x/perf.data.1", &arg),
+			  ANSWER_DUMP);
+	TEST_ASSERT_VAL(arg, !strcmp(arg, "/x/perf.data.1"));
+	TEST_ASSERT_EQUAL("ack and a blank", daemon_session__parse_answer("ack ", &arg), ANSWER_ACK);
+	TEST_ASSERT_EQUAL("snapshot error", daemon_session__parse_answer(
+		"error: snapshot needs --switch-output", &arg), ANSWER_DUMP_ERROR);
+	TEST_ASSERT_VAL(arg, !strcmp(arg, "snapshot needs --switch-output"));
+	TEST_ASSERT_EQUAL("other error", daemon_session__parse_answer(
+		"error: unknown command 'x'", &arg), ANSWER_OTHER);
+	TEST_ASSERT_EQUAL("acknowledged is not ack", daemon_session__parse_answer("acked", &arg),
+			  ANSWER_OTHER);
+
+	/* Lines come whole from the fifo, however the writes split them. */
+	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
+	s = daemon_session__new(dir, "t", "-a");
+	TEST_ASSERT_VAL("session", s);
+	snprintf(path, sizeof(path), "%s/session-t/%s", dir, SESSION_ACK);
+	if (mkdir(s->dir, 0700) < 0 || mkfifo(path, 0600) < 0)
+		goto out;
+	s->ack_fd = open(path, O_RDONLY | O_NONBLOCK);
+	wr = open(path, O_WRONLY);
+	if (s->ack_fd < 0 || wr < 0)
+		goto out;
+	if (daemon_session__read_ack(s, line, sizeof(line)) != 0)
+		goto out_fail;
+	if (write(wr, "ack\nack /a/perf.d", 17) != 17 ||
+	    daemon_session__read_ack(s, line, sizeof(line)) != 1 || strcmp(line, "ack") ||
+	    daemon_session__read_ack(s, line, sizeof(line)) != 0)
+		goto out_fail;
+	if (write(wr, "ata.1\nerror: x\n", 15) != 15 ||
+	    daemon_session__read_ack(s, line, sizeof(line)) != 1 ||
+	    strcmp(line, "ack /a/perf.data.1") ||
+	    daemon_session__read_ack(s, line, sizeof(line)) != 1 || strcmp(line, "error: x") ||
+	    daemon_session__read_ack(s, line, sizeof(line)) != 0)
+		goto out_fail;
+	ret = TEST_OK;
+out_fail:
+	if (ret)
+		fprintf(stderr, "FAILED: the ack lines read back wrong (last: '%s')\n", line);
+out:
+	if (wr >= 0)
+		close(wr);
+	unlink(path);
+	rmdir(s->dir);
+	rmdir(dir);
+	daemon_session__delete(s);
+	return ret;
+}
+DEFINE_SUITE(daemon_answers, "perf daemon: the recorder's answers, read whole from the ack fifo");

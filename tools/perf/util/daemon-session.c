@@ -328,6 +328,23 @@ bool daemon_session__reap(struct daemon_session *s)
 	return true;
 }
 
+enum session_answer daemon_session__parse_answer(const char *line, const char **arg)
+{
+	*arg = line;
+	if (!strcmp(line, "ack"))
+		return ANSWER_ACK;
+	if (!strncmp(line, "ack ", 4)) {
+		*arg = line + 4 + strspn(line + 4, " ");
+		return **arg ? ANSWER_DUMP : ANSWER_ACK;
+	}
+	/* The recorder names the command an error is about: "snapshot needs ...". */
+	if (!strncmp(line, "error:", 6) && strstr(line, "snapshot")) {
+		*arg = line + 6 + strspn(line + 6, " ");
+		return ANSWER_DUMP_ERROR;
+	}
+	return ANSWER_OTHER;
+}
+
 void daemon_session__describe_status(int status, char *buf, size_t size)
 {
 	if (status < 0)

@@ -84,6 +84,15 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms);
 bool daemon_session__reap(struct daemon_session *s);
 /* The clock restarts are scheduled on: monotonic milliseconds. */
 long long daemon_session__now(void);
+/* What a line the recorder answered on the ack fifo says. */
+enum session_answer {
+	ANSWER_ACK,		/* "ack": a command done (ping, stop, ...) */
+	ANSWER_DUMP,		/* "ack FILE": a snapshot's dump is complete; *arg: FILE */
+	ANSWER_DUMP_ERROR,	/* "error: ... snapshot ...": no dump; *arg: the reason */
+	ANSWER_OTHER,		/* another error, or a line we do not know */
+};
+
+enum session_answer daemon_session__parse_answer(const char *line, const char **arg);
 /* "exited 129", "killed by signal 9 (Killed)": how @status ended a process. */
 void daemon_session__describe_status(int status, char *buf, size_t size);
 
