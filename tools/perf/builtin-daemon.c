@@ -1230,7 +1230,7 @@ static char *client_base(const struct daemon_opts *opts)
 }
 
 /* Sends @request to the daemon on @base and relays its answer; the exit code. */
-static int send_request(const char *base, const char *request, const struct daemon_opts *opts)
+static int send_request(const char *base, const char *request)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char *line = NULL;
@@ -1239,7 +1239,12 @@ static int send_request(const char *base, const char *request, const struct daem
 	ssize_t n;
 	FILE *in;
 
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", base, DAEMON_SOCKET);
+	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", base,
+			     DAEMON_SOCKET) >= sizeof(addr.sun_path)) {
+		fprintf(stderr, "perf daemon: the base directory path %s is too long for a "
+			"daemon's socket: no daemon can run there.\n", base);
+		return 255;
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		fprintf(stderr, "perf daemon: no daemon answers on %s (%s): start one with "
@@ -1289,7 +1294,7 @@ static int daemon_client(const struct daemon_opts *opts, const char *request)
 
 	if (!base)
 		return 255;
-	ret = send_request(base, request, opts);
+	ret = send_request(base, request);
 	free(base);
 	return ret;
 }
