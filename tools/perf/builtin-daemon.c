@@ -780,19 +780,28 @@ static void daemon__serve(struct daemon *d)
 
 /* ---- the daemon process ---------------------------------------------------- */
 
+/* BASE/control as a socket address; a base too long for one is reported. */
+static int socket_address(const char *base, struct sockaddr_un *addr)
+{
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	if ((size_t)snprintf(addr->sun_path, sizeof(addr->sun_path), "%s/%s", base,
+			     DAEMON_SOCKET) < sizeof(addr->sun_path))
+		return 0;
+	fprintf(stderr, "perf daemon: the base directory path %s is too long for the daemon's "
+		"socket (at most %zu characters): choose a shorter base.\n", base,
+		sizeof(addr->sun_path) - sizeof(DAEMON_SOCKET) - 1);
+	return -ENAMETOOLONG;
+}
+
 static int daemon__listen(struct daemon *d)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct sockaddr_un addr;
 	mode_t old;
 	int fd;
 
-	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", d->base,
-			     DAEMON_SOCKET) >= sizeof(addr.sun_path)) {
-		fprintf(stderr, "perf daemon: the base directory path %s is too long for its "
-			"socket (at most %zu characters): choose a shorter base.\n", d->base,
-			sizeof(addr.sun_path) - sizeof(DAEMON_SOCKET) - 1);
+	if (socket_address(d->base, &addr))
 		return -ENAMETOOLONG;
-	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -1232,19 +1241,15 @@ static char *client_base(const struct daemon_opts *opts)
 /* Sends @request to the daemon on @base and relays its answer; the exit code. */
 static int send_request(const char *base, const char *request)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct sockaddr_un addr;
 	char *line = NULL;
 	size_t cap = 0;
 	int fd, ret = 255;
 	ssize_t n;
 	FILE *in;
 
-	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", base,
-			     DAEMON_SOCKET) >= sizeof(addr.sun_path)) {
-		fprintf(stderr, "perf daemon: the base directory path %s is too long for a "
-			"daemon's socket: no daemon can run there.\n", base);
+	if (socket_address(base, &addr))
 		return 255;
-	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		fprintf(stderr, "perf daemon: no daemon answers on %s (%s): start one with "

@@ -55,7 +55,7 @@ expect_error "base under a file" 255 "cannot create the base directory $TMPD/fil
 mkdir long
 printf '[daemon]\nbase = %s\n[session-a]\nrun = -a\n' "$TMPD/long/$(printf 'x%.0s' $(seq 1 100))" \
 	> too-long
-expect_error "base too long" 255 "too long for its socket" start --config too-long
+expect_error "base too long" 255 "too long for the daemon's socket" start --config too-long
 [ -z "$(ls -A long)" ] || { ls -laR long; fail "a too-long base left files"; }
 
 # A base that cannot be written (as a user who may not: root may write anywhere).
