@@ -172,6 +172,16 @@ static int config_item(const char *section, const char *key, const char *value, 
 			line);
 		return -EINVAL;
 	}
+	{
+		char **argv;
+
+		if (argv__split(value, &argv) < 0) {
+			fprintf(stderr, "%s:%d: expected a closing quote in the run line\n",
+				cfg->path, line);
+			return -EINVAL;
+		}
+		free(argv);
+	}
 	/* A second run line for a session replaces the first, as perf config reads it. */
 	s = session__find(&cfg->sessions, section + 8);
 	if (s) {

@@ -149,8 +149,9 @@ static void session_child(struct daemon_session *s, const char *perf, bool appen
 	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
 		     s->run) < 0)
 		return;
+	/* The config check let no unclosed quote through: only memory can fail here. */
 	if (argv__split(line, &argv) < 0) {
-		fprintf(stderr, "perf daemon: session '%s': unclosed quote in its run line\n",
+		fprintf(stderr, "perf daemon: session '%s': out of memory for its run line\n",
 			s->name);
 		return;
 	}

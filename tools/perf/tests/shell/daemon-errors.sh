@@ -39,6 +39,9 @@ expect_error "empty run line" 255 "empty-run:4: expected 'run = <perf record arg
 	start --config empty-run
 config '[session-a]\nrun = "-e cpu-clock\n' bad-quote
 expect_error "unclosed quote" 255 "bad-quote:4: expected '\"'" start --config bad-quote
+config "[session-a]\\nrun = -e 'sched:*\\n" run-quote
+expect_error "unclosed quote in a run line" 255 "run-quote:4: expected a closing quote in the run line" \
+	start --config run-quote
 printf 'base = /tmp\n' > no-section
 expect_error "item before a section" 255 "no-section:1: expected a '\[section\]' header" \
 	start --config no-section
