@@ -77,13 +77,13 @@ D > plain.txt
 grep -qx "\[$DPID:daemon\] base: $BASE" plain.txt || fail "plain daemon line"
 grep -Eqx "\[[0-9]+:a\] perf record $RUN_A" plain.txt || fail "plain session line"
 
-# 3. ping: OK for each working session, FAIL (and exit 1) for the one that cannot run.
+# 3. ping: OK for each working session, FAIL for the one that cannot run (exit 0, as the distro).
 wait_until 'ping_ok a && ping_ok b'
 D ping > ping.txt; rc=$?
 cat ping.txt
 grep -qx 'OK   a' ping.txt && grep -qx 'OK   b' ping.txt || fail "ping a and b"
 grep -qx 'FAIL bad' ping.txt || fail "ping of the broken session"
-[ $rc -eq 1 ] || fail "ping with a FAIL exited $rc"
+[ $rc -eq 0 ] || fail "ping with a FAIL exited $rc (perf daemon exits 0)"
 
 # 4. The session that cannot run is listed, with how its recorder ended.
 wait_until '[ "$(field bad 10)" = "exited 129" ]'
@@ -99,7 +99,7 @@ D signal > sig.txt 2>sig.err; rc=$?
 cat sig.txt sig.err
 grep -qx "signal 12 sent to session 'b \[$BPID\]'" sig.txt || fail "signal to every session"
 grep -q "session 'bad' is not running" sig.err || fail "signal to a session that is down"
-[ $rc -eq 1 ] || fail "signal that missed a session exited $rc"
+[ $rc -eq 0 ] || fail "signal that missed a session exited $rc (perf daemon exits 0)"
 wait_lines "$BASE/session-a/output" 2 'perf record: Dump ' "$APID"
 wait_lines "$BASE/session-b/output" 1 'perf record: Dump ' "$BPID"
 wait_files "$BASE/session-a/perf.data.*" 2
