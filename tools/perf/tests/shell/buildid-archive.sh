@@ -78,6 +78,19 @@ $PERF archive p.data >archive.out || fail "perf archive"
 grep -q 'tar xvf p.data.tar.bz2 -C ~/.debug' archive.out || fail "archive: no instructions"
 tar tjf p.data.tar.bz2 | sort >ours.lst || fail "archive is not a tar.bz2"
 grep -q '/bin/prog/[0-9a-f]*/elf$' ours.lst || fail "archive lacks prog"
+# A cache entry linked or unlinked by another recorder while tar reads it:
+# GNU tar then says "file changed as we read it" and exits 1; the archive is
+# still whole.  A tar that does that every time stands in for the race.
+mkdir -p fake
+cat >fake/tar <<'EOF2'
+#!/bin/sh
+/usr/bin/tar "$@" || exit $?
+echo "tar: cached file: file changed as we read it" >&2
+exit 1
+EOF2
+chmod +x fake/tar
+PATH=$PWD/fake:$PATH $PERF archive p.data >/dev/null 2>&1 || fail "perf archive failed on tar's 'file changed'"
+tar tjf p.data.tar.bz2 | sort | cmp -s - ours.lst || fail "the archive differs after tar's 'file changed'"
 mv p.data.tar.bz2 ours.tar.bz2
 oracle_ok "archive" archive p.data >/dev/null
 tar tjf p.data.tar.bz2 | sort >dist.lst
