@@ -33,13 +33,15 @@ enum {
 	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
 	/* Indentation by call depth, which only branch traces have: prints nothing here. */
 	F_CALLINDENT = 1 << 13,
+	/* The source line of the address, on a line of its own below it. */
+	F_SRCLINE = 1 << 14,
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
-	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT },
+	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "srcline", F_SRCLINE },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -397,6 +399,32 @@ static bool script__chain_valid(const struct perf_sample *sample)
 	return true;
 }
 
+/*
+ * -F srcline: "\n  file.c:123" from the DSO's debug info, else "\n  dso[addr]"
+ * with the address as printed in the ip column; nothing outside any DSO.
+ * (Without debug info upstream asks addr2line, whose answer sometimes names
+ * a function after all, and then prints no line: we do not guess when.)
+ */
+static void script__print_srcline(struct script *sc, const struct addr_location *al, u64 ip)
+{
+	char line[PATH_MAX + 32];
+	const char *name, *slash;
+	int n;
+
+	if (!al->dso)
+		return;
+	if (!dso__srcline(al->dso, al->sym_addr, line, sizeof(line))) {
+		n = strlen(line);
+	} else {
+		name = al->dso->name;
+		slash = al->dso->kernel ? NULL : strrchr(name, '/');
+		n = snprintf(line, sizeof(line), "%s[%llx]", slash ? slash + 1 : name,
+			     (unsigned long long)(al->map ? al->addr : ip));
+	}
+	outbuf__write(&sc->ob, "\n  ", 3);
+	outbuf__write(&sc->ob, line, n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel,
 			  struct machine *machine)
@@ -459,6 +487,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 				p[1] = '\t';
 				outbuf__advance(&sc->ob, p + 2);
 				script__print_addr(sc, f, &a, ip, true);
+				if (f & F_SRCLINE)
+					script__print_srcline(sc, &a, ip);
 			}
 		}
 		outbuf__write(&sc->ob, "\n\n", 2);
@@ -467,6 +497,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (f & (F_IP | F_SYM | F_DSO)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, kernel, &al);
 		script__print_addr(sc, f, &al, sample->ip, false);
+		if (f & F_SRCLINE)
+			script__print_srcline(sc, &al, sample->ip);
 	}
 	outbuf__putc(&sc->ob, '\n');
 	return 0;
@@ -632,7 +664,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period,addr,callindent\n", tok);
+				"period,addr,callindent,srcline\n", tok);
 			err = -EINVAL;
 			break;
 		}
@@ -660,7 +692,7 @@ static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period,addr,callindent;",
+	"                      trace,ip,sym,symoff,dso,period,addr,callindent,srcline;",
 	"                      \"type:fields\" for one event type (hw, sw, trace, raw,",
 	"                      break); +field/-field edit the defaults",
 	"    --header          show the data header",

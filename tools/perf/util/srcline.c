@@ -4,6 +4,7 @@
  * .debug_info, else the separate debug file of its build id.  C++ names
  * are the demangled linkage names, so they compare with the symbol names.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -196,4 +197,26 @@ int srcline__inline_frames(const struct addr_location *al, struct symbol *out, i
 		}
 	}
 	return n;
+}
+
+int dso__srcline(struct dso *dso, u64 addr, char *buf, size_t len)
+{
+	Dwarf *dw = dso->kernel ? NULL : dso__dwarf(dso);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *file, *base;
+	int lineno;
+
+	if (!dw || !dwarf_addrdie(dw, addr, &cu))
+		return -ENOENT;
+	line = dwarf_getsrc_die(&cu, addr);
+	file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+	/* A unit that covers the address with no line for it: upstream prints ":0". */
+	if (!file || dwarf_lineno(line, &lineno) != 0) {
+		snprintf(buf, len, ":0");
+		return 0;
+	}
+	base = strrchr(file, '/');
+	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
+	return 0;
 }

@@ -6,6 +6,7 @@
  * shown the way upstream perf shows them: one line per inlined function,
  * marked "(inlined)", before the function they were inlined into.
  */
+#include <stddef.h>
 #include "types.h"
 
 struct dso;
@@ -26,6 +27,12 @@ int dso__inline_names(struct dso *dso, u64 addr, const char **names, int max);
 struct addr_location;
 struct symbol;
 int srcline__inline_frames(const struct addr_location *al, struct symbol *out, int max);
+/*
+ * "file.c:123" (the file's base name) for ELF address @addr of @dso, from
+ * its line table (":0" when a unit covers @addr but has no line for it);
+ * -ENOENT when the DSO has no debug info covering @addr.
+ */
+int dso__srcline(struct dso *dso, u64 addr, char *buf, size_t len);
 /* Frees what dso__inline_names() opened for @dso. */
 void dso__srcline_exit(struct dso *dso);
 
