@@ -11,11 +11,14 @@
 #include "util/session.h"
 #include "util/debug.h"
 #include "util/callchain.h"
+#include "util/srcline.h"
 #include "util/sample-filter.h"
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT__MAX };
+enum sort_key {
+	SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT_SRCLINE, SORT__MAX
+};
 
 /* -F columns that are not sort keys. */
 enum { COL_CHILDREN = SORT__MAX, COL_SELF, COL_SAMPLES, COL_PERIOD };
@@ -23,6 +26,7 @@ enum { COL_CHILDREN = SORT__MAX, COL_SELF, COL_SAMPLES, COL_PERIOD };
 struct hist_entry {
 	const char *comm;	/* interned (report__intern): equal names, equal pointers */
 	const char *trace;	/* the tracepoint's fields as printed, interned */
+	const char *srcline;	/* "file.c:123" (or what stands for it), interned */
 	int pid, cpu;
 	int tid;		/* of the sample that made the entry (not a key) */
 	struct thread *thread;	/* ditto; "pid" shows its last comm */
@@ -83,6 +87,8 @@ struct report {
 	struct dso_canon { struct dso *dso, *canon; } *canon;
 	size_t nr_canon, cap_canon;
 	struct dso_canon last_canon;
+	/* --sort srcline: the last answers, by DSO and address. */
+	struct { struct dso *dso; u64 addr; const char *line; } srclines[4096];
 };
 
 static u64 str__hash(const char *s)
@@ -146,6 +152,7 @@ static u64 entry__hash(const struct hist_entry *h)
 	u64 v = (u64)(uintptr_t)h->comm * 31 + (u64)h->pid;
 
 	v = v * 1000003 ^ (u64)(uintptr_t)h->trace;
+	v = v * 1000003 ^ (u64)(uintptr_t)h->srcline;
 	v = v * 1000003 ^ (u64)h->cpu;
 	v = v * 1000003 ^ (u64)(uintptr_t)h->dso;
 	v = v * 1000003 ^ (h->sym ? (u64)(uintptr_t)h->sym : h->addr);
@@ -154,7 +161,7 @@ static u64 entry__hash(const struct hist_entry *h)
 
 static bool entry__same(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return a->comm == b->comm && a->trace == b->trace && a->pid == b->pid && a->gen == b->gen && a->cpu == b->cpu && a->dso == b->dso &&
+	return a->comm == b->comm && a->trace == b->trace && a->srcline == b->srcline && a->pid == b->pid && a->gen == b->gen && a->cpu == b->cpu && a->dso == b->dso &&
 	       a->sym == b->sym && (a->sym || a->addr == b->addr);
 }
 
@@ -324,6 +331,42 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 	return (ssize_t)nr;
 }
 
+/*
+ * --sort srcline: the source line of an address from the DSO's debug info;
+ * without it "sym+offset", or "dso[address]" outside any symbol; "??:0"
+ * outside any DSO, as the distro names them.  Interned, and remembered per
+ * DSO and address.
+ */
+static const char *report__srcline(struct report *r, const struct addr_location *al, u64 ip)
+{
+	u64 addr = al->sym_addr;
+	size_t slot = (size_t)((((uintptr_t)al->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
+		      (ARRAY_SIZE(r->srclines) - 1);
+	char buf[PATH_MAX + 64];
+	const char *line;
+
+	if (!al->dso)
+		return report__intern(r, "??:0");
+	if (r->srclines[slot].line && r->srclines[slot].dso == al->dso &&
+	    r->srclines[slot].addr == addr)
+		return r->srclines[slot].line;
+	if (dso__srcline(al->dso, addr, buf, sizeof(buf))) {
+		if (al->sym)
+			snprintf(buf, sizeof(buf), "%s+%llu", al->sym->name,
+				 (unsigned long long)(addr - al->sym->start));
+		else
+			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(al->dso),
+				 (unsigned long long)(al->map ? al->addr : ip));
+	}
+	line = report__intern(r, buf);
+	if (line) {
+		r->srclines[slot].dso = al->dso;
+		r->srclines[slot].addr = addr;
+		r->srclines[slot].line = line;
+	}
+	return line;
+}
+
 static int entry__append(const struct report *r, struct hist_entry *he,
 			 const struct callchain_frame *frames, size_t nr, u64 period)
 {
@@ -402,9 +445,14 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			return -ENOMEM;
 	}
 	key.kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (report__has(r, SORT_DSO) || report__has(r, SORT_SYM)) {
+	if (report__has(r, SORT_DSO) || report__has(r, SORT_SYM) || report__has(r, SORT_SRCLINE)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
 		entry__set_location(r, &key, al.dso, al.sym, al.addr);
+		if (report__has(r, SORT_SRCLINE)) {
+			key.srcline = report__srcline(r, &al, sample->ip);
+			if (!key.srcline)
+				return -ENOMEM;
+		}
 	}
 	if (r->callchain && (r->trees || r->children) &&
 	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
@@ -435,6 +483,12 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		if (f->mapped)
 			key.kernel = f->kernel;
 		entry__set_location(r, &key, f->dso, f->sym, f->ip);
+		if (report__has(r, SORT_SRCLINE)) {
+			machine__resolve(machine, (int)sample->pid, f->ip, f->kernel, &al);
+			key.srcline = report__srcline(r, &al, f->ip);
+			if (!key.srcline)
+				return -ENOMEM;
+		}
 		he = hists__findnew(h, &key, t);
 		he->last_comm = key.last_comm;
 		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
@@ -542,6 +596,9 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 	case SORT_TRACE:
 		snprintf(buf, len, "%s", e->trace ? e->trace : "");
 		break;
+	case SORT_SRCLINE:
+		snprintf(buf, len, "%s", e->srcline ? e->srcline : "");
+		break;
 	case SORT__MAX:
 		buf[0] = '\0';
 		break;
@@ -554,7 +611,7 @@ static const char *col_names[] = { "Children", "Self", "Samples", "Period" };
 static const char *const key_names[] = {
 	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
 	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU",
-	[SORT_TRACE] = "Trace output",
+	[SORT_TRACE] = "Trace output", [SORT_SRCLINE] = "Source:Line",
 };
 
 static double entry__percent(const struct report *r, const struct hist_entry *e,
@@ -586,6 +643,9 @@ static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y
 	case SORT_TRACE:
 		return x->trace == y->trace ? 0 : strcmp(x->trace ? x->trace : "",
 							 y->trace ? y->trace : "");
+	case SORT_SRCLINE:
+		return x->srcline == y->srcline ? 0 : strcmp(x->srcline ? x->srcline : "",
+							     y->srcline ? y->srcline : "");
 	default:
 		return 0;
 	}
@@ -824,7 +884,7 @@ static int sort_key__parse(const char *tok)
 {
 	static const char *const names[] = {
 		[SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_PID] = "pid",
-		[SORT_CPU] = "cpu", [SORT_TRACE] = "trace",
+		[SORT_CPU] = "cpu", [SORT_TRACE] = "trace", [SORT_SRCLINE] = "srcline",
 	};
 
 	for (int k = 0; k < SORT__MAX; k++)
@@ -905,9 +965,11 @@ static int report__parse_sort(struct report *r, const char *arg)
 			k = SORT_CPU;
 		else if (!strcmp(tok, "trace"))
 			k = SORT_TRACE;
+		else if (!strcmp(tok, "srcline"))
+			k = SORT_SRCLINE;
 		else {
 			fprintf(stderr, "perf report: unknown --sort key '%s'; "
-				"use comm, pid, cpu, dso, sym or trace.\n", tok);
+				"use comm, pid, cpu, dso, sym, srcline or trace.\n", tok);
 			free(copy);
 			return -EINVAL;
 		}
