@@ -780,8 +780,7 @@ static int record__setup_events(struct record *rec)
 		tracking = evlist__first(rec->evlist);
 	}
 	tracking->tracking = true;
-	evlist__for_each_entry(rec->evlist, evsel)
-		evsel__config(evsel, opts);
+	evlist__config(rec->evlist, opts);
 	/*
 	 * A dump may come after a deploy replaced a binary its samples ran
 	 * in: the binary is cached when it is mapped
@@ -820,6 +819,10 @@ static int record__open(struct record *rec)
 		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
 		if (fb == EVSEL_FALLBACK_NONE)
 			break;
+		if (fb == EVSEL_FALLBACK_ATTR) {
+			pr_debug("%s\n", msg);
+			continue;
+		}
 		/* Like the distro, only -v tells that kernel samples are left out; once. */
 		if (fb == EVSEL_FALLBACK_USER_ONLY) {
 			if (verbose > 0 && !said_user_only)
