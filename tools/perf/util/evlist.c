@@ -415,15 +415,21 @@ struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event 
 	return evlist__id2evsel(evlist, sample.id);
 }
 
-/* The record's evsel says where its time is. */
+/*
+ * The record's evsel says where its time is; without IDENTIFIER every
+ * evsel lays records out as the first does.
+ */
 u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
 {
+	struct evlist *root = evlist__root(evlist);
 	struct evsel *evsel;
 	u64 time;
 
-	if (event->header.size < 2 * sizeof(u64))
+	if (event->header.size < 2 * sizeof(u64) || !root->nr_entries)
 		return 0;
-	evsel = evlist__event2evsel(evlist, event);
+	evsel = evlist__first(root);
+	if (evsel->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
+		evsel = evlist__event2evsel(evlist, event);
 	if (!evsel || perf_event__time(&evsel->attr, event, &time) || time == (u64)-1)
 		return 0;
 	return time;

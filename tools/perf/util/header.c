@@ -186,6 +186,17 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 
 	dso_hits__note(info->hits, event);
 
+	/* SAMPLE_TIME: the earliest and the latest, in whatever order they come. */
+	if (event->header.type == PERF_RECORD_SAMPLE && info->evlist) {
+		u64 t = evlist__event_time(info->evlist, event);
+
+		if (t && (!info->first_sample_time || t < info->first_sample_time))
+			info->first_sample_time = t;
+		if (t > info->last_sample_time)
+			info->last_sample_time = t;
+		return;
+	}
+
 	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return;
 	if (event->header.type == PERF_RECORD_MMAP) {
@@ -218,6 +229,7 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlist,
 			     const struct record_opts *opts)
 {
+	info->evlist = evlist;
 	info->no_buildid = opts->no_buildid;
 	info->no_buildid_cache = opts->no_buildid_cache;
 	if (!opts->no_buildid && !opts->buildid_all)

@@ -56,6 +56,7 @@ struct perf_header_info {
 	 */
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
+	struct evlist *evlist;		/* where note_event finds a sample's time */
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
 	bool vdso;			/* a process mapped the [vdso] */
 	struct dso_hits *hits;		/* which of dsos samples fell into; NULL: all */
