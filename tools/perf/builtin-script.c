@@ -33,13 +33,14 @@ enum {
 	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
 	/* Indentation by call depth, which only branch traces have: prints nothing here. */
 	F_CALLINDENT = 1 << 13,
+	F_TOD = 1 << 14,	/* the time of day, from CLOCK_DATA (perf record -k) */
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
-	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT },
+	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "tod", F_TOD },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -54,6 +55,7 @@ static const struct { const char *name; u32 type; } field_types[] = {
 static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
 	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
 	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
+	{ F_TOD, PERF_SAMPLE_TIME, "TIME" },
 	{ F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" }, { F_IP, PERF_SAMPLE_IP, "IP" },
 	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 };
@@ -164,6 +166,11 @@ static int script__check_fields(struct script *sc)
 				"drop symoff.\n");
 			return -EINVAL;
 		}
+		if ((f & F_TOD) && !sc->session->has_clock) {
+			fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
+				"Please record with -k/--clockid option.\n");
+			return -EINVAL;
+		}
 		if (!missing)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
@@ -269,6 +276,11 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 		*p++ = '[';
 		p = cpu >= 0 ? fmt__u64_width(p, cpu, 3, '0') : fmt__int(p, &fmt_03d, (u64)cpu);
 		*p++ = ']';
+		*p++ = ' ';
+	}
+	if (f & F_TOD) {
+		p += clock_ref__format_tod(clock_ref__tod_ns(&sc->session->clock, sample->time),
+					   p, 64);
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
@@ -575,8 +587,8 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 		return -ENOMEM;
 	/* The comm after the record took effect (a FORK's time may be past its sample's). */
 	sc->comm_now = true;
-	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TIME), se->chain,
-			   thread, sample);
+	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TOD | F_TIME),
+			   se->chain, thread, sample);
 	sc->comm_now = false;
 	outbuf__write(&sc->ob, text, len < (int)sizeof(text) ? (size_t)len : sizeof(text) - 1);
 	outbuf__putc(&sc->ob, '\n');

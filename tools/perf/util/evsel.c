@@ -331,6 +331,10 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 		attr->bpf_event = 1;
 	}
 	attr->write_backward = evsel->overwrite;
+	if (opts->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = opts->clockid;
+	}
 
 	/*
 	 * Counters start disabled.  A forked workload enables per-task events

@@ -19,7 +19,8 @@ count|-e cpu-clock -c 10000
 freq|-e cpu-clock -F 999
 overwrite|-e cpu-clock --overwrite
 two|-e cpu-clock -e task-clock
-tracepoint|-e sched:sched_switch'
+tracepoint|-e sched:sched_switch
+clock|-e cpu-clock -k monotonic'
 
 # case (a glob) | - for a field only the distro sets, + for one only we set | field (a glob) | why
 # Bit masks (sample_type, read_format) are compared one bit a line.

@@ -32,12 +32,7 @@ check s.data
 
 # A dump by signal and one at exit.
 $PERF record -q -e cpu-clock --overwrite --switch-output -o fr.data -- $PERF test -w burn 1.2 &
-rec=$!
-wait_recording $rec
-sleep 0.3
-kill -USR2 $rec
-wait_files 'fr.data.*' 1
-wait $rec || fail "the flight recorder exited $?"
+dump_once_then_exit $! 'fr.data.*'
 [ "$(ls fr.data.* | wc -l)" = 2 ] || fail "two dumps expected: $(ls fr.data.*)"
 for f in fr.data.*; do
 	check "$f"
