@@ -103,6 +103,20 @@ if grep -q '(inlined)$' dist.txt; then
 	[ -s missing.inl ] && { head -3 missing.inl; fail "inlined functions the distro shows are missing"; }
 fi
 
+# perf report shows the unwound frames as its call graph, as the distro does:
+# the program's part of the top entry's tree (the libraries' inlined
+# frames the distro adds from debug info are left out).
+tree() {	# the frames of the first tree in perf report --stdio --no-children output
+	awk '/---/ { on = 1; sub(/.*---/, "") } on && /^ *$/ { exit }
+	     on { gsub(/^[ |]+/, ""); if ($0 !~ /\(inlined\)$/) print }' "$1"
+}
+$PERF report --stdio --no-children -i d.data >ours.rep 2>ours.err || { cat ours.err; fail "report"; }
+oracle_ok "report" report --stdio --no-children -i d.data >dist.rep
+tree ours.rep | head -4 | tr '\n' ' ' >ours.tree
+tree dist.rep | head -4 | tr '\n' ' ' >dist.tree
+[ "$(cat ours.tree)" = "leaf mid top main " ] || fail "our report's tree: $(cat ours.tree)"
+cmp -s ours.tree dist.tree || fail "our report's tree '$(cat ours.tree)', the distro's '$(cat dist.tree)'"
+
 # The distro's own file: it reaches main as often, and we agree with its
 # frames for at least 95% of the samples.
 "$ORACLE" record -q --call-graph dwarf -e cpu-clock -o o.data ./dw >/dev/null 2>&1 || fail "the distro's record"
