@@ -15,6 +15,22 @@ n=$(in_prog ours.txt)
 [ "$n" -gt 0 ] || { sort ours.txt | uniq -c | sort -rn | head -5; fail "no sample named $PROG"; }
 echo "our file: $n of $(wc -l <ours.txt) samples in the program"
 
+# Flight-recorder dumps: each names the program, the ones after the first
+# too (the process table keeps its KSYMBOL record for every dump it overlaps).
+$PERF record -q -e cpu-clock --overwrite --switch-output -o fr.data -- $PERF test -w bpf-loop 1.5 &
+dump_once_then_exit $! 'fr.data.*'
+[ "$(ls fr.data.* | wc -l)" = 2 ] || fail "two dumps expected: $(ls fr.data.*)"
+for f in fr.data.*; do
+	$PERF script -F ip,sym,dso -i "$f" >dump.txt 2>ours.err || { cat ours.err; fail "script of $f"; }
+	[ "$(in_prog dump.txt)" -gt 0 ] || fail "$f: no sample named $PROG"
+	if [ -x "$ORACLE" ]; then
+		oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
+		[ "$(grep -E "$PROG" dump.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||
+			fail "$f: the program's samples are named apart from the distro's"
+	fi
+	echo "$f: $(in_prog dump.txt) of $(wc -l <dump.txt) samples in the program"
+done
+
 [ -x "$ORACLE" ] || { echo "the distro perf ($ORACLE) is not installed: not compared"; exit 0; }
 # The distro reads the same names from our file, and we from its file.
 oracle_ok "script of our file" script -F ip,sym,dso -i o.data >dist.txt
