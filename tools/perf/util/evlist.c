@@ -205,6 +205,8 @@ void evlist__config(struct evlist *evlist, const struct record_opts *opts)
 	 * them) is enough, as in the distro; otherwise IDENTIFIER, whose place
 	 * does not depend on the layout: first in a sample, last in the
 	 * trailer of any other record (evlist__event_time reads it there).
+	 * The flight recorder needs neither to walk a backward buffer (record
+	 * sizes do that); it reads a record's time with either.
 	 */
 	first = evlist__first(evlist);
 	evlist__for_each_entry(evlist, evsel)

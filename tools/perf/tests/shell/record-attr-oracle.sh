@@ -18,6 +18,7 @@ dwarf|-e cpu-clock --call-graph dwarf
 count|-e cpu-clock -c 10000
 freq|-e cpu-clock -F 999
 overwrite|-e cpu-clock --overwrite
+overwrite-count|-e cpu-clock --overwrite -c 10000
 two|-e cpu-clock -e task-clock
 tracepoint|-e sched:sched_switch
 clock|-e cpu-clock -k monotonic'
@@ -28,15 +29,16 @@ ALLOWED='
 *|+|* sample_type CPU|CPU in every sample (evsel__config): --cpu and --sort cpu work on all our files
 dwarf|-|cpu-clock sample_type ADDR|ADDR and DATA_SRC are zeros but for memory events; no reader needs them to unwind
 dwarf|-|cpu-clock sample_type DATA_SRC|(the same)
-overwrite|-|cpu-clock mmap: 1|the side-band streams from a forward dummy:u event into the process table, not into the overwritten buffer
-overwrite|-|cpu-clock mmap2: 1|(the same)
-overwrite|-|cpu-clock comm: 1|(the same)
-overwrite|-|cpu-clock comm_exec: 1|(the same)
-overwrite|-|cpu-clock task: 1|(the same)
-overwrite|-|cpu-clock ksymbol: 1|(the same)
-overwrite|-|cpu-clock bpf_event: 1|(the same)
-overwrite|+|dummy:u *|(the same)
+overwrite*|-|cpu-clock mmap: 1|the side-band streams from a forward dummy:u event into the process table, not into the overwritten buffer
+overwrite*|-|cpu-clock mmap2: 1|(the same)
+overwrite*|-|cpu-clock comm: 1|(the same)
+overwrite*|-|cpu-clock comm_exec: 1|(the same)
+overwrite*|-|cpu-clock task: 1|(the same)
+overwrite*|-|cpu-clock ksymbol: 1|(the same)
+overwrite*|-|cpu-clock bpf_event: 1|(the same)
+overwrite*|+|dummy:u *|(the same)
 overwrite|+|cpu-clock sample_type IDENTIFIER|the dummy:u samples no PERIOD: IDENTIFIER tells the two apart, as the distro does when layouts differ
+overwrite-count|+|cpu-clock sample_type ID|with -c neither samples PERIOD: ID tells the two apart, as the distro does when layouts are alike
 '
 
 # One line per attribute field, "event field: value", and per bit of a

@@ -30,11 +30,19 @@ check() {
 $PERF record -q -e cpu-clock -o s.data -- $PERF test -w burn 0.3 || fail "record"
 check s.data
 
-# A dump by signal and one at exit.
-$PERF record -q -e cpu-clock --overwrite --switch-output -o fr.data -- $PERF test -w burn 1.2 &
-dump_once_then_exit $! 'fr.data.*'
-[ "$(ls fr.data.* | wc -l)" = 2 ] || fail "two dumps expected: $(ls fr.data.*)"
-for f in fr.data.*; do
-	check "$f"
+# A dump by signal and one at exit; with -c too, where the event and the
+# tracking dummy lay records out alike and are told apart by ID, not
+# IDENTIFIER (each dump must still be whole).
+for c in "" "-c 100000"; do
+	rm -f fr.data.*
+	# shellcheck disable=SC2086
+	$PERF record -q -e cpu-clock $c --overwrite --switch-output -o fr.data -- \
+		$PERF test -w burn 1.2 &
+	dump_once_then_exit $! 'fr.data.*'
+	[ "$(ls fr.data.* | wc -l)" = 2 ] || fail "two dumps expected: $(ls fr.data.*)"
+	for f in fr.data.*; do
+		$PERF test -w validate "$f" || fail "$f ($c) is not whole"
+		check "$f"
+	done
 done
 exit 0
