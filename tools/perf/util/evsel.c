@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include "evsel.h"
+#include "clockid.h"
 #include "evlist.h"
 #include "cpumap.h"
 #include "thread_map.h"
@@ -452,16 +453,16 @@ enum evsel_fallback evsel__fallback(struct evsel *evsel, int err, char *msg, siz
 
 		if (attr->read_format & PERF_FORMAT_LOST) {
 			attr->read_format &= ~PERF_FORMAT_LOST;
-			what = "read_format LOST";
+			what = "read_format LOST (Linux 6.0)";
 		} else if (attr->ksymbol || attr->bpf_event) {
 			attr->ksymbol = 0;
 			attr->bpf_event = 0;
-			what = "ksymbol and bpf_event";
+			what = "ksymbol and bpf_event (Linux 5.1)";
 		} else {
 			attr->exclude_guest = 0;
-			what = "exclude_guest";
+			what = "exclude_guest (some PMUs refuse it)";
 		}
-		snprintf(msg, size, "The kernel refused %s with %s: opening it without.",
+		snprintf(msg, size, "Opening %s failed (Invalid argument): trying again without %s.",
 			 evsel__name(evsel), what);
 		return EVSEL_FALLBACK_ATTR;
 	}
@@ -538,6 +539,13 @@ void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
 			 "with 'ulimit -n'.", name);
 		break;
 	case EINVAL:
+		/* The kernel times perf events with a few clocks only. */
+		if (evsel->attr.use_clockid && !clockid__name((int)evsel->attr.clockid)) {
+			snprintf(msg, size, "The kernel refused clock %u for %s (%s): use -k "
+				 "monotonic, monotonic_raw, realtime, boottime or tai.",
+				 evsel->attr.clockid, name, strerror(-err));
+			break;
+		}
 		if (evsel->attr.write_backward) {
 			snprintf(msg, size, "Unable to read from overwrite ring buffer: the kernel "
 				 "refused %s with write_backward (%s); it needs Linux 4.7 or later.",

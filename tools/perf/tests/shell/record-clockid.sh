@@ -73,6 +73,9 @@ echo "$msg"
 $PERF record -k sundial -o bad.data true 2>bad.err && fail "-k sundial accepted"
 grep -q "Invalid -k/--clockid value 'sundial'" bad.err || { cat bad.err; fail "-k sundial: no clear message"; }
 [ -e bad.data ] && fail "-k sundial left a file"
+$PERF record -k 99 -e cpu-clock -o bad.data true 2>bad.err && fail "-k 99 accepted"
+grep -q "The kernel refused clock 99 for cpu-clock" bad.err || { cat bad.err; fail "-k 99: no clear message"; }
+[ -e bad.data ] && fail "-k 99 left a file"
 $PERF record -q -e cpu-clock -o plain.data true || fail "record without -k"
 $PERF script -F tod -i plain.data >/dev/null 2>tod.err && fail "-F tod without clock data accepted"
 grep -q "missing clock data. Please record with -k/--clockid" tod.err || { cat tod.err; fail "-F tod without clock data: no clear message"; }
