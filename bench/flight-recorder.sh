@@ -1,6 +1,7 @@
 #!/bin/bash
 # Flight recorder, ours vs the distro perf: (1) steady-state cost, (2) the
-# blind window per dump with 64 MiB of buffers, (3) signal-to-file latency.
+# blind window per dump with 64 MiB of buffers, (3) signal-to-file latency;
+# then ours alone: (4) what the build-id cache costs the later dumps.
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || { echo "strace is needed" >&2; exit 1; }
 CALLS=${CALLS:-3000000}
@@ -40,6 +41,19 @@ warm_page_cache() {
 	dd if=/dev/zero of="$W/warm" bs=1M count=512 conv=fsync status=none
 	rm -f "$W/warm"
 }
+# Signals recorder $1 $2 times, 1.5 s apart, and prints how many ms each
+# dump took to appear as a new file matching the glob $3.
+signal_to_file() {
+	local i s e
+	for i in $(seq 1 "$2"); do
+		s=$(date +%s%N)
+		kill -USR2 "$1"
+		while [ "$(ls $3 2>/dev/null | wc -l)" -lt "$i" ]; do sleep 0.001; done
+		e=$(date +%s%N)
+		echo $(( (e - s) / 1000000 ))
+		sleep 1.5
+	done
+}
 # (2) under strace, which stops at each ioctl; (3) in a run of its own
 # without it: the median of three signals 1.5 s apart.
 declare -A blind lat
@@ -69,15 +83,7 @@ for who in distro ours; do
 		2>/dev/null &
 	rec=$!
 	sleep 3
-	ms=()
-	for i in 1 2 3; do
-		s=$(date +%s%N)
-		kill -USR2 $rec
-		while [ "$(ls "$W"/bw.$who.* 2>/dev/null | wc -l)" -lt $i ]; do sleep 0.001; done
-		e=$(date +%s%N)
-		ms+=($(( (e - s) / 1000000 )))
-		sleep 1.5
-	done
+	ms=($(signal_to_file $rec 3 "$W/bw.$who.*"))
 	kill -INT $rec; wait $rec; kill $load; wait $load 2>/dev/null
 	lat[$who]=$(printf "%s\n" "${ms[@]}" | sort -n | sed -n 2p)
 	echo "(3) $who: signal to file ${ms[*]} ms" >&2
@@ -86,3 +92,29 @@ done
 echo "(2) blind window (first pause to its resume, from strace): distro ${blind[distro]} ms, ours ${blind[ours]} ms;" \
      "ratio $(ratio "${blind[ours]}" "${blind[distro]}")"
 echo "(3) signal to file, median of 3: distro ${lat[distro]} ms, ours ${lat[ours]} ms; ratio $(ratio "${lat[ours]}" "${lat[distro]}")"
+
+# (4) The build-id cache's share of the second and later dumps' signal to
+# file: ours with the cache (an empty one, so the first dump fills it) and
+# with -N, six signals 1.5 s apart each, over a load with user samples.
+# The cache's own time per dump is what -vv says it took.
+declare -A later cache_ms
+for mode in cache nocache; do
+	opt=(); [ $mode = nocache ] && opt=(-N)
+	warm_page_cache
+	"$OURS" test -w getppid 4000000000 & load=$!
+	PERF_BUILDID_DIR=$W/debug.$mode "$OURS" record -vv "${opt[@]}" "${EVENTS[@]}" -m $p --overwrite \
+		--switch-output -a -o "$W/bc.$mode" 2>"$W/bc.$mode.err" &
+	rec=$!
+	sleep 3
+	ms=($(signal_to_file $rec 6 "$W/bc.$mode.2*"))
+	kill -INT $rec; wait $rec; kill $load; wait $load 2>/dev/null
+	echo "(4) $mode: signal to file ${ms[*]} ms" >&2
+	later[$mode]=$(printf "%s\n" "${ms[@]:1}" | sort -n | sed -n 3p)
+	cache_ms[$mode]=$(awk '/^build-id cache: .* files with samples/ { n++; if (n >= 2 && n <= 6) print $(NF - 1) }' \
+		"$W/bc.$mode.err" | sort -n | sed -n 3p)
+	grep '^build-id cache: .* files with samples' "$W/bc.$mode.err" | head -6 >&2
+	rm -rf "$W"/bc.$mode* "$W"/debug.$mode
+done
+echo "(4) build-id cache, dumps 2-6, median: signal to file ${later[cache]} ms with it, ${later[nocache]} ms with -N;" \
+     "ratio $(ratio "${later[cache]}" "${later[nocache]}"); the cache's own time ${cache_ms[cache]:-0} ms," \
+     "$(awk -v a="${cache_ms[cache]:-0}" -v b="${later[cache]}" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')% of it"

@@ -372,8 +372,8 @@ static void record__print_written(struct record *rec, const char *name)
 
 /*
  * With the process table, a dump says what it covers: its samples, their
- * first and last record times (as perf script prints them) and the tasks
- * the table described.
+ * first and last record times (as perf script prints them, and with -k as
+ * perf script -F tod does) and the tasks the table described.
  */
 static void record__print_dump(struct record *rec, const char *name)
 {
@@ -385,13 +385,25 @@ static void record__print_dump(struct record *rec, const char *name)
 		fprintf(stderr, "[ perf record: Dump %s: 0 samples, %llu tasks ]\n", name,
 			(unsigned long long)d->tasks);
 	} else {
+		char wall[128] = "";
+
+		/* With -k, the times are that clock's, and also told as times of day. */
+		if (rec->hinfo.use_clockid) {
+			char a[48], b[48];
+
+			clock_ref__format_tod(clock_ref__tod_ns(&rec->hinfo.clock, d->first),
+					      a, sizeof(a));
+			clock_ref__format_tod(clock_ref__tod_ns(&rec->hinfo.clock, d->last),
+					      b, sizeof(b));
+			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
+		}
 		fprintf(stderr, "[ perf record: Dump %s: %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s), %llu tasks ]\n", name, (unsigned long long)rec->samples,
+			"(%.3f s%s), %llu tasks ]\n", name, (unsigned long long)rec->samples,
 			(unsigned long long)(d->first / 1000000000ULL),
 			(unsigned long long)(d->first % 1000000000ULL / 1000),
 			(unsigned long long)(d->last / 1000000000ULL),
 			(unsigned long long)(d->last % 1000000000ULL / 1000),
-			(d->last - d->first) / 1e9, (unsigned long long)d->tasks);
+			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
 	}
 }
 
@@ -831,6 +843,8 @@ static const char * const record_usage[] = {
 	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
 	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
 	"    --buildid-all         record the build ids of all DSOs, hit or not",
+	"-k, --clockid <clock>     sample times in this clock: monotonic, monotonic_raw, realtime,",
+	"                          boottime, tai, or a number",
 	"-q, --quiet               only print errors",
 	"-v, --verbose             be more verbose (show debug messages)",
 	NULL
@@ -960,8 +974,7 @@ static int record__setup_events(struct record *rec)
 		tracking = evlist__first(rec->evlist);
 	}
 	tracking->tracking = true;
-	evlist__for_each_entry(rec->evlist, evsel)
-		evsel__config(evsel, opts);
+	evlist__config(rec->evlist, opts);
 	if (opts->trigger_evlist) {
 		evlist__for_each_entry(opts->trigger_evlist, evsel) {
 			evsel->overwrite = false;
@@ -1006,6 +1019,10 @@ static int record__open_list(struct record *rec, struct evlist *evlist)
 		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
 		if (fb == EVSEL_FALLBACK_NONE)
 			break;
+		if (fb == EVSEL_FALLBACK_ATTR) {
+			pr_debug("%s\n", msg);
+			continue;
+		}
 		/* Like the distro, only -v tells that kernel samples are left out; once. */
 		if (fb == EVSEL_FALLBACK_USER_ONLY) {
 			if (verbose > 0 && !said_user_only)

@@ -12,6 +12,7 @@
 #include "util/debug.h"
 #include "util/callchain.h"
 #include "util/srcline.h"
+#include "util/unwind.h"
 #include "util/sample-filter.h"
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -280,18 +281,22 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 
 /*
  * The sample's callchain resolved, in the order the trees show it, at most
- * --max-stack frames.  A chain with a context the distro does not know is
- * dropped whole, as the distro drops it.
+ * --max-stack frames: as recorded, or with the user part unwound from the
+ * sampled registers and stack (--call-graph dwarf), as perf script shows
+ * it.  A chain with a context the distro does not know is dropped whole,
+ * as the distro drops it.
  */
 static ssize_t report__frames(struct report *r, struct machine *machine,
 			      struct perf_sample *sample, bool kernel)
 {
 	size_t nr = 0;
 	bool kmode = kernel;
+	u64 nr_chain;
+	const u64 *chain = unwind__callchain(machine, sample, &nr_chain);
 
-	if (r->cap_frames < sample->nr_callchain) {
-		struct callchain_frame *f = realloc(r->frames, sample->nr_callchain * sizeof(*f));
-		struct hist_entry **s = realloc(r->seen, (sample->nr_callchain + 1) * sizeof(*s));
+	if (r->cap_frames < nr_chain) {
+		struct callchain_frame *f = realloc(r->frames, nr_chain * sizeof(*f));
+		struct hist_entry **s = realloc(r->seen, (nr_chain + 1) * sizeof(*s));
 
 		if (f)
 			r->frames = f;
@@ -299,10 +304,10 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 			r->seen = s;
 		if (!f || !s)
 			return -ENOMEM;
-		r->cap_frames = sample->nr_callchain;
+		r->cap_frames = nr_chain;
 	}
-	for (u64 i = 0; i < sample->nr_callchain; i++) {
-		u64 ip = sample->callchain[i];
+	for (u64 i = 0; i < nr_chain; i++) {
+		u64 ip = chain[i];
 		struct addr_location al;
 
 		if (ip >= (u64)PERF_CONTEXT_MAX) {

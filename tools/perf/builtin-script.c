@@ -35,6 +35,7 @@ enum {
 	F_CALLINDENT = 1 << 13,
 	/* The source line of the address, on a line of its own below it. */
 	F_SRCLINE = 1 << 14,
+	F_TOD = 1 << 15,	/* the time of day, from CLOCK_DATA (perf record -k) */
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
@@ -42,6 +43,7 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
 	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "srcline", F_SRCLINE },
+	{ "tod", F_TOD },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -56,6 +58,7 @@ static const struct { const char *name; u32 type; } field_types[] = {
 static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
 	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
 	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
+	{ F_TOD, PERF_SAMPLE_TIME, "TIME" },
 	{ F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" }, { F_IP, PERF_SAMPLE_IP, "IP" },
 	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 };
@@ -166,6 +169,11 @@ static int script__check_fields(struct script *sc)
 				"drop symoff.\n");
 			return -EINVAL;
 		}
+		if ((f & F_TOD) && !sc->session->has_clock) {
+			fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
+				"Please record with -k/--clockid option.\n");
+			return -EINVAL;
+		}
 		if (!missing)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
@@ -271,6 +279,11 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 		*p++ = '[';
 		p = cpu >= 0 ? fmt__u64_width(p, cpu, 3, '0') : fmt__int(p, &fmt_03d, (u64)cpu);
 		*p++ = ']';
+		*p++ = ' ';
+	}
+	if (f & F_TOD) {
+		p += clock_ref__format_tod(clock_ref__tod_ns(&sc->session->clock, sample->time),
+					   p, 64);
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
@@ -607,8 +620,8 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 		return -ENOMEM;
 	/* The comm after the record took effect (a FORK's time may be past its sample's). */
 	sc->comm_now = true;
-	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TIME), se->chain,
-			   thread, sample);
+	script__print_head(sc, se->fields & (F_COMM | F_TID | F_PID | F_CPU | F_TOD | F_TIME),
+			   se->chain, thread, sample);
 	sc->comm_now = false;
 	outbuf__write(&sc->ob, text, len < (int)sizeof(text) ? (size_t)len : sizeof(text) - 1);
 	outbuf__putc(&sc->ob, '\n');
@@ -664,7 +677,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period,addr,callindent,srcline\n", tok);
+				"period,addr,callindent,srcline,tod\n", tok);
 			err = -EINVAL;
 			break;
 		}
@@ -692,7 +705,7 @@ static const char script_usage[] = "perf script [<options>]";
 static const char * const script_options[] = {
 	"-i, --input <file>    input file name (default perf.data)",
 	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period,addr,callindent,srcline;",
+	"                      trace,ip,sym,symoff,dso,period,addr,callindent,srcline,tod;",
 	"                      \"type:fields\" for one event type (hw, sw, trace, raw,",
 	"                      break); +field/-field edit the defaults",
 	"    --header          show the data header",

@@ -36,6 +36,8 @@ struct record_opts {
 	bool no_buildid;		/* -B: no BUILD_ID feature, no build-id cache */
 	bool no_buildid_cache;		/* -N: no build-id cache */
 	bool buildid_all;		/* --buildid-all: every mapped DSO, hit or not */
+	bool use_clockid;		/* -k: sample times in clockid, not the perf clock */
+	int clockid;
 	bool switch_output;
 	bool switch_output_signal;
 	u64 switch_output_size;		/* bytes, 0 if not by size */

@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness over the perf.data reader: each input is written to a
- * memory file and read the way perf script reads it (header, features,
- * tracing data, records, ordering, samples decoded, addresses resolved,
- * tracepoint fields formatted).  Any crash, hang or sanitizer report is a bug.
+ * memory file and read the way perf script reads it (header, features with
+ * the BUILD_ID list, tracing data, records, ordering, samples decoded,
+ * user stacks unwound, addresses resolved through binaries found by build
+ * id, tracepoint fields formatted).  Any crash, hang or sanitizer report is a bug.
  *
  * Tracepoint records also go through the compiled printer (util/tp-print.c),
  * and whatever it prints must be what libtraceevent prints: a difference
@@ -21,6 +22,7 @@
 #include "util/symbol.h"
 #include "util/outbuf.h"
 #include "util/tp-print.h"
+#include "util/unwind.h"
 
 static struct trace_seq seq;
 static struct outbuf ob;
@@ -54,9 +56,18 @@ static int fuzz__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (t)
 		(void)thread__comm_at(t, sample->time);
+	const u64 *chain;
+	u64 nr;
+
 	machine__resolve(m, (int)sample->pid, sample->ip, sample->ip >> 63, &al);
-	for (u64 i = 0; i < sample->nr_callchain; i++)
-		machine__resolve(m, (int)sample->pid, sample->callchain[i], false, &al);
+	/*
+	 * As perf script shows it: with user registers and a stack copy (any
+	 * bits at all, once mutated), the user part is unwound through the
+	 * binaries the maps name, found by their build ids.
+	 */
+	chain = unwind__callchain(m, sample, &nr);
+	for (u64 i = 0; chain && i < nr; i++)
+		machine__resolve(m, (int)sample->pid, chain[i], false, &al);
 	if (evsel->tp_format && sample->raw_data) {
 		struct tep_record rec = {
 			.ts = sample->time, .cpu = (int)sample->cpu,

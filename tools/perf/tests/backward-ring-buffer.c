@@ -24,7 +24,6 @@ struct counts {
 	int enter, exit, comm, bad;
 };
 
-/* Samples start with the IDENTIFIER (there are two events). */
 static void count_event(struct evlist *evlist, union perf_event *event, struct evsel *enter,
 			struct evsel *exit_ev, struct counts *c)
 {
@@ -39,8 +38,7 @@ static void count_event(struct evlist *evlist, union perf_event *event, struct e
 		return;
 	}
 	if (event->header.type == PERF_RECORD_SAMPLE) {
-		u64 id = *(u64 *)(&event->header + 1);
-		struct evsel *evsel = evlist__id2evsel(evlist, id);
+		struct evsel *evsel = evlist__event2evsel(evlist, event);
 
 		if (evsel == enter)
 			c->enter++;
@@ -95,8 +93,7 @@ static int run(size_t pages, int iters, struct counts *fwd, struct counts *bwd)
 	evlist__add(evlist, exit_ev);
 	/* COMM records travel with the overwrite event, so they are overwritten too. */
 	enter->tracking = true;
-	evsel__config(enter, &opts);
-	evsel__config(exit_ev, &opts);
+	evlist__config(evlist, &opts);
 	TEST_ASSERT_VAL("backward event asks for write_backward", enter->attr.write_backward);
 	TEST_ASSERT_VAL("forward event does not", !exit_ev->attr.write_backward);
 

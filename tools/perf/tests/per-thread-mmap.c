@@ -92,7 +92,7 @@ static int samples_of(struct evlist *evlist, const void *buf, size_t len, pid_t 
 		off += e->header.size;
 		if (e->header.type != PERF_RECORD_SAMPLE)
 			continue;
-		evsel = evlist__id2evsel(evlist, ((const u64 *)e)[1]);
+		evsel = evlist__event2evsel(evlist, e);
 		if (!evsel || evsel__parse_sample(&evsel->attr, e, &sample)) {
 			fprintf(stderr, "a sample that does not parse\n");
 			return -1;
@@ -159,8 +159,8 @@ static int test__per_thread_mmap(void)
 	if (!add_event(evlist, PERF_COUNT_SW_CPU_CLOCK, false, &opts) ||
 	    !add_event(evlist, PERF_COUNT_SW_TASK_CLOCK, true, &opts))
 		goto out_threads;
+	evlist__config(evlist, &opts);
 	evlist__for_each_entry(evlist, evsel) {
-		evsel__config(evsel, &opts);
 		TEST_ASSERT_EQUAL("per-thread events do not inherit", evsel->attr.inherit, 0);
 	}
 	err = evlist__open(evlist, &failed);

@@ -1,7 +1,8 @@
 /*
  * The flight recorder's process table, fed hand-built records: which tasks
  * a dump of a given time range gets, with their parents and leaders;
- * pruning; the cap; tid reuse; records that arrive before their FORK.
+ * pruning; the cap; tid reuse; records that arrive before their FORK;
+ * JITed kernel code (KSYMBOL) for the dumps its lifetime overlaps.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -73,8 +74,10 @@ static int collect(void *arg, union perf_event *event)
 
 	if (em->n < 256) {
 		em->type[em->n] = event->header.type;
+		/* For KSYMBOL, its flags (1: unregistered). */
 		em->tid[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.tid :
 				 event->header.type == PERF_RECORD_COMM ? event->comm.tid :
+				 event->header.type == PERF_RECORD_KSYMBOL ? event->ksymbol.flags :
 				 event->fork.tid;
 		em->start[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.start : 0;
 	}
@@ -266,3 +269,73 @@ static int test__sideband(void)
 }
 
 DEFINE_SUITE(sideband, "Flight recorder process table: windows, parents, pruning, cap");
+
+static int add_ksymbol(struct sideband *sb, u64 addr, bool unregister, u64 t)
+{
+	union perf_event *e = ev_buf();
+
+	e->ksymbol.header.type = PERF_RECORD_KSYMBOL;
+	e->ksymbol.header.size = sizeof(e->ksymbol) + 16;
+	e->ksymbol.addr = addr;
+	e->ksymbol.len = 64;
+	e->ksymbol.flags = unregister ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0;
+	strcpy(e->ksymbol.name, "bpf_prog_x");
+	return sideband__add(sb, e, t);
+}
+
+/* How many KSYMBOL records of each kind a dump of [first, last] gets. */
+static int ksymbols(struct sideband *sb, u64 first, u64 last, int *reg, int *unreg)
+{
+	struct emitted em;
+	u64 tasks;
+	int err = emit(sb, first, last, &em, &tasks);
+
+	*reg = *unreg = 0;
+	for (int i = 0; i < em.n && i < 256; i++)
+		if (em.type[i] == PERF_RECORD_KSYMBOL)
+			(*(em.tid[i] ? unreg : reg))++;
+	return err;
+}
+
+static int test__sideband_ksymbol(void)
+{
+	struct sideband *sb = sideband__new(1 << 20);
+	const struct sideband_stats *st;
+	int reg, unreg;
+
+	TEST_ASSERT_VAL("table", sb);
+	st = sideband__stats(sb);
+	TEST_ASSERT_EQUAL("unregistered unseen", add_ksymbol(sb, 0x1000, true, 50 * MS), 0);
+	TEST_ASSERT_EQUAL("nothing held for it", st->code, 0);
+	TEST_ASSERT_EQUAL("register", add_ksymbol(sb, 0x1000, false, 100 * MS), 0);
+	TEST_ASSERT_EQUAL("another, live", add_ksymbol(sb, 0x2000, false, 150 * MS), 0);
+	TEST_ASSERT_EQUAL("unregister", add_ksymbol(sb, 0x1000, true, 200 * MS), 0);
+	TEST_ASSERT_EQUAL("two held", st->code, 2);
+
+	TEST_ASSERT_EQUAL("before both", ksymbols(sb, 10 * MS, 90 * MS, &reg, &unreg), 0);
+	TEST_ASSERT_VAL("before both: none", reg == 0 && unreg == 0);
+	TEST_ASSERT_EQUAL("while the first lives", ksymbols(sb, 110 * MS, 120 * MS, &reg, &unreg), 0);
+	TEST_ASSERT_VAL("the first, and its end", reg == 1 && unreg == 1);
+	TEST_ASSERT_EQUAL("both", ksymbols(sb, 120 * MS, 160 * MS, &reg, &unreg), 0);
+	TEST_ASSERT_VAL("both registrations", reg == 2 && unreg == 1);
+	TEST_ASSERT_EQUAL("after the first", ksymbols(sb, 250 * MS, 300 * MS, &reg, &unreg), 0);
+	TEST_ASSERT_VAL("the live one only", reg == 1 && unreg == 0);
+
+	sideband__prune(sb, 199 * MS);
+	TEST_ASSERT_EQUAL("still needed", st->code, 2);
+	sideband__prune(sb, 201 * MS);
+	TEST_ASSERT_EQUAL("pruned once gone before any dump", st->code, 1);
+	TEST_ASSERT_EQUAL("the rest", ksymbols(sb, 0, 1000 * MS, &reg, &unreg), 0);
+	TEST_ASSERT_VAL("the live one", reg == 1 && unreg == 0);
+	{
+		union perf_event *e = ev_buf();
+
+		e->ksymbol.header.type = PERF_RECORD_KSYMBOL;
+		e->ksymbol.header.size = sizeof(e->ksymbol);
+		TEST_ASSERT_EQUAL("no name", sideband__add(sb, e, 300 * MS), -EINVAL);
+	}
+	sideband__delete(sb);
+	return TEST_OK;
+}
+
+DEFINE_SUITE(sideband_ksymbol, "Flight recorder process table: JITed kernel code for the dumps it overlaps");

@@ -23,8 +23,15 @@
  *                      sethostname() (the trigger), then the time until a
  *                      file is created or renamed into DIR; prints each
  *                      latency and their median in ms
+ *   bpf-loop SECS      loads a BPF socket filter named "perf_test_loop"
+ *                      (JITed kernel code that comes and goes: KSYMBOL
+ *                      and BPF_EVENT records) that counts to 20,000 for
+ *                      each datagram, and sends datagrams through it for
+ *                      SECS seconds; exits 2 if BPF cannot be loaded here
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -34,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -234,6 +242,54 @@ static int workload_trigger_latency(long n, const char *dir)
 	return 0;
 }
 
+/*
+ * r0 = 0; r1 = 0; do { r1 += 1; r0 += r1; } while (r1 < 20000); r0 = 0; exit
+ * (a bounded loop, which the verifier accepts since Linux 5.3).  Returning
+ * 0 drops each datagram: the sender gets EPERM once the filter has run.
+ */
+static int workload_bpf_loop(double secs)
+{
+	static const struct bpf_insn prog[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 1, .imm = 1 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = 0, .src_reg = 1 },
+		{ .code = BPF_JMP | BPF_JLT | BPF_K, .dst_reg = 1, .off = -3, .imm = 20000 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	struct timespec t0, t;
+	int sv[2], fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)prog;
+	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+	attr.license = (unsigned long)"GPL";
+	strcpy(attr.prog_name, "perf_test_loop");
+	fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0) {
+		fprintf(stderr, "bpf-loop: cannot load a BPF program: %s\n", strerror(errno));
+		return 2;
+	}
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) ||
+	    setsockopt(sv[1], SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd))) {
+		fprintf(stderr, "bpf-loop: cannot attach the BPF program: %s\n", strerror(errno));
+		return 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 100; i++)
+			(void)!send(sv[0], "x", 1, MSG_DONTWAIT);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	close(sv[0]);
+	close(sv[1]);
+	close(fd);
+	return 0;
+}
+
 int test__workload(int argc, const char **argv)
 {
 	const char *name = argc > 0 ? argv[0] : "";
@@ -281,8 +337,10 @@ int test__workload(int argc, const char **argv)
 		return workload_reads();
 	if (!strcmp(name, "trigger-latency"))
 		return workload_trigger_latency(n, argc > 2 ? argv[2] : NULL);
+	if (!strcmp(name, "bpf-loop"))
+		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0);
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
-		"mark NAME PID, forks N, threads N MS [wait], validate FILE, reads or\n"
-		"trigger-latency N DIR.\n", name);
+		"mark NAME PID, forks N, threads N MS [wait], validate FILE, reads,\n"
+		"trigger-latency N DIR or bpf-loop SECS.\n", name);
 	return 129;
 }

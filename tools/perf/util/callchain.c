@@ -372,6 +372,11 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 
 	g->min_abs = (u64)(total * (g->p->min_percent / 100.0));
 	kids = node__sorted_children(top, graph__min(g, top), &nr, node__cumul_cmp);
+	/* Every chain under the threshold: no tree, and no blank line after it (as the distro). */
+	if (!nr) {
+		free(kids);
+		return;
+	}
 	if (nr == 1 && kids[0]->cumul == parent) {
 		/* Every chain starts with this run: it heads the tree, without a share. */
 		struct callchain_node *k = kids[0], *end = run__end(k), *c;

@@ -92,12 +92,23 @@ struct perf_record_time_conv {
 	u8 cap_user_time_zero, cap_user_time_short, reserved[6];
 };
 
+/* JITed kernel code registered or unregistered (BPF programs, trampolines). */
+struct perf_record_ksymbol {
+	struct perf_event_header header;
+	u64 addr;
+	u32 len;
+	u16 ksym_type;
+	u16 flags;		/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	char name[];		/* NUL-terminated, padded to 8 bytes; the sample id follows */
+};
+
 union perf_event {
 	struct perf_event_header header;
 	struct perf_record_mmap mmap;
 	struct perf_record_mmap2 mmap2;
 	struct perf_record_comm comm;
 	struct perf_record_fork fork;
+	struct perf_record_ksymbol ksymbol;
 	struct perf_record_lost lost;
 	struct perf_record_lost_samples lost_samples;
 	struct perf_record_throttle throttle;

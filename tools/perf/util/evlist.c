@@ -190,6 +190,32 @@ struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
 	return NULL;
 }
 
+void evlist__config(struct evlist *evlist, const struct record_opts *opts)
+{
+	struct evsel *evsel, *first;
+	u64 id_bit = PERF_SAMPLE_ID;
+
+	evlist__for_each_entry(evlist, evsel)
+		evsel__config(evsel, opts);
+	if (evlist->nr_entries < 2)
+		return;
+	/*
+	 * Which evsel a record belongs to is known from its id.  Where every
+	 * evsel lays its records out alike, ID (at the same place in all of
+	 * them) is enough, as in the distro; otherwise IDENTIFIER, whose place
+	 * does not depend on the layout: first in a sample, last in the
+	 * trailer of any other record (evlist__event_time reads it there).
+	 * The flight recorder needs neither to walk a backward buffer (record
+	 * sizes do that); it reads a record's time with either.
+	 */
+	first = evlist__first(evlist);
+	evlist__for_each_entry(evlist, evsel)
+		if (evsel->attr.sample_type != first->attr.sample_type)
+			id_bit = PERF_SAMPLE_IDENTIFIER;
+	evlist__for_each_entry(evlist, evsel)
+		evsel->attr.sample_type |= id_bit;
+}
+
 int evlist__open(struct evlist *evlist, struct evsel **failed)
 {
 	struct evsel *evsel;
@@ -378,26 +404,46 @@ int perf_evlist__filter_pollfd(struct evlist *evlist, short revents)
 }
 
 /*
- * Every evsel of a recorder's evlist with more than one entry samples
- * PERF_SAMPLE_IDENTIFIER: first in a sample, last in the trailer of any
- * other record.  That names the evsel, whose sample_type says where the
- * time is.
+ * A recorder's evsels lay their records out alike, or each samples
+ * PERF_SAMPLE_IDENTIFIER (evlist__config): first in a sample, last in the
+ * trailer of any other record.
  */
-u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
+struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event)
 {
 	struct evlist *root = evlist__root(evlist);
 	const u64 *w = (const u64 *)event + 1;
 	size_t words = event->header.size / sizeof(u64);
+	struct evsel *first;
+	struct perf_sample sample;
+
+	if (root->nr_entries == 0 || words < 2)
+		return NULL;
+	first = evlist__first(root);
+	if (root->nr_entries == 1)
+		return first;
+	if (first->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
+		return evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
+					w[0] : w[words - 2]);
+	if (evsel__parse_sample(&first->attr, event, &sample))
+		return NULL;
+	return evlist__id2evsel(evlist, sample.id);
+}
+
+/*
+ * The record's evsel says where its time is; without IDENTIFIER every
+ * evsel lays records out as the first does.
+ */
+u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
+{
+	struct evlist *root = evlist__root(evlist);
 	struct evsel *evsel;
 	u64 time;
 
-	if (words-- < 2)
+	if (event->header.size < 2 * sizeof(u64) || !root->nr_entries)
 		return 0;
-	if (root->nr_entries == 1)
-		evsel = evlist__first(root);
-	else
-		evsel = evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
-					 w[0] : w[words - 1]);
+	evsel = evlist__first(root);
+	if (evsel->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
+		evsel = evlist__event2evsel(evlist, event);
 	if (!evsel || perf_event__time(&evsel->attr, event, &time) || time == (u64)-1)
 		return 0;
 	return time;

@@ -75,6 +75,11 @@ struct evlist *perf_evlist__new_sideband(struct evlist *parent);
 /* Takes references on @cpus and @threads. */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
 /* Opens every evsel; on failure returns -errno with *failed set to the evsel. */
+/*
+ * evsel__config for every evsel, then the id that tells them apart in the
+ * records: ID, or IDENTIFIER where their sample_types differ.
+ */
+void evlist__config(struct evlist *evlist, const struct record_opts *opts);
 int evlist__open(struct evlist *evlist, struct evsel **failed);
 void evlist__close(struct evlist *evlist);
 int evlist__enable(struct evlist *evlist);
@@ -84,6 +89,8 @@ int evlist__disable(struct evlist *evlist);
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
+/* The evsel a record from this evlist's buffers belongs to; NULL if it names none. */
+struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event);
 /* The time stamp of a record from this evlist's buffers; 0 if it has none. */
 u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
 

@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include "evsel.h"
+#include "clockid.h"
 #include "evlist.h"
 #include "cpumap.h"
 #include "thread_map.h"
@@ -191,6 +192,12 @@ static void evsel__apply_callchain(struct evsel *evsel, enum callchain_mode mode
 		attr->sample_regs_user = DWARF_REGS_MASK_X86_64;
 		attr->sample_stack_user = stack_size ? stack_size : 8192;
 		/*
+		 * The distro also samples ADDR and DATA_SRC here.  Only memory
+		 * access events fill them; for the events one unwinds they
+		 * would be 16 bytes of zeros in every sample, and no reader
+		 * (ours, the distro's) needs them to unwind.
+		 */
+		/*
 		 * The maps of data segments too: a libunwind-based reader (the
 		 * distro's) reads .eh_frame_hdr through them.
 		 */
@@ -237,17 +244,24 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	bool is_dummy = attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY;
 
 	attr->size = sizeof(*attr);
+	/*
+	 * CPU in every sample, where the distro has it only with -a/-C and for
+	 * tracepoints: 8 bytes that let 'perf script --cpu', 'perf report
+	 * --sort cpu' and a dump's per-CPU order checks work on every file we
+	 * write, whatever the target was.
+	 */
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			     PERF_SAMPLE_CPU;
-	if (!is_dummy)
-		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	if (evsel__is_tracepoint(evsel))
 		attr->sample_type |= PERF_SAMPLE_RAW;
-	if (evsel->evlist && evsel->evlist->nr_entries > 1) {
-		attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
-		attr->read_format |= PERF_FORMAT_ID;
-	}
+	/*
+	 * The kernel's ID in read(), and the count of samples lost to a full
+	 * buffer (Linux 6.0; evsel__fallback drops it on older kernels).
+	 */
+	attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	attr->sample_id_all = 1;
+	/* As the distro: a KVM host's guests are not sampled (there is no :G modifier yet). */
+	attr->exclude_guest = 1;
 	attr->inherit = !opts->no_inherit;
 
 	/* Sampling rate: tracepoints every hit; others -c, -F, or 4000 Hz. */
@@ -293,6 +307,16 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	}
 	if (!is_dummy)
 		evsel__apply_callchain(evsel, cg, stack_size);
+	/*
+	 * A sample's period is in the sample only where it varies: with -F, and
+	 * for tracepoints, some of which count more than one per hit
+	 * (sched_stat_runtime counts nanoseconds).  With a fixed -c
+	 * every sample stands for attr.sample_period.
+	 */
+	if (!is_dummy && (attr->freq || evsel__is_tracepoint(evsel)))
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	else
+		attr->sample_type &= ~PERF_SAMPLE_PERIOD;
 	/* The kernel will not mmap an inherited event that is not bound to a CPU. */
 	if (opts->per_thread)
 		attr->inherit = 0;
@@ -303,8 +327,15 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;
+		/* JITed kernel code (BPF programs, trampolines) as it comes and goes (Linux 5.1). */
+		attr->ksymbol = 1;
+		attr->bpf_event = 1;
 	}
 	attr->write_backward = evsel->overwrite;
+	if (opts->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = opts->clockid;
+	}
 
 	/*
 	 * Counters start disabled.  A forked workload enables per-task events
@@ -411,6 +442,31 @@ enum evsel_fallback evsel__fallback(struct evsel *evsel, int err, char *msg, siz
 	int paranoid;
 
 	/*
+	 * Fields a kernel older than they are refuses with EINVAL, newest
+	 * first: the lost count in read() (Linux 6.0), ksymbol and bpf_event
+	 * (5.1); and exclude_guest, which some PMUs refuse.  The event is as
+	 * useful without them.
+	 */
+	if (err == -EINVAL && ((attr->read_format & PERF_FORMAT_LOST) ||
+			       attr->ksymbol || attr->bpf_event || attr->exclude_guest)) {
+		const char *what;
+
+		if (attr->read_format & PERF_FORMAT_LOST) {
+			attr->read_format &= ~PERF_FORMAT_LOST;
+			what = "read_format LOST (Linux 6.0)";
+		} else if (attr->ksymbol || attr->bpf_event) {
+			attr->ksymbol = 0;
+			attr->bpf_event = 0;
+			what = "ksymbol and bpf_event (Linux 5.1)";
+		} else {
+			attr->exclude_guest = 0;
+			what = "exclude_guest (some PMUs refuse it)";
+		}
+		snprintf(msg, size, "Opening %s failed (Invalid argument): trying again without %s.",
+			 evsel__name(evsel), what);
+		return EVSEL_FALLBACK_ATTR;
+	}
+	/*
 	 * Only cycles, the default event, may become cpu-clock: any other
 	 * hardware or raw event the machine lacks is an error that names it,
 	 * or the user would get a profile of something they did not ask for.
@@ -483,6 +539,13 @@ void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
 			 "with 'ulimit -n'.", name);
 		break;
 	case EINVAL:
+		/* The kernel times perf events with a few clocks only. */
+		if (evsel->attr.use_clockid && !clockid__name((int)evsel->attr.clockid)) {
+			snprintf(msg, size, "The kernel refused clock %u for %s (%s): use -k "
+				 "monotonic, monotonic_raw, realtime, boottime or tai.",
+				 evsel->attr.clockid, name, strerror(-err));
+			break;
+		}
 		if (evsel->attr.write_backward) {
 			snprintf(msg, size, "Unable to read from overwrite ring buffer: the kernel "
 				 "refused %s with write_backward (%s); it needs Linux 4.7 or later.",

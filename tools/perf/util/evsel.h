@@ -111,6 +111,7 @@ enum evsel_fallback {
 	EVSEL_FALLBACK_CPU_CLOCK,	/* cycles without a PMU -> cpu-clock */
 	EVSEL_FALLBACK_USER_ONLY,	/* paranoid > 1, not root: exclude kernel and hv */
 	EVSEL_FALLBACK_PRECISE,		/* precise_ip lowered by one */
+	EVSEL_FALLBACK_ATTR,		/* an attr field the kernel is too old for, dropped */
 };
 /*
  * After an open failed with @err: if a weaker form of the event may work,

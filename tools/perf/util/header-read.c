@@ -237,6 +237,16 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return session__pmu_mappings(s, c);
 	case HEADER_CLOCKID:
 		return fcur__u64(c, &s->clockid_ns);
+	case HEADER_CLOCK_DATA: {
+		u32 version;
+
+		if (fcur__u32(c, &version) || fcur__u32(c, &s->clock.clockid) ||
+		    fcur__u64(c, &s->clock.wall_ns) || fcur__u64(c, &s->clock.clock_ns))
+			return -EINVAL;
+		/* A later layout would be another version: not guessed at. */
+		s->has_clock = version == 1;
+		return 0;
+	}
 	case HEADER_SAMPLE_TIME:
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
@@ -255,7 +265,7 @@ static const char *const feat_names[] = {
 	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
 	[HEADER_BUILD_ID] = "BUILD_ID",
 	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
-	[HEADER_CLOCKID] = "CLOCKID",
+	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -575,9 +585,27 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 				(double)(s->last_sample_time - s->first_sample_time) / 1e6);
 			break;
 		case HEADER_CLOCKID:
+			/* The feature holds the clock's resolution in ns; the distro prints it so. */
 			fprintf(fp, "# clockid frequency: %llu MHz\n",
-				(unsigned long long)(s->clockid_ns / 1000000));
+				(unsigned long long)(s->clockid_ns * 1000));
 			break;
+		case HEADER_CLOCK_DATA: {
+			const char *name = clockid__name((int)s->clock.clockid);
+			char tod[64];
+
+			if (!s->has_clock)
+				break;
+			clock_ref__format_tod(s->clock.wall_ns, tod, sizeof(tod));
+			fprintf(fp, "# clockid: %s (%u)\n", name ? name : "(unknown)",
+				s->clock.clockid);
+			fprintf(fp, "# reference time: %s = %llu.%06llu (TOD) = %llu.%09llu (%s)\n",
+				tod, (unsigned long long)(s->clock.wall_ns / 1000000000),
+				(unsigned long long)(s->clock.wall_ns % 1000000000 / 1000),
+				(unsigned long long)(s->clock.clock_ns / 1000000000),
+				(unsigned long long)(s->clock.clock_ns % 1000000000),
+				name ? name : "(unknown)");
+			break;
+		}
 		default:
 			break;
 		}

@@ -186,6 +186,17 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 
 	dso_hits__note(info->hits, event);
 
+	/* SAMPLE_TIME: the earliest and the latest, in whatever order they come. */
+	if (event->header.type == PERF_RECORD_SAMPLE && info->evlist) {
+		u64 t = evlist__event_time(info->evlist, event);
+
+		if (t && (!info->first_sample_time || t < info->first_sample_time))
+			info->first_sample_time = t;
+		if (t > info->last_sample_time)
+			info->last_sample_time = t;
+		return;
+	}
+
 	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return;
 	if (event->header.type == PERF_RECORD_MMAP) {
@@ -218,6 +229,20 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlist,
 			     const struct record_opts *opts)
 {
+	info->evlist = evlist;
+	/*
+	 * The reference pair is read once per file: a reader turns the file's
+	 * sample times into times of day from it (perf script -F tod).
+	 */
+	if (opts->use_clockid) {
+		struct timespec res;
+
+		if (!clock_getres(opts->clockid, &res) &&
+		    !clock_ref__now(&info->clock, opts->clockid)) {
+			info->use_clockid = true;
+			info->clock_res_ns = (u64)res.tv_sec * 1000000000ULL + (u64)res.tv_nsec;
+		}
+	}
 	info->no_buildid = opts->no_buildid;
 	info->no_buildid_cache = opts->no_buildid_cache;
 	if (!opts->no_buildid && !opts->buildid_all)
@@ -741,6 +766,19 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		fbuf__add_u64(b, info->first_sample_time);
 		fbuf__add_u64(b, info->last_sample_time);
 		return 0;
+	case HEADER_CLOCKID:
+		if (!info || !info->use_clockid)
+			return -ENOENT;
+		fbuf__add_u64(b, info->clock_res_ns);
+		return 0;
+	case HEADER_CLOCK_DATA:
+		if (!info || !info->use_clockid)
+			return -ENOENT;
+		fbuf__add_u32(b, 1);	/* version */
+		fbuf__add_u32(b, info->clock.clockid);
+		fbuf__add_u64(b, info->clock.wall_ns);
+		fbuf__add_u64(b, info->clock.clock_ns);
+		return 0;
 	default:
 		return -ENOENT;
 	}
@@ -753,6 +791,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
 		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
 		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
+		HEADER_CLOCKID, HEADER_CLOCK_DATA,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
 	struct perf_feat_buf payload = { 0 };

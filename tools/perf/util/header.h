@@ -1,6 +1,7 @@
 #ifndef PERF_UTIL_HEADER_H
 #define PERF_UTIL_HEADER_H
 #include "types.h"
+#include "clockid.h"
 #include "event.h"
 
 struct evlist;
@@ -56,6 +57,11 @@ struct perf_header_info {
 	 */
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
+	struct evlist *evlist;		/* where note_event finds a sample's time */
+	/* -k: CLOCKID (the clock's resolution) and CLOCK_DATA (its reference to wall-clock). */
+	bool use_clockid;
+	u64 clock_res_ns;
+	struct clock_ref clock;
 	struct perf_dso_set *dsos;	/* files seen in MMAP/MMAP2 records, for BUILD_ID */
 	bool vdso;			/* a process mapped the [vdso] */
 	struct dso_hits *hits;		/* which of dsos samples fell into; NULL: all */
@@ -90,8 +96,8 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
  * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
  * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
  * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, SAMPLE_TIME -- leaving out any this machine cannot
- * describe, then rewrites the header with the real sizes and feature bits.
+ * CMDLINE, EVENT_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA (with -k) --
+ * leaving out any this machine cannot describe, then rewrites the header with the real sizes and feature bits.
  * @info may be NULL.  0 or -errno.
  */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,

@@ -48,6 +48,7 @@ void machine__exit(struct machine *m)
 	}
 	free(m->threads);
 	free(m->maps);
+	free(m->ksyms);
 	dso_table__exit(&m->dsos);
 	memset(m, 0, sizeof(*m));
 }
@@ -415,6 +416,67 @@ int machine__process_exit(struct machine *m, const union perf_event *event)
 	return 0;
 }
 
+/* The newest JITed code at @addr (a range may be reused once unregistered). */
+static struct ksym_map *machine__find_ksym(struct machine *m, u64 addr)
+{
+	for (size_t i = m->nr_ksyms; i-- > 0;)
+		if (addr >= m->ksyms[i].start && addr < m->ksyms[i].end)
+			return &m->ksyms[i];
+	return NULL;
+}
+
+int machine__process_ksymbol(struct machine *m, const union perf_event *event)
+{
+	const struct perf_record_ksymbol *k = &event->ksymbol;
+	size_t max = event->header.size - sizeof(*k);
+	struct ksym_map *km;
+	struct symbol *sym;
+	struct dso *dso;
+	char *name;
+
+	if (event->header.size < sizeof(*k) + 1 || !memchr(k->name, '\0', max) || !k->len)
+		return -EINVAL;
+	km = machine__find_ksym(m, k->addr);
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		if (km)
+			*km = m->ksyms[--m->nr_ksyms];
+		return 0;
+	}
+	dso = dso_table__findnew(&m->dsos, k->name, true);
+	if (!dso)
+		return -ENOMEM;
+	/* One symbol, the whole range, named as its DSO. */
+	if (!dso->syms) {
+		sym = calloc(1, sizeof(*sym));
+		name = strdup(k->name);
+		if (!sym || !name) {
+			free(sym);
+			free(name);
+			return -ENOMEM;
+		}
+		dso->syms = sym;
+		dso->strpool = name;
+		dso->nr_syms = 1;
+		dso->loaded = true;
+	}
+	dso->syms[0] = (struct symbol){ .start = k->addr, .end = k->addr + k->len,
+					.name = dso->strpool };
+	if (!km) {
+		if (m->nr_ksyms == m->cap_ksyms) {
+			size_t cap = m->cap_ksyms ? m->cap_ksyms * 2 : 16;
+			struct ksym_map *v = realloc(m->ksyms, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			m->ksyms = v;
+			m->cap_ksyms = cap;
+		}
+		km = &m->ksyms[m->nr_ksyms++];
+	}
+	*km = (struct ksym_map){ .start = k->addr, .end = k->addr + k->len, .dso = dso };
+	return 0;
+}
+
 struct map *machine__find_map(struct machine *m, int pid, u64 addr)
 {
 	struct maps *p = machine__find_maps(m, pid);
@@ -436,8 +498,11 @@ struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel)
 {
 	struct map *map;
 
-	if (kernel)
-		return m->kernel_dso;
+	if (kernel) {
+		struct ksym_map *km = m->nr_ksyms ? machine__find_ksym(m, addr) : NULL;
+
+		return km ? km->dso : m->kernel_dso;
+	}
 	map = machine__find_map(m, pid, addr);
 	return map ? map->dso : NULL;
 }
@@ -449,7 +514,9 @@ void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 	al->addr = addr;
 	al->sym_addr = addr;
 	if (kernel) {
-		al->dso = m->kernel_dso;
+		struct ksym_map *km = m->nr_ksyms ? machine__find_ksym(m, addr) : NULL;
+
+		al->dso = km ? km->dso : m->kernel_dso;
 		al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
 		return;
 	}

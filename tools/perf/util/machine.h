@@ -50,6 +50,12 @@ struct machine {
 	size_t nr_maps_buckets, nr_maps;
 	struct dso_table dsos;
 	struct dso *kernel_dso;	/* "[kernel.kallsyms]" */
+	/* JITed kernel code from KSYMBOL records, each its own DSO; unordered, newest last. */
+	struct ksym_map {
+		u64 start, end;
+		struct dso *dso;
+	} *ksyms;
+	size_t nr_ksyms, cap_ksyms;
 };
 
 /* Where an address resolved to; sym/dso NULL when unknown. */
@@ -74,6 +80,12 @@ int machine__process_fork(struct machine *m, const union perf_event *event);
 int machine__process_exit(struct machine *m, const union perf_event *event);
 int machine__process_mmap(struct machine *m, const union perf_event *event);
 int machine__process_mmap2(struct machine *m, const union perf_event *event);
+/*
+ * KSYMBOL: from its time on, kernel addresses in [addr, addr + len) are
+ * the named code (a DSO of that name holding one symbol), until a KSYMBOL
+ * unregisters it.
+ */
+int machine__process_ksymbol(struct machine *m, const union perf_event *event);
 
 /*
  * Resolves @addr seen in process @pid; @kernel says which address space

@@ -15,6 +15,7 @@
 #include "evlist.h"
 #include "parse-events.h"
 #include "record-opts.h"
+#include "clockid.h"
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
 int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
@@ -314,6 +315,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "no-buildid",		no_argument,	   NULL, 'B' },
 		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
 		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
+		{ "clockid",		required_argument, NULL, 'k' },
 		{ "control",		required_argument, NULL, OPT_CONTROL },
 		{ "switch-output-event", required_argument, NULL, OPT_SWITCH_OUTPUT_EVENT },
 		{ "switch-output-delay", required_argument, NULL, OPT_SWITCH_OUTPUT_DELAY },
@@ -331,7 +333,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvhD:", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNk:qvhD:", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -494,6 +496,14 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case OPT_BUILDID_ALL:
 			opts->buildid_all = true;
+			break;
+		case 'k':
+			if (clockid__parse(optarg, &opts->clockid)) {
+				pr_err("Invalid -k/--clockid value '%s': use monotonic, monotonic_raw, "
+				       "realtime, boottime, tai, or a clock's number.\n", optarg);
+				return -EINVAL;
+			}
+			opts->use_clockid = true;
 			break;
 		case 'q':
 			opts->quiet = true;

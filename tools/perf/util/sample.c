@@ -137,6 +137,9 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 		return sample__parse_id_trailer(type, event, sample);
 	}
 
+	/* Without PERIOD in the sample, every sample stands for the fixed -c period. */
+	if (!attr->freq && attr->sample_period)
+		sample->period = attr->sample_period;
 	c.p = (const u64 *)((const char *)event + sizeof(event->header));
 	c.end = (const u64 *)((const char *)event + event->header.size);
 

@@ -440,6 +440,9 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 	case PERF_RECORD_EXIT:
 		err = machine__process_exit(&s->machine, ev);
 		break;
+	case PERF_RECORD_KSYMBOL:
+		err = machine__process_ksymbol(&s->machine, ev);
+		break;
 	case PERF_RECORD_LOST:
 		if (ev->header.size < sizeof(ev->lost))
 			return corrupt(s, offset, "LOST record of size %u", ev->header.size);

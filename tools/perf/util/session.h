@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "types.h"
 #include "event.h"
+#include "clockid.h"
 #include "evlist.h"
 #include "machine.h"
 #include "ordered-events.h"
@@ -44,6 +45,8 @@ struct perf_session {
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
 	char *pmu_mappings;		/* PMU_MAPPINGS as "name = type, ..." */
 	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
+	struct clock_ref clock;		/* CLOCK_DATA: sample times to times of day */
+	bool has_clock;			/* ... when the file has it (recorded with -k) */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;

@@ -39,7 +39,16 @@ struct sb_task {
 	u32 compact_len;		/* len after the last compaction */
 };
 
+/* One piece of JITed kernel code: its KSYMBOL records, register then unregister. */
+struct sb_code {
+	struct list_head node;		/* on sb->code, in registration order */
+	u64 addr;
+	u64 start, end;			/* registration and unregistration times; end 0: live */
+	union perf_event *reg, *unreg;	/* copies; unreg NULL while live */
+};
+
 struct sideband {
+	struct list_head code;		/* struct sb_code */
 	struct sb_task **buckets;
 	u32 nr_buckets;			/* a power of two */
 	u64 nr_hashed;
@@ -83,6 +92,7 @@ struct sideband *sideband__new(u64 max_bytes)
 	sb->nr_buckets = SB_MIN_BUCKETS;
 	sb->max_bytes = max_bytes;
 	INIT_LIST_HEAD(&sb->exited);
+	INIT_LIST_HEAD(&sb->code);
 	sb__charge(sb, SB_MIN_BUCKETS * sizeof(*sb->buckets));
 	return sb;
 }
@@ -117,10 +127,23 @@ static void sb__unhash(struct sideband *sb, struct sb_task *t)
 	sb_task__put(sb, t);
 }
 
+static void sb_code__delete(struct sideband *sb, struct sb_code *c)
+{
+	sb__charge(sb, -(s64)(sizeof(*c) + c->reg->header.size +
+			      (c->unreg ? c->unreg->header.size : 0)));
+	sb->stats.code--;
+	list_del_init(&c->node);
+	free(c->reg);
+	free(c->unreg);
+	free(c);
+}
+
 void sideband__delete(struct sideband *sb)
 {
 	if (!sb)
 		return;
+	while (!list_empty(&sb->code))
+		sb_code__delete(sb, list_first_entry(&sb->code, struct sb_code, node));
 	for (u32 i = 0; i < sb->nr_buckets; i++)
 		while (sb->buckets[i])
 			sb__unhash(sb, sb->buckets[i]);
@@ -472,6 +495,55 @@ static int sb__fork(struct sideband *sb, const union perf_event *event, u64 time
 	return sb__file(sb, t, event, time);
 }
 
+static union perf_event *sb__copy(const union perf_event *event)
+{
+	union perf_event *e = malloc(event->header.size);
+
+	if (e)
+		memcpy(e, event, event->header.size);
+	return e;
+}
+
+/*
+ * A program registered (a new entry) or unregistered (its live entry at
+ * that address ends).  An unregistration whose registration was never seen
+ * (the program was loaded before recording) has nothing to end.
+ */
+static int sb__ksymbol(struct sideband *sb, const union perf_event *event, u64 time)
+{
+	const struct perf_record_ksymbol *k = &event->ksymbol;
+	struct sb_code *c;
+
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		list_for_each_entry(c, &sb->code, node) {
+			if (c->addr != k->addr || c->unreg)
+				continue;
+			c->unreg = sb__copy(event);
+			if (!c->unreg)
+				return -ENOMEM;
+			c->end = time;
+			sb__charge(sb, event->header.size);
+			return 0;
+		}
+		return 0;
+	}
+	if (!sb__make_room(sb, sizeof(*c) + event->header.size)) {
+		sb->stats.dropped++;
+		return 0;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->reg = sb__copy(event))) {
+		free(c);
+		return -ENOMEM;
+	}
+	c->addr = k->addr;
+	c->start = time;
+	list_add_tail(&c->node, &sb->code);
+	sb->stats.code++;
+	sb__charge(sb, sizeof(*c) + event->header.size);
+	return 0;
+}
+
 int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 {
 	u32 type = event->header.type, size = event->header.size, pid, tid;
@@ -493,6 +565,9 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 	case PERF_RECORD_MMAP2:
 		need = offsetof(struct perf_record_mmap2, filename);
 		break;
+	case PERF_RECORD_KSYMBOL:
+		need = sizeof(struct perf_record_ksymbol) + 1;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -501,6 +576,8 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 	sb->stats.records++;
 	if (type == PERF_RECORD_FORK)
 		return sb__fork(sb, event, time);
+	if (type == PERF_RECORD_KSYMBOL)
+		return sb__ksymbol(sb, event, time);
 
 	pid = event->comm.pid;		/* pid, tid lead every one of these layouts */
 	tid = event->comm.tid;
@@ -518,7 +595,12 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 
 void sideband__prune(struct sideband *sb, u64 need_from)
 {
+	struct sb_code *c, *n;
+
 	sb->need_from = need_from;
+	list_for_each_entry_safe(c, n, &sb->code, node)
+		if (c->unreg && c->end < need_from)
+			sb_code__delete(sb, c);
 	/* The list is in the order EXITs were read: stop at the first one still needed. */
 	while (!list_empty(&sb->exited)) {
 		struct sb_task *t = list_first_entry(&sb->exited, struct sb_task, exit_node);
@@ -605,6 +687,20 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 		}
 	}
 	free(stack);
+	/* The kernel code that was there at some time the dump covers. */
+	if (!err) {
+		struct sb_code *c;
+
+		list_for_each_entry(c, &sb->code, node) {
+			if (c->start > last || (c->unreg && c->end < first))
+				continue;
+			err = process(arg, c->reg);
+			if (!err && c->unreg)
+				err = process(arg, c->unreg);
+			if (err)
+				break;
+		}
+	}
 	return err;
 }
 

@@ -20,6 +20,11 @@
  * later map covers); and a hard cap evicts the oldest exited tasks first,
  * then refuses records.  All are counted in the stats.
  *
+ * JITed kernel code (KSYMBOL records: BPF programs that come and go) is
+ * kept beside the tasks, each program from its registration to its
+ * unregistration, and emitted into every dump whose time it overlaps, so a
+ * dump names the samples that ran in it.
+ *
  * Records are kept as they came from the kernel (with their sample-id
  * trailers, so a reader sorts them by time); records synthesized from /proc
  * at the start carry time 0 and predate everything.
@@ -38,6 +43,7 @@ struct sideband_stats {
 	u64 evicted;		/* tasks forced out by the cap */
 	u64 dropped;		/* records refused by the cap */
 	u64 trimmed;		/* records of live tasks superseded before anything a dump can need */
+	u64 code;		/* JITed kernel code (KSYMBOL) held now */
 };
 
 /* @max_bytes: the hard cap on what the table holds. */
@@ -49,7 +55,7 @@ static inline bool sideband__wants(u32 type)
 {
 	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
 	       type == PERF_RECORD_EXIT || type == PERF_RECORD_MMAP ||
-	       type == PERF_RECORD_MMAP2;
+	       type == PERF_RECORD_MMAP2 || type == PERF_RECORD_KSYMBOL;
 }
 
 /*

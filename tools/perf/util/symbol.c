@@ -222,7 +222,9 @@ static size_t leading_underscores(const char *s)
 /*
  * Of two ELF symbols at one address, the one perf shows: one with a size,
  * then global over local over weak, then fewer leading underscores, then
- * the longer name.  (Kernel aliases: the last one listed wins.)
+ * the longer name, then the one listed first, as in the distro (glibc's
+ * debug file lists clock_gettime@@GLIBC_2.17 before clock_gettime@GLIBC_2.2.5).
+ * (Kernel aliases: the last one listed wins.)  @a is listed after @b.
  */
 static bool symbol__better(const struct symbol *a, unsigned char arank, const struct symbol *b,
 			   unsigned char brank, bool kernel)
@@ -240,7 +242,7 @@ static bool symbol__better(const struct symbol *a, unsigned char arank, const st
 	bu = leading_underscores(b->name);
 	if (au != bu)
 		return au < bu;
-	return strlen(a->name) >= strlen(b->name);
+	return strlen(a->name) > strlen(b->name);
 }
 
 /* Puts the symbols in address order, keeping the order they came in among equals. */

@@ -4,7 +4,7 @@
 # (legacy and v0, given to C functions with asm labels) are recorded; for
 # every sample in the program, the symbol column of our perf script equals
 # the distro's, with and without --no-demangle, and so do the symbols of
-# the program's lines in perf report.
+# the program's lines in perf report; and of two versions of one function.
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -97,4 +97,27 @@ rep_syms() { awk '$3 == "prog" { $1 = $2 = $3 = ""; print }' | sort; }
 $PERF report --stdio -i p.data 2>/dev/null | rep_syms >ours.rep
 oracle_ok "report" report --stdio -i p.data | rep_syms >dist.rep
 cmp -s ours.rep dist.rep || { diff ours.rep dist.rep | head; fail "report symbols differ"; }
+
+# Symbol versions: two names of one function, of one length, at one address
+# (as glibc has clock_gettime@@GLIBC_2.17 and clock_gettime@GLIBC_2.2.5):
+# the one listed first is shown, as the distro shows it.
+cat >lib.c <<'EOF'
+volatile unsigned long vsink;
+__attribute__((noinline)) void vfun_impl(void)
+{
+	for (unsigned long i = 0; i < 100000000UL; i++)
+		vsink += i;
+}
+__asm__(".symver vfun_impl, vfun@@V2");
+__asm__(".symver vfun_impl, vfun@VA1");
+EOF
+printf 'VA1 { global: vfun; local: *; };\nV2 { global: vfun; } VA1;\n' >ver.map
+echo 'void vfun(void); int main(void) { vfun(); return 0; }' >main.c
+gcc -O1 -shared -fPIC -Wl,--version-script=ver.map -o libv.so lib.c &&
+	gcc -o vmain main.c -L. -lv -Wl,-rpath,"$TMPD" || fail "building the versioned library"
+$PERF record -q -e cpu-clock -o v.data ./vmain || fail "record of vmain"
+$PERF script -F ip,sym,dso -i v.data 2>/dev/null | grep libv.so >ours-v.txt
+oracle_ok "script of vmain" script -F ip,sym,dso -i v.data | grep libv.so >dist-v.txt
+grep -q 'vfun@' dist-v.txt || fail "the distro shows no versioned name"
+cmp -s ours-v.txt dist-v.txt || { diff ours-v.txt dist-v.txt | head -3; fail "versioned names differ"; }
 exit 0

@@ -23,7 +23,7 @@ grep -Eq 'prev_comm=.*==> next_comm=' b.txt || fail "(b) no formatted sched_swit
 
 # (c) evlist -v: our attrs.
 oracle_ok "evlist (c)" evlist -v -i b.data > c.txt
-grep -q '^raw_syscalls:sys_enter: .*sample_type: IP|TID|TIME|CPU|PERIOD|RAW|IDENTIFIER' c.txt ||
+grep -q '^raw_syscalls:sys_enter: .*sample_type: IP|TID|TIME|ID|CPU|PERIOD|RAW,' c.txt ||
 	{ cat c.txt; fail "(c) sample_type of sys_enter"; }
 grep -q 'sample_id_all: 1' c.txt || fail "(c) sample_id_all"
 oracle_ok "evlist (a)" evlist -v -i a.data | grep -q 'sample_type: IP|TID|TIME|CALLCHAIN|CPU|PERIOD' ||

@@ -65,3 +65,14 @@ wait_lines() {
 	cat "$1"
 	fail "waited 30 s for $2 lines '$3' in $1"
 }
+
+# Flight recorder $1 (recording a workload that runs on): lets it sample a
+# moment, signals one dump, waits for a file matching the glob $2, then for
+# the recorder to exit (its last dump) without error.
+dump_once_then_exit() {
+	wait_recording "$1"
+	sleep 0.3
+	kill -USR2 "$1"
+	wait_files "$2" 1
+	wait "$1" || fail "the flight recorder exited $?"
+}

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Samples in a BPF program loaded while recording are named from its KSYMBOL record, as the distro names them
+. "$(dirname "$0")/lib/common.sh"
+need_root
+cd "$TMPD"
+$PERF test -w bpf-loop 0.01 2>/dev/null || skip "BPF programs cannot be loaded here"
+
+PROG='bpf_prog_[0-9a-f]{16}_perf_test_loop'
+# $1: perf script -F ip,sym,dso output.  How many samples are in the program.
+in_prog() { grep -Ec "^ *[0-9a-f]+ $PROG \($PROG\)$" "$1"; }
+
+$PERF record -q -e cpu-clock -o o.data -- $PERF test -w bpf-loop 0.5 || fail "record"
+$PERF script -F ip,sym,dso -i o.data >ours.txt 2>ours.err || { cat ours.err; fail "script"; }
+n=$(in_prog ours.txt)
+[ "$n" -gt 0 ] || { sort ours.txt | uniq -c | sort -rn | head -5; fail "no sample named $PROG"; }
+echo "our file: $n of $(wc -l <ours.txt) samples in the program"
+
+# Flight-recorder dumps: each names the program, the ones after the first
+# too (the process table keeps its KSYMBOL record for every dump it overlaps).
+$PERF record -q -e cpu-clock --overwrite --switch-output -o fr.data -- $PERF test -w bpf-loop 1.5 &
+dump_once_then_exit $! 'fr.data.*'
+[ "$(ls fr.data.* | wc -l)" = 2 ] || fail "two dumps expected: $(ls fr.data.*)"
+for f in fr.data.*; do
+	$PERF script -F ip,sym,dso -i "$f" >dump.txt 2>ours.err || { cat ours.err; fail "script of $f"; }
+	[ "$(in_prog dump.txt)" -gt 0 ] || fail "$f: no sample named $PROG"
+	if [ -x "$ORACLE" ]; then
+		oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
+		[ "$(grep -E "$PROG" dump.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||
+			fail "$f: the program's samples are named apart from the distro's"
+	fi
+	echo "$f: $(in_prog dump.txt) of $(wc -l <dump.txt) samples in the program"
+done
+
+[ -x "$ORACLE" ] || { echo "the distro perf ($ORACLE) is not installed: not compared"; exit 0; }
+# The distro reads the same names from our file, and we from its file.
+oracle_ok "script of our file" script -F ip,sym,dso -i o.data >dist.txt
+[ "$(grep -E "$PROG" ours.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||
+	fail "the program's samples are named apart from the distro's"
+[ "$(in_prog dist.txt)" = "$n" ] || fail "the distro names $(in_prog dist.txt) samples of our file $PROG, we $n"
+"$ORACLE" record -q -e cpu-clock -o d.data -- $PERF test -w bpf-loop 0.5 >/dev/null 2>&1 ||
+	fail "the distro's record"
+oracle_ok "script of its file" script -F ip,sym,dso -i d.data >dist2.txt
+$PERF script -F ip,sym,dso -i d.data >ours2.txt 2>ours.err || { cat ours.err; fail "script of its file"; }
+[ "$(in_prog dist2.txt)" -gt 0 ] || fail "the distro names no sample of its own file $PROG"
+[ "$(grep -E "$PROG" ours2.txt)" = "$(grep -E "$PROG" dist2.txt)" ] ||
+	fail "the program's samples in the distro's file are named apart from the distro's"
+echo "the distro's file: $(in_prog ours2.txt) samples in the program, named as the distro names them"
+exit 0
