@@ -955,20 +955,26 @@ static int record__setup_events(struct record *rec)
 	 * The process table needs the tracking records from the start; so does
 	 * a file whose events start later (-D), or may be disabled for a while
 	 * (--control): then a task that started meanwhile still has a name.
+	 * System-wide, the events start only after /proc has been read: a
+	 * task born in between would be nameless in the file.  The distro
+	 * tracks on a dummy:HG from the start then too; so do we.
 	 */
-	if (any_overwrite || opts->delay_ms || opts->control) {
+	if (any_overwrite || opts->delay_ms || opts->control || opts->system_wide ||
+	    opts->cpu_list) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_SOFTWARE,
 			.config = PERF_COUNT_SW_DUMMY,
 		};
 
 		tracking = evsel__new(&attr);
-		if (!tracking || evsel__set_name(tracking, "dummy:u")) {
+		if (!tracking || evsel__set_name(tracking, any_overwrite ? "dummy:u" : "dummy:HG")) {
 			evsel__delete(tracking);
 			return -ENOMEM;
 		}
-		tracking->attr.exclude_kernel = 1;
-		tracking->attr.exclude_hv = 1;
+		if (any_overwrite) {
+			tracking->attr.exclude_kernel = 1;
+			tracking->attr.exclude_hv = 1;
+		}
 		evlist__add(rec->evlist, tracking);
 	} else {
 		tracking = evlist__first(rec->evlist);

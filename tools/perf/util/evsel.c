@@ -260,8 +260,11 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	 */
 	attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	attr->sample_id_all = 1;
-	/* As the distro: a KVM host's guests are not sampled (there is no :G modifier yet). */
-	attr->exclude_guest = 1;
+	/*
+	 * As the distro: a KVM host's guests are not sampled (there is no :G
+	 * modifier yet); its dummy:HG tracks host and guest alike.
+	 */
+	attr->exclude_guest = !(is_dummy && evsel->tracking && !attr->exclude_kernel);
 	attr->inherit = !opts->no_inherit;
 
 	/* Sampling rate: tracepoints every hit; others -c, -F, or 4000 Hz. */
