@@ -1100,6 +1100,7 @@ int cmd_report(int argc, const char **argv)
 	};
 	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
+	bool truncated = false;	/* shown, but the exit status must say the file is cut */
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;
@@ -1314,7 +1315,8 @@ filter_done:
 		fprintf(stderr, "perf report: %s: %s\n", input,
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
-		perf_session__warn_stats(r.session);
+		if (perf_session__warn_stats(r.session))
+			truncated = true;
 		if (!quiet)
 			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
 			       (unsigned long long)r.session->nr_lost);
@@ -1323,5 +1325,5 @@ filter_done:
 				report__print(&r, e, &r.hists[e->idx]);
 	}
 	report__exit(&r);
-	return err ? 1 : 0;
+	return err || truncated ? 1 : 0;
 }

@@ -863,7 +863,7 @@ filter_done:
 			fprintf(stderr, "perf script: reading %s failed: %s\n", input,
 				strerror(-err));
 	} else {
-		perf_session__warn_stats(sc.session);
+		err = perf_session__warn_stats(sc.session);
 	}
 out_delete:
 	for (size_t i = 0; i < sc.nr_evsels; i++)

@@ -289,6 +289,7 @@ int perf_session__read_features(struct perf_session *s)
 	if (table > s->file_size || (u64)nr * 16 > s->file_size - table) {
 		pr_warning("WARNING: the feature table at offset %llu is past the end of %s; "
 			   "ignoring the features.\n", (unsigned long long)table, s->path);
+		s->features_truncated = true;
 		return 0;
 	}
 	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++) {
@@ -307,6 +308,7 @@ int perf_session__read_features(struct perf_session *s)
 			/* Truncated after the data: the samples are still all there. */
 			pr_warning("WARNING: feature %s of %s lies past the end of the file "
 				   "(truncated?); ignoring it.\n", feat_names[bit], s->path);
+			s->features_truncated = true;
 			continue;
 		}
 		buf = malloc(sec[1] + 1);

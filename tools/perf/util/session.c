@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,7 +18,6 @@
 
 #define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" */
 #define WINDOW_SIZE	(64ull << 20)
-#define PERF_RECORD_AUXTRACE_TYPE 71
 
 struct file_section {
 	u64 offset, size;
@@ -29,10 +29,12 @@ struct file_header {
 	u64 features[4];
 };
 
-static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int session__refuse(struct perf_session *s, const char *kind, u64 off,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
+/* Sets errmsg to "<kind>: <what> at offset <off>"; -EINVAL for the caller to return. */
+static int session__refuse(struct perf_session *s, const char *kind, u64 off,
+			  const char *fmt, ...)
 {
 	char what[160];
 	va_list ap;
@@ -40,9 +42,41 @@ static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(s->errmsg, sizeof(s->errmsg), "file is corrupt: %s at offset %llu", what,
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s at offset %llu", kind, what,
 		 (unsigned long long)off);
 	return -EINVAL;
+}
+
+#define corrupt(s, off, ...) session__refuse(s, "file is corrupt", off, __VA_ARGS__)
+/* Attrs we must not guess at: the wording is the distro's, the detail ours. */
+#define incompatible(s, off, ...) session__refuse(s, "incompatible file format", off, __VA_ARGS__)
+
+/*
+ * attr.size is the size of the attr its writer knew: 0 for the first ABI,
+ * else a multiple of 8 from PERF_ATTR_SIZE_VER0 up, and never more than the
+ * file's attr entry holds.  A newer ABI than ours is read when the fields we
+ * do not know are all zero, the rule the kernel applies to perf_event_open.
+ * *size is what to read of the entry.
+ */
+static int attr__check_size(struct perf_session *s, const char *buf, u64 asz, u64 i, u64 off,
+			    u32 *size)
+{
+	u32 sz;
+
+	memcpy(&sz, buf + offsetof(struct perf_event_attr, size), sizeof(sz));
+	*size = sz ? sz : PERF_ATTR_SIZE_VER0;
+	if (!sz)
+		return 0;
+	if (sz < PERF_ATTR_SIZE_VER0 || sz % sizeof(u64) || sz > asz)
+		return incompatible(s, off + offsetof(struct perf_event_attr, size),
+				    "attr %llu has size %u (its entry holds %llu bytes)",
+				    (unsigned long long)i, sz, (unsigned long long)asz);
+	for (u32 b = sizeof(struct perf_event_attr); b < sz; b++)
+		if (buf[b])
+			return incompatible(s, off + b, "attr %llu uses fields of a newer ABI "
+					    "(%u bytes, this perf knows %zu)", (unsigned long long)i,
+					    sz, sizeof(struct perf_event_attr));
+	return 0;
 }
 
 static int pread_all(int fd, void *buf, size_t len, u64 off)
@@ -155,12 +189,25 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		struct file_section ids;
 		struct evsel *e;
 		u64 asz = h->attr_size - sizeof(ids);
+		u32 attr_sz;
 
 		err = pread_all(s->fd, buf, h->attr_size, off);
 		if (err)
 			goto out;
+		err = attr__check_size(s, buf, asz, i, off, &attr_sz);
+		if (err)
+			goto out;
+		/* Only what the writer knew: the rest of a larger entry is not an attr. */
 		memset(&attr, 0, sizeof(attr));
-		memcpy(&attr, buf, min_t(u64, asz, sizeof(attr)));
+		memcpy(&attr, buf, min_t(u64, attr_sz, sizeof(attr)));
+		if (i && attr.sample_id_all != evlist__first(s->evlist)->attr.sample_id_all) {
+			/* Where a record's id sits would depend on which event it came from. */
+			err = incompatible(s, off, "non matching sample_id_all (attr %llu has %u, "
+					   "attr 0 has %u)", (unsigned long long)i,
+					   attr.sample_id_all,
+					   evlist__first(s->evlist)->attr.sample_id_all);
+			goto out;
+		}
 		memcpy(&ids, buf + asz, sizeof(ids));
 		if (ids.size % sizeof(u64) || ids.offset > s->file_size ||
 		    ids.size > s->file_size - ids.offset) {
@@ -224,7 +271,7 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 			       (unsigned long long)h->size, sizeof(*h));
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) ||
 	    h->attr_size > 4096)
-		return corrupt(s, 16, "attr_size %llu", (unsigned long long)h->attr_size);
+		return incompatible(s, 16, "attr entry size %llu", (unsigned long long)h->attr_size);
 	if (h->attrs.offset > s->file_size || h->attrs.size > s->file_size - h->attrs.offset ||
 	    h->attrs.size % h->attr_size)
 		return corrupt(s, 24, "attr section [%llu, +%llu) out of bounds",
@@ -480,30 +527,88 @@ const char *perf_event__type_name(u32 type)
 		[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
 		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
 		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 		[PERF_RECORD_HEADER_ATTR] = "ATTR", [PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
 		[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
 		[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
 		[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
-		[PERF_RECORD_ID_INDEX] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
-		[72] = "AUXTRACE_ERROR", [PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
-		[PERF_RECORD_CPU_MAP] = "CPU_MAP", [75] = "STAT_CONFIG", [76] = "STAT",
-		[77] = "STAT_ROUND", [PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+		[PERF_RECORD_ID_INDEX] = "ID_INDEX",
+		[PERF_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+		[PERF_RECORD_AUXTRACE] = "AUXTRACE",
+		[PERF_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+		[PERF_RECORD_THREAD_MAP] = "THREAD_MAP", [PERF_RECORD_CPU_MAP] = "CPU_MAP",
+		[PERF_RECORD_STAT_CONFIG] = "STAT_CONFIG", [PERF_RECORD_STAT] = "STAT",
+		[PERF_RECORD_STAT_ROUND] = "STAT_ROUND",
+		[PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
 		[PERF_RECORD_TIME_CONV] = "TIME_CONV", [PERF_RECORD_HEADER_FEATURE] = "FEATURE",
-		[81] = "COMPRESSED", [PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+		[PERF_RECORD_COMPRESSED] = "COMPRESSED",
+		[PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
 	};
 
 	return type < ARRAY_SIZE(names) ? names[type] : NULL;
 }
 
+/*
+ * Types we know but whose content this reader cannot use: hardware trace
+ * data (nothing here decodes it), and the records that carry the header in
+ * pipe-format streams, which have no meaning inside a file.
+ */
+static bool record_type__unsupported(u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_AUXTRACE_INFO:
+	case PERF_RECORD_AUXTRACE:
+	case PERF_RECORD_AUXTRACE_ERROR:
+	case PERF_RECORD_COMPRESSED:
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_FEATURE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+#define MAX_UNKNOWN_WARNINGS 10
+
+/*
+ * A record whose type no perf defines (a damaged file, or one from a newer
+ * perf): said at once with its offset, counted for the end-of-file summary,
+ * and stepped over by its size, which was checked already.
+ */
+static void session__unknown_type(struct perf_session *s, const union perf_event *ev,
+				  u64 offset)
+{
+	if (!s->nr_unknown_type++)
+		s->first_unknown_type_off = offset;
+	if (s->nr_unknown_type <= MAX_UNKNOWN_WARNINGS)
+		pr_warning("WARNING: record of unknown type %u (size %u) at offset %llu; "
+			   "skipping it.\n", ev->header.type, ev->header.size,
+			   (unsigned long long)offset);
+	else if (s->nr_unknown_type == MAX_UNKNOWN_WARNINGS + 1)
+		pr_warning("WARNING: more records of unknown type follow; "
+			   "the end-of-file summary counts them.\n");
+}
+
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
+	u32 type = ev->header.type;
 	struct evsel *evsel;
 	u64 time;
 
 	s->nr_events++;
-	if (ev->header.type < PERF_RECORD_HEADER_MAX)
-		s->nr_by_type[ev->header.type]++;
+	if (!perf_event__type_name(type)) {
+		session__unknown_type(s, ev, offset);
+		return 0;
+	}
+	if (!s->nr_by_type[type]++ && record_type__unsupported(type))
+		pr_warning("WARNING: PERF_RECORD_%s records are not supported by this perf "
+			   "(the first is at offset %llu); skipping them.\n",
+			   perf_event__type_name(type), (unsigned long long)offset);
+	if (record_type__unsupported(type))
+		return 0;
 	if (ev->header.type == PERF_RECORD_FINISHED_ROUND)
 		return ordered_events__flush_round(&s->oe);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
@@ -556,6 +661,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 		}
 		if (h.size > s->data_end - off) {
 			if (s->truncated || !s->data_size) {
+				s->truncated = true;
 				pr_warning("WARNING: the file ends inside the record at offset %llu; "
 					   "showing the records before it.\n",
 					   (unsigned long long)off);
@@ -576,7 +682,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			goto out;
 		off += h.size;
 		/* AUXTRACE data follows its record, outside header.size. */
-		if (h.type == PERF_RECORD_AUXTRACE_TYPE && h.size >= 16) {
+		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
 			u64 aux;
 
 			memcpy(&aux, p + 8, sizeof(aux));
@@ -597,10 +703,21 @@ out:
 	return err;
 }
 
-void perf_session__warn_stats(struct perf_session *s)
+int perf_session__warn_stats(struct perf_session *s)
 {
 	struct evsel *e;
 	bool backward = false;
+
+	if (s->nr_unknown_type)
+		ui__warning("%llu records of unknown type skipped, the first at offset %llu: "
+			    "the file is damaged or was written by a newer perf.\n",
+			    (unsigned long long)s->nr_unknown_type,
+			    (unsigned long long)s->first_unknown_type_off);
+	for (u32 type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		if (s->nr_by_type[type] && record_type__unsupported(type))
+			ui__warning("%llu PERF_RECORD_%s records skipped: not supported by this "
+				    "perf.\n", (unsigned long long)s->nr_by_type[type],
+				    perf_event__type_name(type));
 
 	if (s->nr_lost_chunks)
 		ui__warning("Processed %llu events and lost %llu chunks!\n\n"
@@ -616,6 +733,12 @@ void perf_session__warn_stats(struct perf_session *s)
 	if (s->nr_unordered && !backward)
 		ui__warning("%llu out of order events recorded.\n",
 			    (unsigned long long)s->nr_unordered);
+	if (s->truncated || s->features_truncated) {
+		ui__warning("%s is truncated: what it holds was shown, the rest is missing.\n",
+			    s->path);
+		return -EIO;
+	}
+	return 0;
 }
 
 static int session__mark_hit(struct perf_tool *tool, union perf_event *event,

@@ -68,7 +68,9 @@ struct perf_session {
 	u64 nr_unordered;
 	u64 nr_events, nr_samples, nr_lost_chunks, nr_lost, nr_unknown_id;
 	u64 nr_by_type[PERF_RECORD_HEADER_MAX];	/* records read, by type (--stats) */
-	bool truncated;
+	u64 nr_unknown_type, first_unknown_type_off;	/* records of no known type */
+	bool truncated;			/* the data section is cut short */
+	bool features_truncated;	/* the file ends inside the feature sections */
 	char errmsg[256];
 };
 
@@ -88,8 +90,12 @@ int perf_session__mark_dso_hits(struct perf_session *s);
 const char *perf_event__type_name(u32 type);
 /* The event a sample id belongs to; NULL if none. */
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
-/* Prints the end-of-file warnings (lost, out of order, unknown ids). */
-void perf_session__warn_stats(struct perf_session *s);
+/*
+ * Prints the end-of-file summary (lost, out of order, unknown ids, records
+ * of unknown or unsupported types, truncation).  -EIO when the file is
+ * truncated: the command shows what is there but must exit non-zero.
+ */
+int perf_session__warn_stats(struct perf_session *s);
 
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);
