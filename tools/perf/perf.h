@@ -40,6 +40,7 @@ struct record_opts {
 	u64 switch_output_time;		/* seconds, 0 if not by time */
 	int switch_max_files;		/* 0: unlimited */
 	size_t sideband_max;		/* --sideband-max (bytes) */
+	int comp_level;			/* -z: zstd level of COMPRESSED records; 0: none */
 };
 
 #endif

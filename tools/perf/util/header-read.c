@@ -241,6 +241,12 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
 		return 0;
+	case HEADER_COMPRESSED:
+		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
+		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
+		    fcur__u32(c, &s->comp.mmap_len))
+			return -EINVAL;
+		return 0;
 	default:
 		/* The rest: not needed to decode the data. */
 		return 0;
@@ -255,7 +261,7 @@ static const char *const feat_names[] = {
 	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
 	[HEADER_BUILD_ID] = "BUILD_ID",
 	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
-	[HEADER_CLOCKID] = "CLOCKID",
+	[HEADER_CLOCKID] = "CLOCKID", [HEADER_COMPRESSED] = "COMPRESSED",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -565,6 +571,11 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 		case HEADER_CLOCKID:
 			fprintf(fp, "# clockid frequency: %llu MHz\n",
 				(unsigned long long)(s->clockid_ns / 1000000));
+			break;
+		case HEADER_COMPRESSED:
+			fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
+				s->comp.type == 1 ? "Zstd" : "Unknown", s->comp.level,
+				s->comp.ratio);
 			break;
 		default:
 			break;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "header.h"
+#include "compress.h"
 #include "data.h"
 #include "evlist.h"
 #include "build-id.h"
@@ -741,6 +742,15 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		fbuf__add_u64(b, info->first_sample_time);
 		fbuf__add_u64(b, info->last_sample_time);
 		return 0;
+	case HEADER_COMPRESSED:
+		if (!info || !info->comp_level)
+			return -ENOENT;
+		fbuf__add_u32(b, 1);			/* version */
+		fbuf__add_u32(b, 1);			/* zstd */
+		fbuf__add_u32(b, info->comp_level);
+		fbuf__add_u32(b, info->comp_ratio);
+		fbuf__add_u32(b, ZSTD_WRITER_CHUNK);	/* the most one record expands to */
+		return 0;
 	default:
 		return -ENOENT;
 	}
@@ -753,6 +763,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
 		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
 		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
+		HEADER_COMPRESSED,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
 	struct perf_feat_buf payload = { 0 };

@@ -62,6 +62,7 @@ struct perf_header_info {
 	/* From perf_header_info__setup(). */
 	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
 	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
+	u32 comp_level, comp_ratio;	/* -z: COMPRESSED, written if comp_level != 0 */
 };
 
 /*
@@ -90,7 +91,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
  * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
  * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
  * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, SAMPLE_TIME -- leaving out any this machine cannot
+ * CMDLINE, EVENT_DESC, SAMPLE_TIME, COMPRESSED -- leaving out any this machine cannot
  * describe, then rewrites the header with the real sizes and feature bits.
  * @info may be NULL.  0 or -errno.
  */

@@ -232,6 +232,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "no-buildid",		no_argument,	   NULL, 'B' },
 		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
 		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
+		{ "compression-level",	optional_argument, NULL, 'z' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
@@ -240,10 +241,11 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	struct parse_events_error perr;
 	int tail = -1, c, err;
 	char *end;
+	u64 v64;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvh", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvhz::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -353,6 +355,16 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case OPT_BUILDID_ALL:
 			opts->buildid_all = true;
+			break;
+		case 'z':
+			/* zstd's levels; -z alone is the distro's default, 1. */
+			opts->comp_level = 1;
+			if (optarg && (record_opts__parse_positive(optarg, &v64) || v64 > 22)) {
+				pr_err("Invalid compression level '%s': give 1 to 22.\n", optarg);
+				return -EINVAL;
+			}
+			if (optarg)
+				opts->comp_level = (int)v64;
 			break;
 		case 'q':
 			opts->quiet = true;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -376,6 +377,8 @@ void perf_session__delete(struct perf_session *s)
 		close(s->fd);
 	evlist__delete(s->evlist);
 	free(s->ids);
+	free(s->align_buf);
+	zstd_reader__exit(&s->zstd);
 	free(s->hostname);
 	free(s->osrelease);
 	free(s->version);
@@ -559,7 +562,6 @@ static bool record_type__unsupported(u32 type)
 	case PERF_RECORD_AUXTRACE_INFO:
 	case PERF_RECORD_AUXTRACE:
 	case PERF_RECORD_AUXTRACE_ERROR:
-	case PERF_RECORD_COMPRESSED:
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_EVENT_TYPE:
 	case PERF_RECORD_HEADER_TRACING_DATA:
@@ -630,6 +632,77 @@ static int session__process_record(struct perf_session *s, const union perf_even
 	return ordered_events__queue(&s->oe, ev, time, evsel, offset);
 }
 
+/* The most one COMPRESSED record may expand to: what its writer said, within reason. */
+static size_t session__max_decompressed(struct perf_session *s)
+{
+	size_t said = min_t(u64, s->comp.mmap_len, 1ULL << 30);
+
+	return max_t(size_t, said + ZSTD_WRITER_CHUNK, 64ULL << 20);
+}
+
+/*
+ * The records of a COMPRESSED record, after what the previous one left
+ * unfinished; one cut at the end waits for the next.  Messages give the
+ * COMPRESSED record's offset: the records inside have none in the file.
+ */
+static int session__process_compressed(struct perf_session *s, const char *payload, u32 len,
+				       u64 off)
+{
+	struct zstd_reader *z = &s->zstd;
+	size_t pos = 0;
+	int err;
+
+	s->nr_events++;
+	s->nr_by_type[PERF_RECORD_COMPRESSED]++;
+	if (!z->dctx) {
+		err = zstd_reader__init(z, session__max_decompressed(s));
+		if (err)
+			return err;
+	}
+	err = zstd_reader__decompress(z, payload, len);
+	if (err == -EINVAL)
+		return corrupt(s, off, "COMPRESSED record that does not decompress (or to over "
+			       "%zu bytes)", z->max);
+	if (err)
+		return err;
+	while (z->len - pos >= sizeof(struct perf_event_header)) {
+		const union perf_event *ev = (const union perf_event *)(z->buf + pos);
+		u32 type = ev->header.type, size = ev->header.size;
+
+		if (size < sizeof(ev->header) || size % sizeof(u64))
+			return corrupt(s, off, "record size %u inside the COMPRESSED record", size);
+		if (size > z->len - pos)
+			break;
+		if (type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_AUXTRACE)
+			return corrupt(s, off, "%s record inside the COMPRESSED record",
+				       perf_event__type_name(type));
+		err = session__process_record(s, ev, off);
+		if (err)
+			return err;
+		pos += size;
+	}
+	zstd_reader__consume(z, pos);
+	return 0;
+}
+
+/*
+ * A record at an offset that is not a multiple of 8 (the distro's
+ * COMPRESSED records are not padded) is read from an aligned copy: samples
+ * are decoded as u64 words.
+ */
+static const union perf_event *session__aligned(struct perf_session *s, const char *p, u16 size)
+{
+	if (!((uintptr_t)p % sizeof(u64)))
+		return (const union perf_event *)p;
+	if (!s->align_buf) {
+		s->align_buf = malloc(0x10000);
+		if (!s->align_buf)
+			return NULL;
+	}
+	memcpy(s->align_buf, p, size);
+	return (const union perf_event *)s->align_buf;
+}
+
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
 	u64 off = s->data_offset;
@@ -654,8 +727,9 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			goto out;
 		}
 		memcpy(&h, p, sizeof(h));
-		/* Records are 8-byte multiples: samples are read as u64 words. */
-		if (h.size < sizeof(h) || h.size % sizeof(u64)) {
+		/* Records are 8-byte multiples (samples are read as u64 words); COMPRESSED ones need not be. */
+		if (h.size < sizeof(h) ||
+		    (h.size % sizeof(u64) && h.type != PERF_RECORD_COMPRESSED)) {
 			err = corrupt(s, off, "record size %u", h.size);
 			goto out;
 		}
@@ -676,8 +750,12 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			err = -EIO;
 			goto out;
 		}
-		ev = (const union perf_event *)p;
-		err = session__process_record(s, ev, off);
+		if (h.type == PERF_RECORD_COMPRESSED) {
+			err = session__process_compressed(s, p + sizeof(h), h.size - sizeof(h), off);
+		} else {
+			ev = session__aligned(s, p, h.size);
+			err = ev ? session__process_record(s, ev, off) : -ENOMEM;
+		}
 		if (err)
 			goto out;
 		off += h.size;
@@ -693,6 +771,10 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			}
 			off += aux;
 		}
+	}
+	if (s->zstd.len && !s->truncated) {
+		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
+		goto out;
 	}
 	err = ordered_events__flush_all(&s->oe);
 out:

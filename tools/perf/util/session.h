@@ -13,6 +13,7 @@
 #include "evlist.h"
 #include "machine.h"
 #include "ordered-events.h"
+#include "compress.h"
 
 struct perf_session;
 struct tep_handle;
@@ -44,6 +45,12 @@ struct perf_session {
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
 	char *pmu_mappings;		/* PMU_MAPPINGS as "name = type, ..." */
 	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
+	struct {			/* COMPRESSED: how the records were compressed */
+		u32 version, type;	/* type 1: zstd */
+		u32 level, ratio;
+		u32 mmap_len;		/* the most one COMPRESSED record expands to */
+	} comp;
+	struct zstd_reader zstd;	/* the payloads of the COMPRESSED records, in order */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
@@ -60,6 +67,7 @@ struct perf_session {
 	struct ordered_events oe;
 	struct perf_tool *tool;
 
+	void *align_buf;		/* a record at an unaligned offset, copied */
 	/* The window of the data section currently mapped. */
 	char *win;
 	u64 win_off, win_len;
