@@ -49,7 +49,7 @@ test-asan:
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(CURDIR)/build-asan/perf test
 
 bench: deps all
-	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
+	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
 
 fuzz: deps
 	$(MAKE) -C $(PERF_DIR) fuzz

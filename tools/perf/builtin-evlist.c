@@ -42,7 +42,6 @@ int cmd_evlist(int argc, const char **argv)
 	};
 	const char *input = "perf.data";
 	struct perf_session *s;
-	struct evsel *e;
 	char msg[256];
 	bool details = false;
 	int c, err;
@@ -69,15 +68,7 @@ int cmd_evlist(int argc, const char **argv)
 		perf_session__report_open_error("evlist", input, err, msg);
 		return 1;
 	}
-	evlist__for_each_entry(s->evlist, e) {
-		if (details) {
-			printf("%s: ", evsel__name(e));
-			perf_event_attr__fprintf(stdout, &e->attr, ": ");
-			putchar('\n');
-		} else {
-			printf("%s\n", evsel__name(e));
-		}
-	}
+	evlist__fprintf_events(stdout, s->evlist, details);
 	perf_session__delete(s);
 	return 0;
 }

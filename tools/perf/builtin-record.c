@@ -10,6 +10,7 @@
  * file tells the story of the command: options, open, loop, output files.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "builtin.h"
 #include "perf.h"
 #include "util/compress.h"
+#include "util/control.h"
 #include "util/cpumap.h"
 #include "util/data.h"
 #include "util/debug.h"
@@ -31,6 +33,7 @@
 #include "util/mmap.h"
 #include "util/parse-events.h"
 #include "util/record-opts.h"
+#include "util/session.h"
 #include "util/synthetic-events.h"
 #include "util/target.h"
 #include "util/thread_map.h"
@@ -68,7 +71,21 @@ struct record {
 	u64 bytes_written;			/* in the current file */
 	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
+	/*
+	 * Dump requests (SIGUSR2, size, time, 'snapshot', --switch-output-event)
+	 * set the trigger; the dump is taken at dump_at, when the post-trigger
+	 * window (--switch-output-delay) has passed.  A request that comes
+	 * while one waits joins it.
+	 */
 	struct trigger switch_trigger;
+	u64 dump_at;				/* CLOCK_MONOTONIC ns, valid while hit */
+	u64 requests, requests_served;		/* --switch-output-event samples */
+	u64 triggered_dumps;			/* the dumps they asked for */
+	struct control ctl;
+	int snapshot_acks;			/* 'snapshot' commands waiting for their file */
+	char *last_file;			/* the file the last dump completed, absolute */
+	bool enabled;				/* the recorded events (not -D, not 'disable') */
+	u64 enable_at;				/* -D MSECS: when to enable them; 0 if not waiting */
 };
 
 static volatile sig_atomic_t done;
@@ -95,6 +112,11 @@ static void sig_switch(int sig)
 static void sig_alarm(int sig)
 {
 	alarm_fired = 1;
+}
+
+/* A control client that went away must not take the recorder with it: EPIPE instead. */
+static void sig_pipe(int sig)
+{
 }
 
 static u64 now_ns(void)
@@ -430,6 +452,15 @@ static void record__rotate(struct record *rec)
 	}
 }
 
+/* What a 'snapshot' is answered with: the completed file, by its absolute name. */
+static void record__remember_file(struct record *rec, const char *name)
+{
+	free(rec->last_file);
+	rec->last_file = realpath(name, NULL);
+	if (!rec->last_file)
+		rec->last_file = strdup(name);
+}
+
 /*
  * Completes the current file: its tail records and header, and with
  * --switch-output its timestamped name.  The next file is the caller's.
@@ -449,11 +480,13 @@ static int record__end_file(struct record *rec)
 			fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 				(unsigned long long)rec->wakeups);
 		record__print_written(rec, rec->opts.output);
+		record__remember_file(rec, rec->opts.output);
 		return 0;
 	}
 	err = record__rename_dump(rec, &name);
 	if (err)
 		return err;
+	record__remember_file(rec, name);
 	if (!rec->opts.quiet) {
 		if (rec->exiting) {
 			record__print_written(rec, name);
@@ -469,6 +502,8 @@ static int record__end_file(struct record *rec)
 	record__rotate(rec);
 	return 0;
 }
+
+static void record__ack_snapshots(struct record *rec, bool ok);
 
 /* The flight recorder's writer: the current file. */
 static int record__dump_write(void *arg, const void *buf, size_t size)
@@ -535,9 +570,111 @@ static int record__dump(struct record *rec)
 		err = record__open_output(rec);
 	if (err) {
 		record__abandon_output(rec);
+		record__ack_snapshots(rec, false);
 		return record__dump_failed(rec, err);
 	}
+	record__ack_snapshots(rec, true);
 	return 0;
+}
+
+/* ---- requests, the control channel, -D --------------------------------- */
+
+/*
+ * A request for a dump.  Without --switch-output there is no next file to
+ * go on with, so there is nothing to do.  The first request opens the
+ * post-trigger window; those that come before it closes join its dump.
+ */
+static void record__request_dump(struct record *rec)
+{
+	if (!trigger_is_ready(&rec->switch_trigger))
+		return;
+	trigger_hit(&rec->switch_trigger);
+	rec->dump_at = now_ns() + rec->opts.switch_output_delay_ms * 1000000ULL;
+}
+
+/*
+ * 'enable', 'disable' and -D act on the recorded events only: the tracking
+ * dummy of the process table and the --switch-output-event triggers keep
+ * running, so a dump after 'enable' still names its tasks.
+ */
+static void record__enable(struct record *rec, bool on)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		if (evsel->tracking && evsel->attr.type == PERF_TYPE_SOFTWARE &&
+		    evsel->attr.config == PERF_COUNT_SW_DUMMY)
+			continue;
+		evsel__enable(evsel, on);
+	}
+	rec->enabled = on;
+	rec->enable_at = 0;
+	if (!rec->opts.quiet)
+		fprintf(stderr, on ? "Events enabled\n" : "Events disabled\n");
+}
+
+/* Every command that has arrived, each answered (a snapshot once its file is complete). */
+static void record__serve_control(struct record *rec)
+{
+	char arg[CONTROL_LINE_MAX];
+	enum control_cmd cmd;
+
+	while ((cmd = control__next(&rec->ctl, arg)) != CONTROL_NONE) {
+		switch (cmd) {
+		case CONTROL_ENABLE:
+		case CONTROL_DISABLE:
+			if (rec->enabled != (cmd == CONTROL_ENABLE))
+				record__enable(rec, cmd == CONTROL_ENABLE);
+			control__reply(&rec->ctl, "ack");
+			break;
+		case CONTROL_SNAPSHOT:
+			if (!rec->opts.switch_output) {
+				control__reply(&rec->ctl, "error: snapshot needs --switch-output "
+					       "(or --switch-output-event)");
+				break;
+			}
+			record__request_dump(rec);
+			rec->snapshot_acks++;
+			break;
+		case CONTROL_PING:
+			control__reply(&rec->ctl, "ack");
+			break;
+		case CONTROL_STOP:
+			done = 1;
+			control__reply(&rec->ctl, "ack");
+			break;
+		case CONTROL_EVLIST:
+			if (*arg && strcmp(arg, "-v")) {
+				control__reply(&rec->ctl, "error: unknown evlist option '%s' (use "
+					       "evlist or evlist -v)", arg);
+				break;
+			}
+			evlist__fprintf_events(stdout, rec->evlist, *arg);
+			fflush(stdout);
+			control__reply(&rec->ctl, "ack");
+			break;
+		case CONTROL_TOO_LONG:
+			control__reply(&rec->ctl, "error: command too long (at most %d bytes)",
+				       CONTROL_LINE_MAX - 1);
+			break;
+		default:
+			control__reply(&rec->ctl, "error: unknown command '%s' (enable, disable, "
+				       "snapshot, ping, stop, evlist [-v])", arg);
+			break;
+		}
+	}
+}
+
+/* The snapshots served by the dump just taken (or lost with it). */
+static void record__ack_snapshots(struct record *rec, bool ok)
+{
+	for (; rec->snapshot_acks > 0; rec->snapshot_acks--) {
+		if (ok && rec->last_file)
+			control__reply(&rec->ctl, "ack %s", rec->last_file);
+		else
+			control__reply(&rec->ctl, "error: the dump failed (see the recorder's "
+				       "messages); recording goes on");
+	}
 }
 
 /* ---- reading the ring buffers ---------------------------------------- */
@@ -618,6 +755,34 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 #define RECORD_BUSY_BYTES (64 * 1024)
 
 /*
+ * --switch-output-event: the trigger events' own buffers.  Every sample is
+ * a request; a loss means there were requests too.  Nothing of them goes
+ * into the file.
+ */
+static void record__mmap_read_triggers(struct record *rec)
+{
+	struct evlist *tl = rec->opts.trigger_evlist;
+	u64 before = rec->requests;
+
+	for (int i = 0; tl && i < tl->nr_mmaps; i++) {
+		struct perf_mmap *map = &tl->mmap[i];
+		union perf_event *event;
+
+		if (!map->base || perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)))
+			if (event->header.type == PERF_RECORD_SAMPLE ||
+			    event->header.type == PERF_RECORD_LOST)
+				rec->requests++;
+		perf_mmap__consume(map);
+	}
+	if (tl)
+		perf_evlist__release_drained(tl);
+	if (rec->requests != before)
+		record__request_dump(rec);
+}
+
+/*
  * One pass over the forward buffers, each drained; the flight recorder
  * learns how far its buffers have turned over.  Returns how many buffers
  * gave data, or -errno.
@@ -651,6 +816,7 @@ static int record__mmap_read_all(struct record *rec)
 	if (rec->fr)
 		flight_recorder__tick(rec->fr);
 	perf_evlist__release_drained(rec->evlist);
+	record__mmap_read_triggers(rec);
 	return nr;
 }
 
@@ -680,6 +846,15 @@ static const char * const record_usage[] = {
 	"    --no-tail-synthesize  ... at the start (the default without --overwrite)",
 	"    --sideband-max <size> with --overwrite: memory for the process table that",
 	"                          names the tasks of each dump (default 32M)",
+	"    --switch-output-event <event>",
+	"                          take a dump each time this event fires",
+	"    --switch-output-delay <time>",
+	"                          after a dump is asked for, record TIME more (ms, s, m)",
+	"    --filter <filter>     tracepoint filter for the preceding event(s)",
+	"    --exclude-perf        leave out this recorder's own tracepoint events",
+	"    --control fifo:ctl-fifo[,ack-fifo] | fd:ctl-fd[,ack-fd]",
+	"                          take commands: enable, disable, snapshot, ping, stop, evlist",
+	"-D, --delay <msecs>       start the events MSECS after the start (-1: on 'enable')",
 	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
 	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
 	"    --buildid-all         record the build ids of all DSOs, hit or not",
@@ -790,7 +965,12 @@ static int record__setup_events(struct record *rec)
 		evsel->overwrite = t ? !!t->val.val : opts->overwrite;
 		any_overwrite |= evsel->overwrite;
 	}
-	if (any_overwrite) {
+	/*
+	 * The process table needs the tracking records from the start; so does
+	 * a file whose events start later (-D), or may be disabled for a while
+	 * (--control): then a task that started meanwhile still has a name.
+	 */
+	if (any_overwrite || opts->delay_ms || opts->control) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_SOFTWARE,
 			.config = PERF_COUNT_SW_DUMMY,
@@ -810,6 +990,12 @@ static int record__setup_events(struct record *rec)
 	tracking->tracking = true;
 	evlist__for_each_entry(rec->evlist, evsel)
 		evsel__config(evsel, opts);
+	if (opts->trigger_evlist) {
+		evlist__for_each_entry(opts->trigger_evlist, evsel) {
+			evsel->overwrite = false;
+			evsel__config(evsel, opts);
+		}
+	}
 	/*
 	 * A dump may come after a deploy replaced a binary its samples ran
 	 * in: the binary is cached when it is mapped
@@ -831,7 +1017,7 @@ static int record__setup_events(struct record *rec)
 	return 0;
 }
 
-static int record__open(struct record *rec)
+static int record__open_list(struct record *rec, struct evlist *evlist)
 {
 	struct evsel *failed = NULL;
 	bool said_user_only = false;
@@ -841,10 +1027,10 @@ static int record__open(struct record *rec)
 	for (;;) {
 		enum evsel_fallback fb;
 
-		err = evlist__open(rec->evlist, &failed);
+		err = evlist__open(evlist, &failed);
 		if (!err)
 			return 0;
-		evlist__close(rec->evlist);
+		evlist__close(evlist);
 		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
 		if (fb == EVSEL_FALLBACK_NONE)
 			break;
@@ -864,6 +1050,40 @@ static int record__open(struct record *rec)
 	} else {
 		pr_err("Cannot open the events: %s\n", strerror(-err));
 	}
+	return err;
+}
+
+/* --filter, --exclude-perf: the kernel checks the expression only now. */
+static int record__apply_filters(struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		int err = evsel__apply_filter(evsel);
+
+		if (err) {
+			pr_err("Cannot set the filter \"%s\" on event %s: %s (see the fields in "
+			       "/sys/kernel/tracing/events/%s/%s/format).\n", evsel->filter,
+			       evsel__name(evsel), strerror(-err),
+			       evsel->tp_sys ? evsel->tp_sys : "*", evsel->tp_name ? evsel->tp_name : "*");
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int record__open(struct record *rec)
+{
+	struct evlist *tl = rec->opts.trigger_evlist;
+	int err;
+
+	err = record__open_list(rec, rec->evlist);
+	if (!err && tl)
+		err = record__open_list(rec, tl);
+	if (!err)
+		err = record__apply_filters(rec->evlist);
+	if (!err && tl)
+		err = record__apply_filters(tl);
 	return err;
 }
 
@@ -925,6 +1145,16 @@ static int record__mmap(struct record *rec)
 	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
 		return record__mmap_error(rec, err, false);
+	/*
+	 * The triggers' own small buffers: read as soon as a sample lands, and
+	 * never overwritten; a storm that fills one still asks for the dump.
+	 */
+	if (rec->opts.trigger_evlist) {
+		err = perf_evlist__mmap(rec->opts.trigger_evlist,
+					min_t(size_t, rec->opts.mmap_pages, 16));
+		if (err)
+			return record__mmap_error(rec, err, false);
+	}
 	if (!any_overwrite)
 		return 0;
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
@@ -971,6 +1201,11 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 		sa.sa_handler = sig_alarm;
 		sigaction(SIGALRM, &sa, NULL);
 	}
+	/* A handler, not SIG_IGN, which the workload would inherit. */
+	if (rec->opts.control) {
+		sa.sa_handler = sig_pipe;
+		sigaction(SIGPIPE, &sa, NULL);
+	}
 }
 
 /* ---- the main loop --------------------------------------------------- */
@@ -994,9 +1229,37 @@ static bool record__size_reached(struct record *rec)
  * SIGCHLD and SIGUSR2 (a system-wide syscall trace of our own writes never
  * runs dry).
  */
+/* The buffer entries left in the pollfd array (the control channel is not one). */
+static int record__buffers_polled(struct record *rec)
+{
+	struct fdarray *fda = &rec->evlist->pollfd;
+	int n = 0;
+
+	for (int i = 0; i < fda->nr; i++)
+		n += fda->priv[i].ptr != NULL;
+	return n;
+}
+
+/* Nanoseconds until the next thing the loop must do on time, at most half a second. */
+static u64 record__timeout(struct record *rec, bool busy)
+{
+	u64 t = busy ? 0 : 500 * 1000000ULL, now;
+
+	if (!trigger_is_hit(&rec->switch_trigger) && !rec->enable_at)
+		return t;
+	now = now_ns();
+	if (trigger_is_hit(&rec->switch_trigger))
+		t = min_t(u64, t, rec->dump_at > now ? rec->dump_at - now : 0);
+	if (rec->enable_at)
+		t = min_t(u64, t, rec->enable_at > now ? rec->enable_at - now : 0);
+	return t;
+}
+
 static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy)
 {
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = busy ? 0 : 500 * 1000000 };
+	u64 timeout = record__timeout(rec, busy);
+	struct timespec ts = { .tv_sec = timeout / 1000000000ULL,
+			       .tv_nsec = timeout % 1000000000ULL };
 	struct fdarray *fda = &rec->evlist->pollfd;
 	int n = ppoll(fda->entries, fda->nr, &ts, loop_mask);
 
@@ -1009,9 +1272,11 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 		rec->dump_wakeups++;
 	}
 	/* Threads that exited: their buffers go once drained. */
-	if (n > 0 && perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP) == 0 &&
-	    !rec->opts.system_wide && !rec->opts.cpu_list)
-		done = 1;
+	if (n > 0) {
+		perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP);
+		if (!record__buffers_polled(rec) && !rec->opts.system_wide && !rec->opts.cpu_list)
+			done = 1;
+	}
 	if (child_exited) {
 		workload__reap(&rec->workload, false);
 		done = 1;
@@ -1032,24 +1297,31 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 
 		if (switch_requested) {
 			switch_requested = 0;
-			trigger_hit(&rec->switch_trigger);
+			record__request_dump(rec);
 		}
 		if (alarm_fired) {
 			alarm_fired = 0;
-			trigger_hit(&rec->switch_trigger);
+			record__request_dump(rec);
 		}
 		nr = record__mmap_read_all(rec);
 		if (nr < 0)
 			return nr;
+		record__serve_control(rec);
+		if (rec->enable_at && now_ns() >= rec->enable_at)
+			record__enable(rec, true);
 		if (record__size_reached(rec))
-			trigger_hit(&rec->switch_trigger);
-		if (trigger_is_hit(&rec->switch_trigger) && !done) {
+			record__request_dump(rec);
+		if (trigger_is_hit(&rec->switch_trigger) && !done && now_ns() >= rec->dump_at) {
+			bool by_event = rec->requests != rec->requests_served;
+
+			rec->requests_served = rec->requests;
 			err = record__dump(rec);
 			if (err)
 				return err;
 			if (opts->switch_output_time)
 				alarm(opts->switch_output_time);
 			trigger_ready(&rec->switch_trigger);
+			rec->triggered_dumps += by_event;
 		}
 		if (done)
 			break;
@@ -1071,6 +1343,9 @@ static void record__print_summary(struct record *rec)
 	if (rec->dropped_records)
 		fprintf(stderr, "Warning:\n%llu records were dropped while no output file could be "
 			"created.\n", (unsigned long long)rec->dropped_records);
+	if (rec->triggered_dumps)
+		fprintf(stderr, "[ perf record: %llu dumps asked for by --switch-output-event ]\n",
+			(unsigned long long)rec->triggered_dumps);
 	if (rec->failed_dumps)
 		fprintf(stderr, "Warning:\n%llu dumps failed and were dropped (see above).\n",
 			(unsigned long long)rec->failed_dumps);
@@ -1088,6 +1363,7 @@ int cmd_record(int argc, const char **argv)
 			.sideband_max = DEFAULT_SIDEBAND_MAX,
 		},
 		.workload = WORKLOAD_INIT,
+		.ctl = CONTROL_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
 	sigset_t loop_mask;
@@ -1125,6 +1401,15 @@ int cmd_record(int argc, const char **argv)
 		pr_err("--switch-max-files needs --switch-output.\n");
 		goto out_delete;
 	}
+	if (opts->switch_output_delay_ms && !opts->switch_output) {
+		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
+		goto out_delete;
+	}
+	if (opts->delay_ms < 0 && !opts->control) {
+		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
+		       "channel: give --control too.\n");
+		goto out_delete;
+	}
 	if (!opts->mmap_pages) {
 		long ps = sysconf(_SC_PAGESIZE);
 
@@ -1154,6 +1439,10 @@ int cmd_record(int argc, const char **argv)
 	err = record__create_maps(&rec);
 	if (err)
 		goto out_kill;
+	if (opts->control && control__open(&rec.ctl, opts->control)) {
+		err = -EINVAL;
+		goto out_kill;
+	}
 	err = record__open(&rec);
 	if (err)
 		goto out_kill;
@@ -1185,9 +1474,33 @@ int cmd_record(int argc, const char **argv)
 	if (opts->switch_output_time)
 		alarm(opts->switch_output_time);
 
-	/* Per-task counters of a workload start at its exec; others start now. */
-	if (!opts->workload || opts->system_wide || opts->cpu_list)
-		evlist__enable(rec.evlist);
+	if (control__active(&rec.ctl) &&
+	    fdarray__add(&rec.evlist->pollfd, rec.ctl.ctl_fd, POLLIN) < 0) {
+		pr_err("Out of memory\n");
+		record__abandon_output(&rec);
+		goto out_kill;
+	}
+	/*
+	 * Per-task counters of a workload start at its exec; others start now.
+	 * With -D the recorded events wait, but the tracking and the triggers
+	 * start as usual.
+	 */
+	if (!opts->workload || opts->system_wide || opts->cpu_list) {
+		if (opts->delay_ms) {
+			struct evsel *evsel;
+
+			evlist__for_each_entry(rec.evlist, evsel)
+				if (evsel->tracking)
+					evsel__enable(evsel, true);
+		} else {
+			evlist__enable(rec.evlist);
+		}
+		if (opts->trigger_evlist)
+			evlist__enable(opts->trigger_evlist);
+	}
+	rec.enabled = !opts->delay_ms;
+	if (opts->delay_ms && !opts->quiet)
+		fprintf(stderr, "Events disabled\n");
 	if (opts->workload) {
 		err = workload__start(&rec.workload);
 		if (err) {
@@ -1196,6 +1509,8 @@ int cmd_record(int argc, const char **argv)
 			goto out_kill;
 		}
 	}
+	if (opts->delay_ms > 0)
+		rec.enable_at = now_ns() + opts->delay_ms * 1000000ULL;
 
 	err = record__loop(&rec, &loop_mask);
 	if (!err) {
@@ -1221,6 +1536,9 @@ out_kill:
 	workload__kill(&rec.workload);
 out_delete:
 	flight_recorder__delete(rec.fr);
+	control__close(&rec.ctl);
+	free(rec.last_file);
+	evlist__delete(opts->trigger_evlist);
 	evlist__delete(rec.evlist);
 	free(rec.wbuf);
 	zstd_writer__exit(&rec.zstd);

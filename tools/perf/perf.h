@@ -10,6 +10,8 @@ enum callchain_mode {
 	CALLCHAIN_DWARF,
 };
 
+struct evlist;
+
 /* Everything `perf record` was asked to do. */
 struct record_opts {
 	const char *output;		/* -o, default "perf.data" */
@@ -40,6 +42,10 @@ struct record_opts {
 	u64 switch_output_time;		/* seconds, 0 if not by time */
 	int switch_max_files;		/* 0: unlimited */
 	size_t sideband_max;		/* --sideband-max (bytes) */
+	const char *control;		/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK] */
+	int delay_ms;			/* -D: 0 none, -1 until 'enable' on the control channel */
+	u64 switch_output_delay_ms;	/* --switch-output-delay: the post-trigger window */
+	struct evlist *trigger_evlist;	/* --switch-output-event: its events, or NULL */
 	int comp_level;			/* -z: zstd level of COMPRESSED records; 0: none */
 };
 

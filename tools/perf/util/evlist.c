@@ -29,7 +29,7 @@ struct evlist *evlist__new(void)
 	return evlist;
 }
 
-struct evlist *perf_evlist__new_aux(struct evlist *parent)
+static struct evlist *evlist__new_child(struct evlist *parent, bool overwrite)
 {
 	struct evlist *aux;
 
@@ -41,11 +41,21 @@ struct evlist *perf_evlist__new_aux(struct evlist *parent)
 	if (!aux)
 		return NULL;
 	aux->parent = parent;
-	aux->overwrite = true;
+	aux->overwrite = overwrite;
 	list_add_tail(&aux->child_node, &parent->children);
 	if (parent->cpus || parent->threads)
 		evlist__set_maps(aux, parent->cpus, parent->threads);
 	return aux;
+}
+
+struct evlist *perf_evlist__new_aux(struct evlist *parent)
+{
+	return evlist__new_child(parent, true);
+}
+
+struct evlist *perf_evlist__new_sideband(struct evlist *parent)
+{
+	return evlist__new_child(parent, false);
 }
 
 bool perf_evlist__is_aux(const struct evlist *evlist)
@@ -242,11 +252,13 @@ int evlist__disable(struct evlist *evlist)
 static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *root)
 {
 	struct perf_mmap *map = &evlist->mmap[idx];
+	/* A side-band evlist maps its own events; an overwrite one, its parent's. */
+	struct evlist *src = list_empty(&evlist->entries) ? root : evlist;
 	int output = -1;
 	struct evsel *evsel;
 	int err;
 
-	evlist__for_each_entry(root, evsel) {
+	evlist__for_each_entry(src, evsel) {
 		int c_lo, c_hi, t_lo, t_hi;
 
 		if (evsel->overwrite != evlist->overwrite || !evsel->fds)

@@ -22,7 +22,7 @@ struct perf_sample_id {
 };
 
 struct evlist {
-	struct list_head entries;	/* struct evsel; empty in an aux evlist */
+	struct list_head entries;	/* struct evsel; empty in an overwrite aux evlist */
 	int nr_entries;
 	/*
 	 * A normal evlist is its own parent.  An aux evlist (perf_evlist__new_aux)
@@ -65,6 +65,12 @@ struct evsel *evlist__last(struct evlist *evlist);
  */
 struct evlist *perf_evlist__new_aux(struct evlist *parent);
 bool perf_evlist__is_aux(const struct evlist *evlist);
+/*
+ * An aux evlist with events of its own (parse_events onto it), in forward
+ * buffers of their own: they share the parent's maps, pollfd and id hash
+ * but are not the parent's entries, so they are in no file header.
+ */
+struct evlist *perf_evlist__new_sideband(struct evlist *parent);
 
 /* Takes references on @cpus and @threads. */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);

@@ -50,7 +50,46 @@ void evsel__delete(struct evsel *evsel)
 	free(evsel->tp_sys);
 	free(evsel->tp_name);
 	free(evsel->modifiers);
+	free(evsel->filter);
 	free(evsel);
+}
+
+int evsel__append_filter(struct evsel *evsel, const char *expr)
+{
+	char *f;
+	int n;
+
+	if (evsel->filter)
+		n = asprintf(&f, "(%s) && (%s)", evsel->filter, expr);
+	else
+		n = asprintf(&f, "%s", expr);
+	if (n < 0)
+		return -ENOMEM;
+	free(evsel->filter);
+	evsel->filter = f;
+	return 0;
+}
+
+static int evsel__ioctl_all(struct evsel *evsel, unsigned long req, unsigned long arg)
+{
+	if (!evsel->fds)
+		return 0;
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
+		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, arg) < 0)
+			return -errno;
+	return 0;
+}
+
+int evsel__apply_filter(struct evsel *evsel)
+{
+	if (!evsel->filter)
+		return 0;
+	return evsel__ioctl_all(evsel, PERF_EVENT_IOC_SET_FILTER, (unsigned long)evsel->filter);
+}
+
+int evsel__enable(struct evsel *evsel, bool on)
+{
+	return evsel__ioctl_all(evsel, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
 int evsel__set_name(struct evsel *evsel, const char *name)
@@ -275,6 +314,14 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	attr->disabled = !is_dummy || !evsel->tracking;
 	attr->enable_on_exec = attr->disabled && opts->workload && !opts->system_wide &&
 			       !opts->cpu_list && !opts->target_pid && !opts->target_tid;
+	/* -D: the recorder enables the recorded events itself, later. */
+	if (opts->delay_ms && !evsel->tracking && !evsel->trigger)
+		attr->enable_on_exec = 0;
+	/* A trigger is served as it happens: every sample wakes the recorder. */
+	if (evsel->trigger) {
+		attr->watermark = 0;
+		attr->wakeup_events = 1;
+	}
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,

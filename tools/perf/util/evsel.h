@@ -56,6 +56,13 @@ struct evsel {
 	bool overwrite;
 	/* Carries mmap/comm/task tracking bits for the whole session. */
 	bool tracking;
+	/*
+	 * --switch-output-event: each sample asks for a dump.  Lives in the
+	 * recorder's trigger evlist (perf_evlist__new_sideband), not in the file.
+	 */
+	bool trigger;
+	/* The tracepoint filter (--filter, --exclude-perf), set after open. */
+	char *filter;
 	/* "cycles" fell back to cpu-clock, etc. */
 	bool fallen_back;
 	/* Set by parse_events when the user gave :p..:ppp etc.; informational. */
@@ -82,6 +89,12 @@ int evsel__add_config_term(struct evsel *evsel, enum evsel_term_type type, u64 v
 struct evsel_config_term *evsel__get_config_term(struct evsel *evsel,
 						 enum evsel_term_type type);
 bool evsel__is_tracepoint(const struct evsel *evsel);
+/* Adds @expr to the event's filter: "(what is there) && (@expr)". */
+int evsel__append_filter(struct evsel *evsel, const char *expr);
+/* PERF_EVENT_IOC_SET_FILTER on every fd; -errno if the kernel refuses it. */
+int evsel__apply_filter(struct evsel *evsel);
+/* PERF_EVENT_IOC_ENABLE / _DISABLE on every fd. */
+int evsel__enable(struct evsel *evsel, bool on);
 
 /* Fills attr from the options and then the event's own terms (builtin-record). */
 void evsel__config(struct evsel *evsel, const struct record_opts *opts);

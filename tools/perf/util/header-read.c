@@ -471,6 +471,20 @@ static void print_bits(FILE *fp, u64 v, const struct bit_name *b)
 	}
 }
 
+void evlist__fprintf_events(FILE *fp, struct evlist *evlist, bool details)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(evlist, e) {
+		fprintf(fp, "%s", evsel__name(e));
+		if (details) {
+			fprintf(fp, ": ");
+			perf_event_attr__fprintf(fp, &e->attr, ": ");
+		}
+		fputc('\n', fp);
+	}
+}
+
 void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *a, const char *sep)
 {
 	bool first = true;

@@ -204,7 +204,89 @@ enum {
 	OPT_SIDEBAND_MAX,
 	OPT_PER_THREAD,
 	OPT_BUILDID_ALL,
+	OPT_CONTROL,
+	OPT_SWITCH_OUTPUT_EVENT,
+	OPT_SWITCH_OUTPUT_DELAY,
+	OPT_FILTER,
+	OPT_EXCLUDE_PERF,
 };
+
+/* "200", "200ms", "2s", "1m" -> milliseconds (a bare number is milliseconds). */
+static int parse_msecs(const char *s, u64 *ms)
+{
+	char *end;
+	u64 v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (!*end || !strcmp(end, "ms"))
+		*ms = v;
+	else if (!strcmp(end, "s"))
+		*ms = v * 1000;
+	else if (!strcmp(end, "m"))
+		*ms = v * 60000;
+	else
+		return -EINVAL;
+	return *ms > 24ULL * 3600 * 1000 ? -ERANGE : 0;
+}
+
+/*
+ * The events the last -e or --switch-output-event added, which --filter
+ * and --exclude-perf apply to.
+ */
+struct last_events {
+	struct evlist *list;
+	int from;		/* idx of the first of them */
+};
+
+static int add_filter(struct last_events *last, const char *opt, const char *expr)
+{
+	struct evsel *evsel;
+	bool any = false;
+
+	if (last->list) {
+		evlist__for_each_entry(last->list, evsel) {
+			if (evsel->idx < last->from)
+				continue;
+			if (!evsel__is_tracepoint(evsel)) {
+				pr_err("%s applies to tracepoints only, and %s is not one: put it "
+				       "right after the -e that selects the tracepoint.\n", opt,
+				       evsel__name(evsel));
+				return -129;
+			}
+			any = true;
+		}
+	}
+	if (!any) {
+		pr_err("%s must follow a -e (or --switch-output-event) that selects tracepoints.\n",
+		       opt);
+		return -129;
+	}
+	evlist__for_each_entry(last->list, evsel)
+		if (evsel->idx >= last->from && evsel__append_filter(evsel, expr))
+			return -ENOMEM;
+	return 0;
+}
+
+/* -e and --switch-output-event: the events onto @evlist, or what was wrong. */
+static int parse_event_option(struct evlist *evlist, const char *arg)
+{
+	struct parse_events_error perr;
+	int err;
+
+	memset(&perr, 0, sizeof(perr));
+	err = parse_events(evlist, arg, &perr);
+	if (err) {
+		parse_events_error__print(&perr, arg);
+		fprintf(stderr, "Run 'perf list' for a list of valid events\n");
+	}
+	parse_events_error__exit(&perr);
+	return err;
+}
 
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
 		       const char **argv)
@@ -232,32 +314,91 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "no-buildid",		no_argument,	   NULL, 'B' },
 		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
 		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
+		{ "control",		required_argument, NULL, OPT_CONTROL },
+		{ "switch-output-event", required_argument, NULL, OPT_SWITCH_OUTPUT_EVENT },
+		{ "switch-output-delay", required_argument, NULL, OPT_SWITCH_OUTPUT_DELAY },
+		{ "filter",		required_argument, NULL, OPT_FILTER },
+		{ "exclude-perf",	no_argument,	   NULL, OPT_EXCLUDE_PERF },
+		{ "delay",		required_argument, NULL, 'D' },
 		{ "compression-level",	optional_argument, NULL, 'z' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct parse_events_error perr;
+	struct last_events last = { NULL, 0 };
 	int tail = -1, c, err;
 	char *end;
 	u64 v64;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvhz::", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNqvhD:z::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			memset(&perr, 0, sizeof(perr));
-			err = parse_events(evlist, optarg, &perr);
-			if (err) {
-				parse_events_error__print(&perr, optarg);
-				parse_events_error__exit(&perr);
-				fprintf(stderr, "Run 'perf list' for a list of valid events\n");
+			last.list = evlist;
+			last.from = evlist->nr_entries;
+			if (parse_event_option(evlist, optarg))
+				return -EINVAL;
+			break;
+		case OPT_SWITCH_OUTPUT_EVENT: {
+			struct evsel *evsel;
+
+			if (!opts->trigger_evlist) {
+				opts->trigger_evlist = perf_evlist__new_sideband(evlist);
+				if (!opts->trigger_evlist)
+					return -ENOMEM;
+			}
+			last.list = opts->trigger_evlist;
+			last.from = last.list->nr_entries;
+			if (parse_event_option(last.list, optarg))
+				return -EINVAL;
+			evlist__for_each_entry(last.list, evsel)
+				evsel->trigger = true;
+			/* Each occurrence asks for a dump, as SIGUSR2 does. */
+			opts->switch_output = true;
+			opts->switch_output_signal = true;
+			break;
+		}
+		case OPT_SWITCH_OUTPUT_DELAY:
+			if (parse_msecs(optarg, &opts->switch_output_delay_ms)) {
+				pr_err("Invalid --switch-output-delay value '%s': give a time such as "
+				       "200ms, 2s or 1m (at most a day).\n", optarg);
 				return -EINVAL;
 			}
-			parse_events_error__exit(&perr);
+			break;
+		case OPT_FILTER:
+			err = add_filter(&last, "--filter", optarg);
+			if (err)
+				return err;
+			break;
+		case OPT_EXCLUDE_PERF: {
+			char expr[48];
+
+			snprintf(expr, sizeof(expr), "common_pid != %d", (int)getpid());
+			err = add_filter(&last, "--exclude-perf", expr);
+			if (err)
+				return err;
+			break;
+		}
+		case OPT_CONTROL:
+			if (strncmp(optarg, "fifo:", 5) && strncmp(optarg, "fd:", 3)) {
+				pr_err("Invalid --control '%s': use fifo:CTL[,ACK] or fd:CTL[,ACK].\n",
+				       optarg);
+				return -EINVAL;
+			}
+			opts->control = optarg;
+			break;
+		case 'D':
+			errno = 0;
+			opts->delay_ms = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || opts->delay_ms < -1) {
+				pr_err("Invalid -D/--delay value '%s': give milliseconds, or -1 to start "
+				       "disabled until 'enable' arrives on the control channel.\n",
+				       optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'o':
 			opts->output = optarg;

@@ -115,5 +115,7 @@ void perf_session__print_tp(struct tep_handle *tep, struct trace_seq *seq,
 			    struct tep_record *rec);
 /* "type: 2, size: 128, ..." as perf evlist -v prints it. */
 void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *attr, const char *sep);
+/* perf evlist's lines: each event's name, with @details its attr too. */
+void evlist__fprintf_events(FILE *fp, struct evlist *evlist, bool details);
 
 #endif

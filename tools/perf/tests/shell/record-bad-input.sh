@@ -29,6 +29,27 @@ expect_error "unknown option" --bogus-option -- true
 expect_error "nothing to record"
 expect_error "bad --switch-output" --switch-output=soon -e cpu-clock -- true
 grep -q "Usage" err.txt || true
+# Triggers and the control channel.
+expect_error "--control without fifo:/fd:" --control=ctl -e cpu-clock -- true
+expect_error "--control FIFO missing" --control=fifo:/nonexistent/ctl -e cpu-clock -- true
+touch regular
+expect_error "--control not a FIFO" --control=fifo:regular -e cpu-clock -- true
+expect_error "--control fd not open" --control=fd:77 -e cpu-clock -- true
+expect_error "--filter first" --filter 'ret < 0' -e cpu-clock -- true
+expect_error "--filter after cpu-clock" -e cpu-clock --filter 'ret < 0' -- true
+expect_error "--exclude-perf after cpu-clock" -e cpu-clock --exclude-perf -- true
+expect_error "--switch-output-event unknown" --switch-output-event=nosuch:event -e cpu-clock -- true
+expect_error "--switch-output-delay bad" --switch-output --switch-output-delay=soon -- true
+expect_error "--switch-output-delay alone" --switch-output-delay=100ms -e cpu-clock -- true
+expect_error "-D bad" -D -5 -e cpu-clock -- true
+expect_error "-D -1 without --control" -D -1 -e cpu-clock -- true
+if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts; then
+	expect_error "--filter the kernel refuses" -e syscalls:sys_enter_read --filter 'bogus == 1' \
+		-- true
+	grep -q 'bogus == 1.*syscalls:sys_enter_read' err.txt || fail "the filter error names neither"
+	expect_error "trigger filter the kernel refuses" --switch-output-event=syscalls:sys_exit_read \
+		--filter 'nofield > 0' -e cpu-clock -- true
+fi
 
 # The workload's exit status is ours.
 if [ "$(id -u)" -eq 0 ]; then

@@ -1,0 +1,77 @@
+#!/bin/bash
+# perf record --switch-output-delay: a post-trigger window; a storm of 10,000 triggers gives few dumps
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_tracefs
+cd "$TMPD"
+
+# As in record-triggers.sh: perf test -w reads, driven line by line; a failed
+# read is the trigger, every read's entry is recorded, its count names it.
+mkfifo drive ctl ack
+TRIGGER=(--switch-output-event=syscalls:sys_exit_read --filter 'ret < 0')
+
+# 1. The window: a marker 50 ms after the trigger is in that trigger's dump;
+#    a second trigger inside the window joins it; a marker a second later
+#    is not in it (it goes to the exit dump).
+"$PERF" record -e syscalls:sys_enter_read -m 64K --overwrite -o w.data "${TRIGGER[@]}" \
+	--switch-output-delay=200ms -- "$PERF" test -w reads <drive 2>w.err &
+REC=$!
+exec 4>drive
+printf 'fail 1001\nsleep 50\nmark 777\n' >&4
+wait_files 'w.data.*' 1
+printf 'fail 1100\nsleep 50\nfail 1200\nsleep 50\nmark 888\nsleep 1000\nmark 999\ndone\n' >&4
+exec 4>&-
+wait $REC || { cat w.err; fail "record exited $?"; }
+files=($(ls w.data.*))
+[ ${#files[@]} -eq 3 ] || { ls -l; cat w.err; fail "expected 3 dumps (2 windows + exit), got ${#files[@]}"; }
+has() { grep -q "count: 0x0*$(printf '%x' $2)\$" "$1.txt"; }
+for f in "${files[@]}"; do
+	"$PERF" script -i "$f" >"$f.txt" || fail "cannot read $f"
+done
+has "${files[0]}" 1001 && has "${files[0]}" 777 ||
+	fail "${files[0]}: the trigger or the marker 50 ms after it is missing"
+has "${files[1]}" 1100 && has "${files[1]}" 1200 && has "${files[1]}" 888 ||
+	fail "${files[1]}: the two triggers of one window and the marker after them are not all there"
+! has "${files[1]}" 999 || fail "${files[1]}: holds a marker made a second after its window"
+has "${files[2]}" 999 || fail "${files[2]}: the exit dump lacks the last marker"
+
+# 2. A storm: 10,000 triggers in one second.  Dumps stay few (one per
+#    100 ms window at most, plus the exit dump), each whole, and the
+#    recorder answers ping within 100 ms all along.
+"$PERF" record -e syscalls:sys_enter_read -m 64K --overwrite -o s.data "${TRIGGER[@]}" \
+	--switch-output-delay=100ms --control=fifo:ctl,ack \
+	-- "$PERF" test -w reads <drive 2>s.err &
+REC=$!
+exec 3<>ack 4>drive 5<>ctl
+echo ping >&5
+IFS= read -r -t 30 a <&3 && [ "$a" = ack ] || fail "no answer to the first ping"
+echo "storm 10000 1000" >&4
+worst=0 pings=0
+end=$(( ${EPOCHREALTIME/./} + 1300000 ))
+while [ ${EPOCHREALTIME/./} -lt $end ]; do
+	t0=${EPOCHREALTIME/./}
+	echo ping >&5
+	IFS= read -r -t 30 a <&3 || fail "no answer to a ping during the storm"
+	[ "$a" = ack ] || fail "ping answered '$a' during the storm"
+	t=$(( ${EPOCHREALTIME/./} - t0 ))
+	[ $t -le $worst ] || worst=$t
+	pings=$((pings + 1))
+	sleep 0.02
+done
+echo done >&4
+exec 4>&-
+wait $REC || { cat s.err; fail "record exited $?"; }
+echo "$pings pings during the storm, the slowest answered in $((worst / 1000)) ms"
+[ $worst -lt 100000 ] || fail "a ping took $((worst / 1000)) ms during the storm"
+nr=$(ls s.data.* | wc -l)
+echo "$nr dumps for 10000 triggers"
+[ "$nr" -ge 2 ] && [ "$nr" -le 14 ] || { cat s.err; fail "$nr dumps for 10000 triggers in 1 s with 100 ms windows"; }
+for f in s.data.*; do
+	if [ -x "$ORACLE" ]; then
+		oracle_ok "script $f" script -i "$f" >/dev/null
+	else
+		"$PERF" script -i "$f" >/dev/null || fail "cannot read $f"
+	fi
+	"$PERF" test -w validate "$f" >/dev/null || fail "$f does not validate"
+done
+exit 0

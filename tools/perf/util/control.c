@@ -1,0 +1,227 @@
+/*
+ * The control channel of perf record: see control.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "control.h"
+#include "debug.h"
+
+static int control__open_fifo(const char *path, const char *what)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		pr_err("Cannot use '%s' as the control %s FIFO: %s (create it with mkfifo).\n",
+		       path, what, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISFIFO(st.st_mode)) {
+		pr_err("Cannot use '%s' as the control %s FIFO: not a FIFO (create one with "
+		       "mkfifo).\n", path, what);
+		return -EINVAL;
+	}
+	/* Read-write: no end-of-file when a client closes, no block when none is there. */
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		pr_err("Cannot open the control %s FIFO '%s': %s\n", what, path, strerror(errno));
+		return -errno;
+	}
+	return fd;
+}
+
+static int control__parse_fd(const char *s, const char *what)
+{
+	char *end;
+	long fd;
+
+	errno = 0;
+	fd = strtol(s, &end, 10);
+	if (errno || end == s || *end || fd < 0 || fd > 1 << 20) {
+		pr_err("Invalid control %s descriptor '%s': give a number, as in fd:10,11.\n",
+		       what, s);
+		return -EINVAL;
+	}
+	if (fcntl(fd, F_GETFD) < 0) {
+		pr_err("The control %s descriptor %ld is not open.\n", what, fd);
+		return -EBADF;
+	}
+	return fd;
+}
+
+int control__open(struct control *c, const char *spec)
+{
+	bool fifo = !strncmp(spec, "fifo:", 5), byfd = !strncmp(spec, "fd:", 3);
+	char *s, *ack;
+	int err = 0;
+
+	*c = (struct control)CONTROL_INIT;
+	if ((!fifo && !byfd) || !spec[fifo ? 5 : 3] || spec[fifo ? 5 : 3] == ',') {
+		pr_err("Invalid --control '%s': use fifo:CTL[,ACK] or fd:CTL[,ACK].\n", spec);
+		return -EINVAL;
+	}
+	s = strdup(spec + (fifo ? 5 : 3));
+	if (!s)
+		return -ENOMEM;
+	ack = strchr(s, ',');
+	if (ack)
+		*ack++ = '\0';
+	if (fifo) {
+		c->close_fds = true;
+		c->ctl_fd = control__open_fifo(s, "command");
+		if (c->ctl_fd >= 0 && ack && *ack)
+			c->ack_fd = control__open_fifo(ack, "ack");
+	} else {
+		c->ctl_fd = control__parse_fd(s, "command");
+		if (c->ctl_fd >= 0 && ack && *ack)
+			c->ack_fd = control__parse_fd(ack, "ack");
+		/* A descriptor we were given must not block the loop. */
+		if (c->ctl_fd >= 0)
+			fcntl(c->ctl_fd, F_SETFL, fcntl(c->ctl_fd, F_GETFL) | O_NONBLOCK);
+		if (c->ack_fd >= 0)
+			fcntl(c->ack_fd, F_SETFL, fcntl(c->ack_fd, F_GETFL) | O_NONBLOCK);
+	}
+	if (c->ctl_fd < 0)
+		err = c->ctl_fd;
+	else if (c->ack_fd < 0 && ack && *ack)
+		err = c->ack_fd;
+	free(s);
+	if (err) {
+		if (c->ctl_fd < 0)
+			c->ctl_fd = -1;
+		if (c->ack_fd < 0)
+			c->ack_fd = -1;
+		control__close(c);
+	}
+	return err;
+}
+
+void control__close(struct control *c)
+{
+	if (c->close_fds) {
+		if (c->ctl_fd >= 0)
+			close(c->ctl_fd);
+		if (c->ack_fd >= 0)
+			close(c->ack_fd);
+	}
+	c->ctl_fd = c->ack_fd = -1;
+}
+
+bool control__active(const struct control *c)
+{
+	return c->ctl_fd >= 0;
+}
+
+static enum control_cmd control__classify(char *line, char *arg)
+{
+	static const struct {
+		const char *word;
+		enum control_cmd cmd;
+	} words[] = {
+		{ "enable", CONTROL_ENABLE },	{ "disable", CONTROL_DISABLE },
+		{ "snapshot", CONTROL_SNAPSHOT }, { "ping", CONTROL_PING },
+		{ "stop", CONTROL_STOP },	{ "evlist", CONTROL_EVLIST },
+	};
+	size_t n = strlen(line);
+	char *rest;
+
+	while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+		line[--n] = '\0';
+	while (*line == ' ' || *line == '\t')
+		line++;
+	rest = line + strcspn(line, " \t");
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strlen(words[i].word) == (size_t)(rest - line) &&
+		    !strncmp(line, words[i].word, rest - line)) {
+			rest += strspn(rest, " \t");
+			snprintf(arg, CONTROL_LINE_MAX, "%s", rest);
+			return words[i].cmd;
+		}
+	}
+	snprintf(arg, CONTROL_LINE_MAX, "%s", line);
+	return CONTROL_UNKNOWN;
+}
+
+/* A whole line (ended by a newline or a NUL) out of the buffer, if there is one. */
+static enum control_cmd control__take_line(struct control *c, char *arg)
+{
+	for (size_t i = 0; i < c->len; i++) {
+		char line[CONTROL_LINE_MAX];
+		bool skipped = c->skipping;
+
+		if (c->buf[i] != '\n' && c->buf[i] != '\0')
+			continue;
+		memcpy(line, c->buf, i);
+		line[i] = '\0';
+		memmove(c->buf, c->buf + i + 1, c->len - i - 1);
+		c->len -= i + 1;
+		c->skipping = false;
+		if (skipped)
+			return CONTROL_TOO_LONG;
+		/* Empty lines (a client's extra newline) are not commands. */
+		if (!line[strspn(line, " \t\r")]) {
+			i = (size_t)-1;
+			continue;
+		}
+		return control__classify(line, arg);
+	}
+	/* No end in a full buffer: throw the line away up to its end. */
+	if (c->len == sizeof(c->buf)) {
+		c->len = 0;
+		c->skipping = true;
+	}
+	return CONTROL_NONE;
+}
+
+enum control_cmd control__next(struct control *c, char *arg)
+{
+	enum control_cmd cmd;
+	ssize_t n;
+
+	if (c->ctl_fd < 0)
+		return CONTROL_NONE;
+	for (;;) {
+		cmd = control__take_line(c, arg);
+		if (cmd != CONTROL_NONE || c->eof)
+			return cmd;
+		n = read(c->ctl_fd, c->buf + c->len, sizeof(c->buf) - c->len);
+		if (n > 0) {
+			c->len += n;
+			continue;
+		}
+		if (n == 0) {
+			/* An fd: channel whose writer went: nothing more will come. */
+			c->eof = true;
+		} else if (errno == EINTR) {
+			continue;
+		}
+		return CONTROL_NONE;
+	}
+}
+
+void control__reply(struct control *c, const char *fmt, ...)
+{
+	char line[CONTROL_LINE_MAX + 64 + 4096];
+	va_list ap;
+	int n;
+
+	if (c->ack_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	/* A whole line or nothing: a reader that is not there cannot stop us. */
+	if (write(c->ack_fd, line, n) != n)
+		pr_debug("control: the answer '%.*s' was not delivered\n", n - 1, line);
+}

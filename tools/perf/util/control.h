@@ -1,0 +1,55 @@
+#ifndef PERF_UTIL_CONTROL_H
+#define PERF_UTIL_CONTROL_H
+/*
+ * The recorder's control channel (--control): plain-text commands, one a
+ * line, read from a FIFO or an inherited file descriptor; answers go to an
+ * optional second one.  Both ends are non-blocking: a command that has not
+ * fully arrived waits for the rest, and an answer nobody reads never stops
+ * the recorder (it is dropped once the pipe is full).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONTROL_LINE_MAX 256
+
+enum control_cmd {
+	CONTROL_NONE,		/* no whole command yet */
+	CONTROL_ENABLE,
+	CONTROL_DISABLE,
+	CONTROL_SNAPSHOT,
+	CONTROL_PING,
+	CONTROL_STOP,
+	CONTROL_EVLIST,		/* arg: "", "-v" */
+	CONTROL_UNKNOWN,	/* arg: the line */
+	CONTROL_TOO_LONG,	/* a line over CONTROL_LINE_MAX, thrown away */
+};
+
+struct control {
+	int ctl_fd, ack_fd;	/* -1 when absent */
+	bool close_fds;		/* the FIFOs are ours; fd: ones are the caller's */
+	char buf[CONTROL_LINE_MAX];
+	size_t len;
+	bool skipping;		/* inside a line that was too long */
+	bool eof;		/* fd: the writer closed its end */
+};
+
+#define CONTROL_INIT { .ctl_fd = -1, .ack_fd = -1 }
+
+/*
+ * "fifo:CTL[,ACK]" (existing FIFOs, opened read-write so that writers may
+ * come and go) or "fd:CTL[,ACK]".  Prints what was wrong; -errno.
+ */
+int control__open(struct control *c, const char *spec);
+void control__close(struct control *c);
+bool control__active(const struct control *c);
+/*
+ * The next whole command, if any has arrived: its kind, and in @arg (of
+ * CONTROL_LINE_MAX bytes) what follows the command word.  Reads what is
+ * there without waiting.
+ */
+enum control_cmd control__next(struct control *c, char *arg);
+/* Writes one line ("ack", "ack FILE", "error: ...") on the ack channel, if any. */
+void control__reply(struct control *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
