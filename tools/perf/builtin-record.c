@@ -323,7 +323,13 @@ static int record__open_output(struct record *rec)
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
 	perf_header_info__setup(&rec->hinfo, rec->evlist, &rec->opts);
-	err = perf_header__write_begin(&rec->data, rec->evlist);
+	if (rec->data.is_pipe) {
+		/* The stream's features go first, before the ratio is known. */
+		rec->hinfo.comp_level = rec->opts.comp_level;
+		err = perf_header__write_pipe(&rec->data, rec->evlist, &rec->hinfo);
+	} else {
+		err = perf_header__write_begin(&rec->data, rec->evlist);
+	}
 	if (err) {
 		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));
 		return err;
@@ -372,7 +378,7 @@ static void record__abandon_output(struct record *rec)
 	rec->wbuf_len = 0;
 	rec->zstd.in_len = 0;
 	perf_data__close(&rec->data);
-	if (unlink(rec->opts.output) == 0)
+	if (!rec->data.is_pipe && unlink(rec->opts.output) == 0)
 		pr_err("Removed the incomplete %s; earlier files are untouched.\n",
 		       rec->opts.output);
 	rec->file_open = false;
@@ -1393,8 +1399,8 @@ int cmd_record(int argc, const char **argv)
 		if (lost)
 			ui__warning("%s\n", target__override_str(lost & -lost));
 	}
-	if (!strcmp(opts->output, "-")) {
-		pr_err("Writing to a pipe (-o -) is not supported yet: give a file name.\n");
+	if (!strcmp(opts->output, "-") && opts->switch_output) {
+		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
 		goto out_delete;
 	}
 	if (opts->switch_max_files && !opts->switch_output) {

@@ -1098,7 +1098,7 @@ int cmd_report(int argc, const char **argv)
 		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
 		.children = -1, .max_stack = -1,
 	};
-	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
+	const char *input = perf_session__default_input(), *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
 	bool truncated = false;	/* shown, but the exit status must say the file is cut */
 	struct evsel *e;

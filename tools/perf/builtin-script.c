@@ -710,7 +710,7 @@ int cmd_script(int argc, const char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
-	const char *input = "perf.data";
+	const char *input = perf_session__default_input();
 	bool header = false, header_only = false;
 	struct evsel *e;
 	char msg[256];

@@ -282,6 +282,23 @@ static const char *const all_feat_names[HEADER_LAST_FEATURE] = {
 	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [HEADER_PMU_CAPS] = "PMU_CAPS",
 };
 
+/* @buf holds @len bytes and room for a NUL; @off is where they were, for the message. */
+static int session__parse_feature(struct perf_session *s, int feat, char *buf, u64 len, u64 off)
+{
+	struct fcur c = { buf, buf + len };
+	int err;
+
+	buf[len] = '\0';
+	err = session__feature(s, feat, &c);
+	if (err == -EINVAL) {
+		/* A damaged feature costs that feature only; the data may be fine. */
+		pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
+			   "ignoring it.\n", feat_names[feat], s->path, (unsigned long long)off);
+		err = 0;
+	}
+	return err;
+}
+
 int perf_session__read_features(struct perf_session *s)
 {
 	u64 table = s->data_offset + s->data_size;
@@ -301,7 +318,6 @@ int perf_session__read_features(struct perf_session *s)
 	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++) {
 		u64 sec[2];
 		char *buf;
-		struct fcur c;
 
 		if (!(s->features[bit / 64] & (1ULL << (bit % 64))))
 			continue;
@@ -324,22 +340,32 @@ int perf_session__read_features(struct perf_session *s)
 			free(buf);
 			return -EIO;
 		}
-		buf[sec[1]] = '\0';
-		c.p = buf;
-		c.end = buf + sec[1];
-		err = session__feature(s, bit, &c);
+		err = session__parse_feature(s, bit, buf, sec[1], sec[0]);
 		free(buf);
-		if (err == -EINVAL) {
-			/* A damaged feature costs that feature only; the data may be fine. */
-			pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
-				   "ignoring it.\n", feat_names[bit], s->path,
-				   (unsigned long long)sec[0]);
-			err = 0;
-		}
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
+			       u64 off)
+{
+	char *buf;
+	int err;
+
+	if (feat <= 0 || feat >= HEADER_FEAT_BITS)
+		return 0;
+	s->features[feat / 64] |= 1ULL << (feat % 64);
+	if (feat >= (int)ARRAY_SIZE(feat_names) || !feat_names[feat])
+		return 0;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, data, len);
+	err = session__parse_feature(s, feat, buf, len, off);
+	free(buf);
+	return err;
 }
 
 static sigjmp_buf tep_jmp;

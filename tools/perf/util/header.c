@@ -26,7 +26,6 @@
 #include "debug.h"
 #include "perf.h"
 
-#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
 #define NAME_ALIGN	64
 /* perf's own flag in a build-id record: build_id[20] carries its length. */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
@@ -756,6 +755,12 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 	}
 }
 
+int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
+			 struct perf_header_info *info)
+{
+	return write_feature(feat, b, evlist, info);
+}
+
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info)
 {
@@ -771,8 +776,9 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	u64 feat_off = data->data_offset + data->data_size, off;
 	int nr = 0, err;
 
+	/* A stream has no header to complete: its head went out first (header-pipe.c). */
 	if (data->is_pipe)
-		return -ENOTSUP;
+		return 0;
 	/* Payloads go after the section table, whose size is known once all are built. */
 	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
 		size_t before = payload.len;

@@ -6,6 +6,8 @@
 struct evlist;
 struct perf_data;
 
+#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
+
 /* perf.data feature bits (HEADER_*), as in the file format. */
 enum {
 	HEADER_RESERVED = 0,
@@ -97,6 +99,16 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
  */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info);
+/* One feature's payload as a file holds it; -ENOENT if this machine cannot describe it. */
+int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
+			 struct perf_header_info *info);
+/*
+ * The head of a pipe-format stream (util/header-pipe.c), instead of
+ * write_begin: the 16-byte pipe header, then attrs, the features known at
+ * the start, tracing data and event names as records.  0 or -errno.
+ */
+int perf_header__write_pipe(struct perf_data *data, struct evlist *evlist,
+			    struct perf_header_info *info);
 /*
  * Remembers the file of a user-space executable MMAP/MMAP2 record for
  * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are

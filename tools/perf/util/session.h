@@ -35,7 +35,7 @@ struct perf_session {
 	u64 features[4];		/* adds_features bitmap */
 	struct evlist *evlist;
 	struct { u64 id; struct evsel *evsel; } *ids;	/* sorted by id */
-	size_t nr_ids;
+	size_t nr_ids, ids_cap;
 	bool one_layout;		/* every evsel has the same sample_type */
 
 	/* Features. */
@@ -68,6 +68,12 @@ struct perf_session {
 	struct perf_tool *tool;
 
 	void *align_buf;		/* a record at an unaligned offset, copied */
+	/* A stream (pipe format): read in order, a record at a time. */
+	bool pipe;
+	bool pipe_head_done;		/* attrs and features read: the data has begun */
+	bool pipe_pending;		/* pipe_buf holds the first record of the data */
+	void *pipe_buf;			/* the current record, 64 KiB */
+	u64 pipe_off, pipe_rec_off;	/* bytes read; where the current record began */
 	/* The window of the data section currently mapped. */
 	char *win;
 	u64 win_off, win_len;
@@ -94,6 +100,8 @@ void perf_session__print_header(struct perf_session *s, FILE *fp);
  * perf archive pack.  0 or -errno.
  */
 int perf_session__mark_dso_hits(struct perf_session *s);
+/* Without -i: "-" (a stream on stdin) when stdin is a pipe, as the distro does; else "perf.data". */
+const char *perf_session__default_input(void);
 /* "MMAP", "FINISHED_ROUND", ...: the name perf gives a record type; NULL if unknown. */
 const char *perf_event__type_name(u32 type);
 /* The event a sample id belongs to; NULL if none. */
@@ -107,6 +115,9 @@ int perf_session__warn_stats(struct perf_session *s);
 
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);
+/* One feature from a stream's FEATURE record (@off: where, for messages). */
+int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
+			       u64 off);
 int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size);
 struct trace_seq;
 struct tep_record;
