@@ -15,7 +15,6 @@
 #include "debug.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "trace-event-info.h"
 
 /* Features a reader may want before the data; the rest are known only at the end. */
 static const int pipe_feats[] = {
@@ -82,12 +81,13 @@ static void pipe__add_features(struct perf_feat_buf *b, struct evlist *evlist,
 }
 
 /* HEADER_TRACING_DATA counts the (8-byte padded) data that follows it, outside its own size. */
-static int pipe__add_tracing_data(struct perf_feat_buf *b, struct evlist *evlist)
+static int pipe__add_tracing_data(struct perf_feat_buf *b, struct evlist *evlist,
+				  struct perf_header_info *info)
 {
 	struct perf_feat_buf td = { 0 };
 	static const char zeros[8];
 	u32 size[2] = { 0, 0 };
-	int err = tracing_data__write(&td, evlist);
+	int err = perf_header__feature(HEADER_TRACING_DATA, &td, evlist, info);
 
 	if (!err)
 		err = td.err;
@@ -139,7 +139,7 @@ int perf_header__write_pipe(struct perf_data *data, struct evlist *evlist,
 	pipe__add_features(&b, evlist, info);
 	evlist__for_each_entry(evlist, e) {
 		if (evsel__is_tracepoint(e)) {
-			err = pipe__add_tracing_data(&b, evlist);
+			err = pipe__add_tracing_data(&b, evlist, info);
 			break;
 		}
 	}

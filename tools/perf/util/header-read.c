@@ -385,6 +385,13 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 
 	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic)))
 		return -EINVAL;
+	/* As it came, for perf inject to pass on. */
+	free(s->tracing_data);
+	s->tracing_data = malloc(size);
+	if (!s->tracing_data)
+		return -ENOMEM;
+	memcpy(s->tracing_data, buf, size);
+	s->tracing_data_len = size;
 	c.p += sizeof(magic);
 	ver = c.p;
 	c.p = memchr(c.p, '\0', c.end - c.p);

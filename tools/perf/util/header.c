@@ -651,7 +651,7 @@ static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
 	return 0;
 }
 
-static void add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
+void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
 			 const char *name)
 {
 	struct perf_record_build_id r = { 0 };
@@ -675,13 +675,13 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 
 	len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
 	if (len > 0)
-		add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
+		perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
 	if (info && info->no_buildid)
 		return -ENOENT;
 	if (info && info->vdso) {
 		len = vdso__build_id(bid, sizeof(bid));
 		if (len > 0)
-			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
+			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
 	}
 	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
 		const char *name = info->dsos->slots[i];
@@ -692,7 +692,7 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 			continue;
 		len = mapped_or_current_build_id(name, bid, sizeof(bid));
 		if (len > 0)
-			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
+			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
 	}
 	return b->len ? 0 : -ENOENT;
 }
@@ -706,8 +706,16 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		return -errno;
 	switch (feat) {
 	case HEADER_TRACING_DATA:
+		if (info && info->tracing_data) {
+			perf_feat_buf__add(b, info->tracing_data, info->tracing_data_len);
+			return 0;
+		}
 		return tracing_data__write(b, evlist);
 	case HEADER_BUILD_ID:
+		if (info && info->build_ids) {
+			perf_feat_buf__add(b, info->build_ids, info->build_ids_len);
+			return 0;
+		}
 		return write_build_id(b, info);
 	case HEADER_HOSTNAME:
 		fbuf__add_string(b, uts.nodename);

@@ -65,6 +65,11 @@ struct perf_header_info {
 	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
 	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
 	u32 comp_level, comp_ratio;	/* -z: COMPRESSED, written if comp_level != 0 */
+	/* perf inject: what its input held, written instead of what this machine has. */
+	const void *tracing_data;	/* TRACING_DATA payload */
+	size_t tracing_data_len;
+	const void *build_ids;		/* BUILD_ID payload: HEADER_BUILD_ID records */
+	size_t build_ids_len;
 };
 
 /*
@@ -79,6 +84,9 @@ struct perf_feat_buf {
 };
 
 void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len);
+/* One HEADER_BUILD_ID record, as BUILD_ID holds them and perf inject -b writes them (pid -1). */
+void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
+				 const char *name);
 
 /*
  * Writes the file header (data size still zero, so an unfinished file is

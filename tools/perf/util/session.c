@@ -344,6 +344,16 @@ static int session__setup_evlist(struct perf_session *s, u64 attrs_off)
 	return 0;
 }
 
+/*
+ * Records are 8-byte multiples (samples are read as u64 words), except
+ * those the distro writes unpadded: COMPRESSED, FEATURE and BUILD_ID.
+ */
+static bool record_type__unpadded(u32 type)
+{
+	return type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_HEADER_FEATURE ||
+	       type == PERF_RECORD_HEADER_BUILD_ID;
+}
+
 /* ---- the pipe format ---------------------------------------------------- */
 
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
@@ -416,9 +426,7 @@ static union perf_event *session__pipe_next(struct perf_session *s, int *err)
 		session__stream_cut(s);
 		return NULL;
 	}
-	/* The distro pads neither FEATURE nor COMPRESSED records to 8 bytes. */
-	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && h->type != PERF_RECORD_COMPRESSED &&
-				     h->type != PERF_RECORD_HEADER_FEATURE)) {
+	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && !record_type__unpadded(h->type))) {
 		*err = corrupt(s, s->pipe_off, "record size %u", h->size);
 		return NULL;
 	}
@@ -728,6 +736,7 @@ void perf_session__delete(struct perf_session *s)
 	evlist__delete(s->evlist);
 	free(s->ids);
 	free(s->align_buf);
+	free(s->tracing_data);
 	free(s->pipe_buf);
 	zstd_reader__exit(&s->zstd);
 	free(s->hostname);
@@ -972,6 +981,10 @@ static int session__process_record(struct perf_session *s, const union perf_even
 		return 0;
 	if (ev->header.type == PERF_RECORD_FINISHED_ROUND)
 		return ordered_events__flush_round(&s->oe);
+	/* A build id in the data (perf inject -b): the same entry as the BUILD_ID feature holds. */
+	if (type == PERF_RECORD_HEADER_BUILD_ID)
+		return perf_session__read_feature(s, HEADER_BUILD_ID, (const char *)ev,
+						  ev->header.size, offset);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
 	evsel = session__evsel_of(s, ev);
@@ -1092,9 +1105,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			goto out;
 		}
 		memcpy(&h, p, sizeof(h));
-		/* Records are 8-byte multiples (samples are read as u64 words); COMPRESSED ones need not be. */
-		if (h.size < sizeof(h) ||
-		    (h.size % sizeof(u64) && h.type != PERF_RECORD_COMPRESSED)) {
+		if (h.size < sizeof(h) || (h.size % sizeof(u64) && !record_type__unpadded(h.type))) {
 			err = corrupt(s, off, "record size %u", h.size);
 			goto out;
 		}

@@ -54,6 +54,8 @@ struct perf_session {
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
+	void *tracing_data;		/* TRACING_DATA as read, for perf inject */
+	size_t tracing_data_len;
 	/* BUILD_ID, in file order; user-space ones are also set on their DSOs. */
 	struct build_id_entry {
 		char *name;
