@@ -61,7 +61,8 @@ struct perf_record_build_id {
 
 void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len)
 {
-	if (b->err)
+	/* Nothing to add: @data may be NULL (an event without ids). */
+	if (b->err || !len)
 		return;
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
