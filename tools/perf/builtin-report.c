@@ -32,6 +32,7 @@ struct hist_entry {
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
 	bool kernel;		/* "[k]"; of the sample that made the entry, not a key */
+	bool comm_unset;	/* comm is the ":tid" of a thread with no name yet */
 	u64 period, nr;		/* samples whose own address is here */
 	u64 period_acc;		/* ... and those with this entry in their callchain */
 	struct callchain_root *cc;
@@ -376,6 +377,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		key.comm = report__intern(r, comm);
 		if (!key.comm)
 			return -ENOMEM;
+		key.comm_unset = !t->comm_set;
 	}
 	/* "pid" is the thread, as in the distro: its tid and its last comm. */
 	if (report__has(r, SORT_PID)) {
@@ -632,6 +634,62 @@ static int entry__cols_cmp(const void *a, const void *b)
 	return entry__cmp(a, b);
 }
 
+/*
+ * A thread seen before any record named it (it was born between the
+ * recorder's look at /proc and the start of its events) has the made-up
+ * name ":tid" until its first COMM, which then becomes its name from the
+ * start, also for the samples already counted: the distro renames that
+ * made-up name in place.  Those entries are renamed here and merged with
+ * the entries of the same place under the real name.
+ */
+static int report__name_unnamed(struct report *r, struct hists *h)
+{
+	struct hist_entry *old = h->e;
+	size_t cap = h->cap;
+	bool any = false;
+
+	for (size_t i = 0; i < cap; i++) {
+		struct hist_entry *e = &old[i];
+
+		if (e->used && e->comm_unset && e->thread->comm_set) {
+			e->comm = report__intern(r, thread__comm_at(e->thread, 0));
+			if (!e->comm)
+				return -ENOMEM;
+			e->comm_unset = false;
+			any = true;
+		}
+	}
+	if (!any)
+		return 0;
+	h->e = calloc(cap, sizeof(*h->e));
+	if (!h->e) {
+		h->e = old;
+		return -ENOMEM;
+	}
+	h->nr = 0;
+	for (size_t i = 0; i < cap; i++) {
+		struct hist_entry *e = &old[i], *to;
+		size_t nr = h->nr;
+
+		if (!e->used)
+			continue;
+		to = hists__findnew(h, e, e->thread);
+		if (h->nr != nr)
+			continue;	/* a new slot: a copy of the whole entry */
+		if (to->cc && e->cc)
+			callchain_root__merge(to->cc, e->cc);
+		else if (e->cc)
+			to->cc = e->cc;
+		to->nr += e->nr;
+		to->period += e->period;
+		to->period_acc += e->period_acc;
+		if (e->max_depth > to->max_depth)
+			to->max_depth = e->max_depth;
+	}
+	free(old);
+	return 0;
+}
+
 static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
 {
 	struct hist_entry **v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
@@ -642,8 +700,10 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 
 	int cols[SORT__MAX + 4], key_idx[SORT__MAX + 4], nr_cols = 0;
 
-	if (!v)
+	if (!v || report__name_unnamed(r, h)) {
+		free(v);
 		return;
+	}
 	/* The columns: -F's, or Children, Self/Overhead, Samples (-n), then the keys. */
 	if (r->nr_cols) {
 		memcpy(cols, r->cols, r->nr_cols * sizeof(*cols));
@@ -742,7 +802,8 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				break;
 			default:
 				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
-				if (c == nr_cols - 1)
+				/* The distro pads a last comm column, no other. */
+				if (c == nr_cols - 1 && cols[c] != SORT_COMM)
 					printf("  %s", buf);
 				else
 					printf("  %-*s", width[key_idx[c]], buf);

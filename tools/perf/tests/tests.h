@@ -9,6 +9,7 @@
  * at the start of a line; the Makefile collects every DEFINE_SUITE into the
  * table, in file order.  Each test runs in a child process of its own.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 enum {
@@ -33,6 +34,33 @@ int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int test__workload(int argc, const char **argv);
 /* perf test -w validate FILE [FIRST LAST] (tests/dump-validate.c). */
 int test__validate_dump(int argc, const char **argv);
+
+#include "util/types.h"
+
+/*
+ * A sample of IP|TID|TIME|CPU|PERIOD|CALLCHAIN, for files written by hand;
+ * with fewer than 4 frames its header.size is smaller by 8 bytes a frame.
+ */
+struct test_chain_sample {
+	struct { u32 type; u16 misc, size; } h;
+	u64 ip;
+	u32 pid, tid;
+	u64 time;
+	u32 cpu, res;
+	u64 period;
+	u64 nr;
+	u64 ips[4];
+};
+
+struct perf_event_attr;
+/* A cpu-clock attr whose samples are struct test_chain_sample. */
+void test__chain_sample_attr(struct perf_event_attr *attr);
+/* A perf.data at @path with one attr (no ids) and @records as its data; 0 or -1. */
+int test__write_perf_data(const char *path, const struct perf_event_attr *attr,
+			  const void *records, size_t len);
+/* Runs a command with its standard output into @out (NUL-terminated); its exit status. */
+int test__run_captured(int (*cmd)(int, const char **), int argc, const char **argv,
+		       char *out, size_t size);
 
 struct perf_mmap;
 /*

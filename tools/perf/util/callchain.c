@@ -132,6 +132,45 @@ static void node__free_children(struct callchain_node *n)
 	}
 }
 
+/* @from's children into @to's, adding up where a frame is in both; @from is left empty. */
+static void node__merge(struct callchain_node *to, struct callchain_node *from)
+{
+	struct callchain_node *c = from->child, *next;
+
+	from->child = NULL;
+	from->nr_children = 0;
+	for (; c; c = next) {
+		struct callchain_node *t, **link = &to->child;
+
+		next = c->next;
+		for (t = to->child; t; link = &t->next, t = t->next)
+			if (frame__same(&t->f, &c->f))
+				break;
+		if (!t) {
+			c->next = NULL;
+			c->parent = to;
+			*link = c;
+			to->nr_children++;
+			continue;
+		}
+		t->cumul += c->cumul;
+		t->self += c->self;
+		node__merge(t, c);
+		free(c);
+	}
+}
+
+void callchain_root__merge(struct callchain_root *to, struct callchain_root *from)
+{
+	if (!from)
+		return;
+	to->count += from->count;
+	to->node.cumul += from->node.cumul;
+	to->node.self += from->node.self;
+	node__merge(&to->node, &from->node);
+	free(from);
+}
+
 void callchain_root__delete(struct callchain_root *root)
 {
 	if (!root)

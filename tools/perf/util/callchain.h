@@ -69,6 +69,8 @@ int callchain_param__parse(struct callchain_param *p, const char *arg, char *err
 int callchain_root__append(struct callchain_root *root, const struct callchain_frame *frames,
 			   size_t nr, u64 period);
 void callchain_root__delete(struct callchain_root *root);
+/* Moves @from's chains into @to (as if appended there) and frees @from. */
+void callchain_root__merge(struct callchain_root *to, struct callchain_root *from);
 
 /*
  * Prints the tree of one report line.  @total is the period of all samples

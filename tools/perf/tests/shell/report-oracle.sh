@@ -38,7 +38,11 @@ record_all() {	# <perf> <prefix>
 	"$p" record -q -o "$x-fr.data" -g -e cpu-clock --overwrite --switch-output \
 		-- sh -c "$workload; $workload" >/dev/null 2>&1 &
 	local rec=$!
-	sleep 0.3
+	# Only once it records (a recorder still starting up when the signal
+	# came wrote a dump without a sample, about one run in five on a busy
+	# machine), and after a moment of samples.
+	(wait_recording $rec) >/dev/null 2>&1
+	sleep 0.2
 	kill -USR2 $rec 2>/dev/null
 	wait $rec
 	mv "$(ls "$x"-fr.data.* | head -1)" "$x-fr.data" 2>/dev/null
@@ -174,6 +178,12 @@ for f in ?-*.data; do
 			{ echo "$f $opt:"; diff ours.txt theirs.txt | head -5; fails=$((fails + 1)); }
 	done
 done
-[ $fails -eq 0 ] || fail "$fails of $runs reports differ from the distro's"
+if [ $fails -ne 0 ]; then
+	# Keep the files for whoever looks into it (the last failed run's only).
+	keep=${TMPDIR:-/tmp}/report-oracle.failed
+	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data "$keep"/ 2>/dev/null &&
+		echo "the files are kept in $keep"
+	fail "$fails of $runs reports differ from the distro's"
+fi
 echo "$runs reports agree with the distro's"
 exit 0

@@ -86,5 +86,11 @@ if [ -n "$fr" ]; then
 else
 	echo "FAIL: the distro perf wrote no flight-recorder dump"; fail=1
 fi
+if [ $fail -ne 0 ]; then
+	# Keep the files for whoever looks into it (the last failed run's only).
+	keep=${TMPDIR:-/tmp}/script-oracle.failed
+	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data* "$keep"/ 2>/dev/null &&
+		echo "the files are kept in $keep"
+fi
 [ $fail -eq 0 ] && echo "our perf script/evlist agree with $DISTRO"
 exit $fail

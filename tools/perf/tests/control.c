@@ -1,0 +1,82 @@
+/*
+ * The control channel's reader (util/control.c) over a pipe: commands split
+ * across writes, several in one write, NUL as an end of line, blank lines,
+ * a line too long for the buffer, unknown words, and answers.
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "tests.h"
+#include "util/control.h"
+
+static int control_feed(int fd, const char *s, size_t len)
+{
+	return write(fd, s, len) == (ssize_t)len ? 0 : -1;
+}
+
+static int test__control_channel(void)
+{
+	struct control c = CONTROL_INIT;
+	char arg[CONTROL_LINE_MAX], spec[64], ack[128], big[CONTROL_LINE_MAX + 100];
+	int cmdp[2], ackp[2];
+	ssize_t n;
+
+	TEST_ASSERT_VAL("pipes", !pipe(cmdp) && !pipe(ackp));
+	snprintf(spec, sizeof(spec), "fd:%d,%d", cmdp[0], ackp[1]);
+	TEST_ASSERT_VAL("open fd: channel", !control__open(&c, spec));
+	TEST_ASSERT_VAL("nothing yet", control__next(&c, arg) == CONTROL_NONE);
+
+	/* A command in two writes is one command, once its newline is there. */
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "sna", 3));
+	TEST_ASSERT_VAL("half a command", control__next(&c, arg) == CONTROL_NONE);
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "pshot\n", 6));
+	TEST_ASSERT_VAL("snapshot", control__next(&c, arg) == CONTROL_SNAPSHOT);
+
+	/* Several in one write, NUL ends a line too, blanks and spaces are no commands. */
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "ping\0\n  \nevlist -v \r\nstop\n", 26));
+	TEST_ASSERT_VAL("ping", control__next(&c, arg) == CONTROL_PING);
+	TEST_ASSERT_VAL("evlist", control__next(&c, arg) == CONTROL_EVLIST);
+	TEST_ASSERT_VAL("evlist's argument", !strcmp(arg, "-v"));
+	TEST_ASSERT_VAL("stop", control__next(&c, arg) == CONTROL_STOP);
+	TEST_ASSERT_VAL("then nothing", control__next(&c, arg) == CONTROL_NONE);
+
+	/* A word that only starts like a command is not that command. */
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "pingpong\nenable\n", 16));
+	TEST_ASSERT_VAL("pingpong", control__next(&c, arg) == CONTROL_UNKNOWN);
+	TEST_ASSERT_VAL("named", !strcmp(arg, "pingpong"));
+	TEST_ASSERT_VAL("enable", control__next(&c, arg) == CONTROL_ENABLE);
+
+	/* A line longer than the buffer is refused once, and the next one is read. */
+	memset(big, 'x', sizeof(big));
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], big, sizeof(big)));
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "\ndisable\n", 9));
+	TEST_ASSERT_VAL("too long", control__next(&c, arg) == CONTROL_TOO_LONG);
+	TEST_ASSERT_VAL("disable", control__next(&c, arg) == CONTROL_DISABLE);
+
+	/* Answers are whole lines. */
+	control__reply(&c, "ack");
+	control__reply(&c, "ack %s", "/tmp/perf.data.1");
+	n = read(ackp[0], ack, sizeof(ack) - 1);
+	TEST_ASSERT_VAL("answers", n > 0);
+	ack[n] = '\0';
+	TEST_ASSERT_VAL("answer lines", !strcmp(ack, "ack\nack /tmp/perf.data.1\n"));
+
+	/* The writer gone: no more commands, no busy loop on end of file. */
+	close(cmdp[1]);
+	TEST_ASSERT_VAL("end of file", control__next(&c, arg) == CONTROL_NONE);
+	TEST_ASSERT_VAL("still nothing", control__next(&c, arg) == CONTROL_NONE);
+	control__close(&c);
+	close(cmdp[0]);
+	close(ackp[0]);
+	close(ackp[1]);
+
+	/* Specs that are not fifo:/fd:, or name nothing. */
+	TEST_ASSERT_VAL("no prefix", control__open(&c, "ctl") < 0);
+	TEST_ASSERT_VAL("empty fifo:", control__open(&c, "fifo:") < 0);
+	TEST_ASSERT_VAL("fd: not a number", control__open(&c, "fd:x") < 0);
+	TEST_ASSERT_VAL("fd: not open", control__open(&c, "fd:1000000") < 0);
+	TEST_ASSERT_VAL("missing FIFO", control__open(&c, "fifo:/nonexistent/ctl") < 0);
+	return TEST_OK;
+}
+
+DEFINE_SUITE(control_channel, "perf record --control: commands split, joined, too long; answers");
