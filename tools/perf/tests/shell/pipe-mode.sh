@@ -80,6 +80,25 @@ head -c $((size / 2 + 3)) plain.data | "$PERF" script $FIELDS >cut.out 2>cut.err
 	fail "a cut stream gave exit 0"
 grep -q 'ends inside the record' cut.err || { cat cut.err; fail "a cut stream: no warning"; }
 [ "$(grep -c "$EV" cut.out)" -ge 1000 ] || fail "a cut stream: the records before the cut were not shown"
+# Cut anywhere (head, features, tracing data, data; -z or not): never a
+# crash or a hang.  Every record of a plain stream of ours is an even
+# number of bytes, so an odd cut is inside one: that says so, exit non-zero.
+# (A COMPRESSED record may be odd-sized: a cut there may be a clean end.)
+"$PERF" record -q -z -m 8M -o - -e $EV -e sched:sched_switch -- $WORK >zs.data 2>/dev/null ||
+	fail "record -z -o - > file"
+for f in plain.data zs.data; do
+	size=$(stat -c %s $f)
+	for i in $(seq 1 25); do
+		off=$(( (size * i / 26) | 1 ))	# odd
+		head -c $off $f | timeout 20 "$PERF" script >/dev/null 2>cut.err
+		rc=$?
+		if [ $rc -ge 124 ] || grep -Eq 'AddressSanitizer|runtime error:' cut.err; then
+			head -3 cut.err; fail "$f cut at $off: exit $rc"
+		fi
+		[ $f = zs.data ] || { [ $rc -ne 0 ] && grep -q 'ends inside' cut.err; } ||
+			fail "$f cut at $off: exit $rc without a warning"
+	done
+done
 "$PERF" record -q -o file.data -e $EV -- $WORK || fail "record to a file"
 cat file.data | "$PERF" script >/dev/null 2>notpipe.err && fail "a perf.data file was read through a pipe"
 grep -q 'not a stream' notpipe.err || { cat notpipe.err; fail "a file through a pipe: no clear message"; }
