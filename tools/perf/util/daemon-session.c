@@ -1,0 +1,360 @@
+/*
+ * A perf daemon session: one `perf record` child, its directory and fifos.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "daemon-session.h"
+
+int argv__split(const char *line, char ***argv)
+{
+	size_t len = strlen(line), max = len / 2 + 2;
+	char **words = malloc(max * sizeof(char *) + len + 1);
+	char *out, quote = 0;
+	int n = 0;
+	bool in_word = false;
+
+	if (!words)
+		return -ENOMEM;
+	out = (char *)(words + max);
+	for (const char *p = line; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else
+				*out++ = *p;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			if (in_word) {
+				*out++ = '\0';
+				in_word = false;
+			}
+			continue;
+		}
+		if (!in_word) {
+			words[n++] = out;
+			in_word = true;
+		}
+		if (*p == '\'' || *p == '"')
+			quote = *p;
+		else
+			*out++ = *p;
+	}
+	if (quote) {
+		free(words);
+		return -EINVAL;
+	}
+	*out = '\0';
+	words[n] = NULL;
+	*argv = words;
+	return n;
+}
+
+struct daemon_session *daemon_session__new(const char *base, const char *name, const char *run)
+{
+	struct daemon_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->name = strdup(name);
+	s->run = strdup(run);
+	if (!s->name || !s->run || asprintf(&s->dir, "%s/session-%s", base, name) < 0) {
+		s->dir = NULL;
+		daemon_session__delete(s);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&s->node);
+	s->pid = -1;
+	s->ack_fd = -1;
+	s->last_status = -1;
+	s->backoff = SESSION_BACKOFF_MIN;
+	return s;
+}
+
+void daemon_session__delete(struct daemon_session *s)
+{
+	if (!s)
+		return;
+	if (s->ack_fd >= 0)
+		close(s->ack_fd);
+	free(s->name);
+	free(s->run);
+	free(s->dir);
+	free(s);
+}
+
+static int make_fifo(const char *dir, const char *file)
+{
+	char name[PATH_MAX];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%s/%s", dir, file);
+	if (mkfifo(name, 0600) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	/* Something else by that name (a file left by hand) would hang the recorder. */
+	if (lstat(name, &st) == 0 && S_ISFIFO(st.st_mode))
+		return 0;
+	if (unlink(name) < 0)
+		return -errno;
+	return mkfifo(name, 0600) == 0 ? 0 : -errno;
+}
+
+/* In the child: everything up to the exec; returns only on failure. */
+static void session_child(struct daemon_session *s, const char *perf, bool append,
+			  pid_t daemon)
+{
+	char *line, **argv;
+	sigset_t none;
+	int fd;
+
+	setpgid(0, 0);
+	/*
+	 * A daemon that is killed outright takes its recorders with it (each
+	 * writes its last dump on SIGTERM): left running, they would share
+	 * their fifos with the recorders of the next daemon on the same base.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != daemon)
+		return;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (chdir(s->dir) < 0)
+		return;
+	fd = open(SESSION_OUTPUT, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+	if (fd < 0)
+		return;
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
+	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
+		     s->run) < 0)
+		return;
+	/* The config check let no unclosed quote through: only memory can fail here. */
+	if (argv__split(line, &argv) < 0) {
+		fprintf(stderr, "perf daemon: session '%s': out of memory for its run line\n",
+			s->name);
+		return;
+	}
+	execv(perf, argv);
+	fprintf(stderr, "perf daemon: cannot run %s: %s\n", perf, strerror(errno));
+}
+
+int daemon_session__start(struct daemon_session *s, const char *perf, bool append)
+{
+	char ack[PATH_MAX];
+	pid_t pid, parent = getpid();
+	int err;
+
+	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	err = make_fifo(s->dir, SESSION_CONTROL);
+	if (!err)
+		err = make_fifo(s->dir, SESSION_ACK);
+	if (err)
+		return err;
+	/*
+	 * The daemon reads the answers all the time the recorder runs, so an
+	 * answer that comes late (a snapshot's) is never lost between readers.
+	 * Opened afresh for each recorder: the fifo may have been made anew.
+	 */
+	if (s->ack_fd >= 0)
+		close(s->ack_fd);
+	snprintf(ack, sizeof(ack), "%s/%s", s->dir, SESSION_ACK);
+	s->ack_fd = open(ack, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (s->ack_fd < 0)
+		return -errno;
+	s->ack_len = 0;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		session_child(s, perf, append, parent);
+		_exit(127);
+	}
+	/* Both sides set the group, so a signal sent to it right away reaches it. */
+	setpgid(pid, pid);
+	s->pid = pid;
+	s->start = time(NULL);
+	s->restart_at = 0;
+	return 0;
+}
+
+int daemon_session__send(struct daemon_session *s, const char *cmd, int timeout_ms)
+{
+	char path[PATH_MAX], line[256];
+	int ctl, len, err = 0;
+
+	if (s->pid < 0)
+		return -ENXIO;
+	len = snprintf(line, sizeof(line), "%s\n", cmd);
+	if (len >= (int)sizeof(line))
+		return -E2BIG;
+	snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_CONTROL);
+	/*
+	 * Opening a fifo that nobody reads for writing fails (ENXIO) instead
+	 * of hanging; a recorder that was just started opens it only once it
+	 * has parsed its options, which is worth waiting for.
+	 */
+	for (int waited = 0; ; waited += 10) {
+		struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+		ctl = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (ctl >= 0 || errno != ENXIO || waited >= timeout_ms)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	if (ctl < 0)
+		return -errno;
+	/* One write of less than PIPE_BUF: never mixed with another writer's. */
+	if (write(ctl, line, len) != len)
+		err = errno ? -errno : -EIO;
+	close(ctl);
+	return err;
+}
+
+int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size)
+{
+	char *nl;
+	ssize_t n;
+
+	if (s->ack_fd < 0)
+		return -EBADF;
+	nl = memchr(s->ack_buf, '\n', s->ack_len);
+	if (!nl && s->ack_len < sizeof(s->ack_buf)) {
+		n = read(s->ack_fd, s->ack_buf + s->ack_len, sizeof(s->ack_buf) - s->ack_len);
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -errno;
+		s->ack_len += n;
+		nl = memchr(s->ack_buf, '\n', s->ack_len);
+	}
+	if (!nl) {
+		/* A line longer than the buffer is not an answer we know: drop it. */
+		if (s->ack_len == sizeof(s->ack_buf))
+			s->ack_len = 0;
+		return 0;
+	}
+	snprintf(line, size, "%.*s", (int)(nl - s->ack_buf), s->ack_buf);
+	s->ack_len -= nl + 1 - s->ack_buf;
+	memmove(s->ack_buf, nl + 1, s->ack_len);
+	return 1;
+}
+
+void daemon_session__ask_stop(struct daemon_session *s, int step)
+{
+	s->restart_at = 0;
+	if (s->pid < 0)
+		return;
+	if (step == 0 && daemon_session__send(s, "stop", 0) == 0)
+		return;
+	if (step <= 1) {
+		kill(s->pid, SIGTERM);
+		return;
+	}
+	/* Its workload too, which a killed recorder cannot end itself. */
+	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL);
+}
+
+bool daemon_session__ended(struct daemon_session *s)
+{
+	pid_t pid;
+
+	if (s->pid < 0)
+		return true;
+	pid = waitpid(s->pid, NULL, WNOHANG);
+	if (pid == s->pid || (pid < 0 && errno == ECHILD)) {
+		s->pid = -1;
+		return true;
+	}
+	return false;
+}
+
+void daemon_session__stop(struct daemon_session *s, int timeout_ms)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int step = 0; step < 3; step++) {
+		daemon_session__ask_stop(s, step);
+		for (int waited = 0; waited < (step < 2 ? timeout_ms : 60000); waited += 10) {
+			if (daemon_session__ended(s))
+				return;
+			nanosleep(&tick, NULL);
+		}
+	}
+}
+
+long long daemon_session__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+bool daemon_session__reap(struct daemon_session *s)
+{
+	time_t now = time(NULL);
+	int status;
+
+	if (s->pid < 0 || waitpid(s->pid, &status, WNOHANG) != s->pid)
+		return false;
+	s->pid = -1;
+	s->last_status = status;
+	if (now - s->start >= SESSION_BACKOFF_RESET)
+		s->backoff = SESSION_BACKOFF_MIN;
+	s->restart_at = daemon_session__now() + s->backoff * 1000LL;
+	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
+	return true;
+}
+
+enum session_answer daemon_session__parse_answer(const char *line, const char **arg)
+{
+	*arg = line;
+	if (!strcmp(line, "ack"))
+		return ANSWER_ACK;
+	if (!strncmp(line, "ack ", 4)) {
+		*arg = line + 4 + strspn(line + 4, " ");
+		return **arg ? ANSWER_DUMP : ANSWER_ACK;
+	}
+	/* The recorder names the command an error is about: "snapshot needs ...". */
+	if (!strncmp(line, "error:", 6) && strstr(line, "snapshot")) {
+		*arg = line + 6 + strspn(line + 6, " ");
+		return ANSWER_DUMP_ERROR;
+	}
+	return ANSWER_OTHER;
+}
+
+void daemon_session__describe_status(int status, char *buf, size_t size)
+{
+	if (status < 0)
+		snprintf(buf, size, "none");
+	else if (WIFEXITED(status))
+		snprintf(buf, size, "exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "status 0x%x", status);
+}
