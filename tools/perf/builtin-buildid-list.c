@@ -89,7 +89,7 @@ int cmd_buildid_list(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *input = "perf.data";
+	const char *input = perf_session__default_input();
 	bool with_hits = false;
 	struct perf_session *s;
 	char msg[256], hex[2 * BUILD_ID_SIZE + 1];

@@ -40,7 +40,7 @@ int cmd_evlist(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *input = "perf.data";
+	const char *input = perf_session__default_input();
 	struct perf_session *s;
 	char msg[256];
 	bool details = false;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "perf.h"
+#include "util/compress.h"
 #include "util/control.h"
 #include "util/cpumap.h"
 #include "util/data.h"
@@ -54,6 +55,7 @@ struct record {
 	u64 dropped_records;			/* forward records met while no file was open */
 	char *wbuf;				/* RECORD_WBUF_SIZE */
 	size_t wbuf_len;
+	struct zstd_writer zstd;		/* -z: between wbuf and the file */
 	struct perf_data data;
 	struct perf_header_info hinfo;
 	bool file_open;
@@ -127,14 +129,23 @@ static u64 now_ns(void)
 
 /* ---- writing ---------------------------------------------------------- */
 
-static int record__write_direct(struct record *rec, const void *buf, size_t size)
+/* The file itself: what -z compressed, or the records as they are. */
+static int record__write_file(void *arg, const void *buf, size_t size)
 {
+	struct record *rec = arg;
 	int err = perf_data__write(&rec->data, buf, size);
 
 	if (err)
 		pr_err("Failed to write %s: %s\n%s", rec->data.path, strerror(-err),
 		       err == -ENOSPC ? "Free some space, or record elsewhere with -o.\n" : "");
 	return err;
+}
+
+static int record__write_direct(struct record *rec, const void *buf, size_t size)
+{
+	if (rec->opts.comp_level)
+		return zstd_writer__write(&rec->zstd, buf, size);
+	return record__write_file(rec, buf, size);
 }
 
 static int record__flush(struct record *rec)
@@ -307,11 +318,18 @@ static int record__open_output(struct record *rec)
 	rec->file_open = true;
 	rec->samples = 0;
 	rec->bytes_written = 0;
+	rec->zstd.bytes_in = rec->zstd.bytes_out = 0;
 	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
 	rec->hinfo.argc = rec->cmdline_argc;
 	rec->hinfo.argv = rec->cmdline;
 	perf_header_info__setup(&rec->hinfo, rec->evlist, &rec->opts);
-	err = perf_header__write_begin(&rec->data, rec->evlist);
+	if (rec->data.is_pipe) {
+		/* The stream's features go first, before the ratio is known. */
+		rec->hinfo.comp_level = rec->opts.comp_level;
+		err = perf_header__write_pipe(&rec->data, rec->evlist, &rec->hinfo);
+	} else {
+		err = perf_header__write_begin(&rec->data, rec->evlist);
+	}
 	if (err) {
 		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));
 		return err;
@@ -336,6 +354,11 @@ static int record__finish_output(struct record *rec)
 	t1 = now_ns();
 	if (!err)
 		err = record__flush(rec);
+	if (!err && rec->opts.comp_level) {
+		err = zstd_writer__flush(&rec->zstd);
+		rec->hinfo.comp_level = rec->opts.comp_level;
+		rec->hinfo.comp_ratio = zstd_writer__ratio(&rec->zstd);
+	}
 	if (!err)
 		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
 	if (!err)
@@ -353,8 +376,9 @@ static void record__abandon_output(struct record *rec)
 	if (!rec->file_open)
 		return;
 	rec->wbuf_len = 0;
+	rec->zstd.in_len = 0;
 	perf_data__close(&rec->data);
-	if (unlink(rec->opts.output) == 0)
+	if (!rec->data.is_pipe && unlink(rec->opts.output) == 0)
 		pr_err("Removed the incomplete %s; earlier files are untouched.\n",
 		       rec->opts.output);
 	rec->file_open = false;
@@ -365,6 +389,15 @@ static void record__print_written(struct record *rec, const char *name)
 {
 	if (rec->opts.quiet)
 		return;
+	if (rec->opts.comp_level && rec->zstd.bytes_out) {
+		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples), "
+			"compressed (original %.3f MB, ratio is %.3f) ]\n",
+			(double)(rec->data.data_offset + rec->data.data_size) / 1024 / 1024, name,
+			(unsigned long long)rec->samples,
+			(double)rec->zstd.bytes_in / 1024 / 1024,
+			(double)rec->zstd.bytes_in / rec->zstd.bytes_out);
+		return;
+	}
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
 		(double)(rec->data.data_offset + rec->bytes_written) / 1024 / 1024, name,
 		(unsigned long long)rec->samples);
@@ -845,6 +878,7 @@ static const char * const record_usage[] = {
 	"    --buildid-all         record the build ids of all DSOs, hit or not",
 	"-k, --clockid <clock>     sample times in this clock: monotonic, monotonic_raw, realtime,",
 	"                          boottime, tai, or a number",
+	"-z, --compression-level[=n] compress the records with zstd, level n (1-22, default 1)",
 	"-q, --quiet               only print errors",
 	"-v, --verbose             be more verbose (show debug messages)",
 	NULL
@@ -1388,8 +1422,8 @@ int cmd_record(int argc, const char **argv)
 		if (lost)
 			ui__warning("%s\n", target__override_str(lost & -lost));
 	}
-	if (!strcmp(opts->output, "-")) {
-		pr_err("Writing to a pipe (-o -) is not supported yet: give a file name.\n");
+	if (!strcmp(opts->output, "-") && opts->switch_output) {
+		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
 		goto out_delete;
 	}
 	if (opts->switch_max_files && !opts->switch_output) {
@@ -1445,7 +1479,8 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		goto out_kill;
 	rec.wbuf = malloc(RECORD_WBUF_SIZE);
-	if (!rec.wbuf) {
+	if (!rec.wbuf || (opts->comp_level &&
+			  zstd_writer__init(&rec.zstd, opts->comp_level, record__write_file, &rec))) {
 		pr_err("Out of memory\n");
 		goto out_kill;
 	}
@@ -1535,6 +1570,7 @@ out_delete:
 	evlist__delete(opts->trigger_evlist);
 	evlist__delete(rec.evlist);
 	free(rec.wbuf);
+	zstd_writer__exit(&rec.zstd);
 	free(rec.cmdline);
 	return status;
 }

@@ -1226,8 +1226,9 @@ int cmd_report(int argc, const char **argv)
 		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
 		.children = -1, .max_stack = -1,
 	};
-	const char *input = "perf.data", *sort_arg = NULL, *fields_arg = NULL;
+	const char *input = perf_session__default_input(), *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
+	bool truncated = false;	/* shown, but the exit status must say the file is cut */
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;
@@ -1442,7 +1443,8 @@ filter_done:
 		fprintf(stderr, "perf report: %s: %s\n", input,
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
-		perf_session__warn_stats(r.session);
+		if (perf_session__warn_stats(r.session))
+			truncated = true;
 		if (!quiet)
 			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
 			       (unsigned long long)r.session->nr_lost);
@@ -1451,5 +1453,5 @@ filter_done:
 				report__print(&r, e, &r.hists[e->idx]);
 	}
 	report__exit(&r);
-	return err ? 1 : 0;
+	return err || truncated ? 1 : 0;
 }

@@ -755,7 +755,7 @@ int cmd_script(int argc, const char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
-	const char *input = "perf.data";
+	const char *input = perf_session__default_input();
 	bool header = false, header_only = false;
 	struct evsel *e;
 	char msg[256];
@@ -908,7 +908,7 @@ filter_done:
 			fprintf(stderr, "perf script: reading %s failed: %s\n", input,
 				strerror(-err));
 	} else {
-		perf_session__warn_stats(sc.session);
+		err = perf_session__warn_stats(sc.session);
 	}
 out_delete:
 	for (size_t i = 0; i < sc.nr_evsels; i++)

@@ -22,6 +22,7 @@
 #pragma weak cmd_buildid_list
 #pragma weak cmd_buildid_cache
 #pragma weak cmd_archive
+#pragma weak cmd_inject
 #pragma weak cmd_daemon
 
 struct cmd_struct {
@@ -39,6 +40,7 @@ static struct cmd_struct commands[] = {
 	{ "buildid-list",  cmd_buildid_list,  "Print the build ids of the DSOs a perf.data file names" },
 	{ "buildid-cache", cmd_buildid_cache, "Add, remove or list files in the build-id cache" },
 	{ "archive", cmd_archive, "Pack the files a perf.data file needs, by build id, into a tarball" },
+	{ "inject",  cmd_inject,  "Filter a perf.data file or stream: decompress it, add build ids" },
 	{ "daemon",  cmd_daemon,  "Run record sessions on background" },
 	{ "test",    cmd_test,    "Runs sanity tests" },
 	{ "version", cmd_version, "display the version of perf binary" },

@@ -48,6 +48,7 @@ struct record_opts {
 	int delay_ms;			/* -D: 0 none, -1 until 'enable' on the control channel */
 	u64 switch_output_delay_ms;	/* --switch-output-delay: the post-trigger window */
 	struct evlist *trigger_evlist;	/* --switch-output-event: its events, or NULL */
+	int comp_level;			/* -z: zstd level of COMPRESSED records; 0: none */
 };
 
 #endif

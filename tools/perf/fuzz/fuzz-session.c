@@ -3,7 +3,9 @@
  * memory file and read the way perf script reads it (header, features with
  * the BUILD_ID list, tracing data, records, ordering, samples decoded,
  * user stacks unwound, addresses resolved through binaries found by build
- * id, tracepoint fields formatted).  Any crash, hang or sanitizer report is a bug.
+ * id, tracepoint fields formatted; plain files, pipe-format streams and
+ * COMPRESSED records alike), then the head of a stream is written from it
+ * as perf inject writes one.  Any crash, hang or sanitizer report is a bug.
  *
  * Tracepoint records also go through the compiled printer (util/tp-print.c),
  * and whatever it prints must be what libtraceevent prints: a difference
@@ -17,7 +19,10 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include <fcntl.h>
 #include "util/session.h"
+#include "util/data.h"
+#include "util/header.h"
 #include "util/debug.h"
 #include "util/symbol.h"
 #include "util/outbuf.h"
@@ -81,6 +86,24 @@ static int fuzz__sample(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
+/*
+ * What perf inject does with what was read: the head of a pipe-format
+ * stream from the input's events, names and tracing data, to /dev/null.
+ */
+static void fuzz__write_head(struct perf_session *s)
+{
+	static int null_fd = -1;
+	struct perf_header_info info = {
+		.tracing_data = s->tracing_data, .tracing_data_len = s->tracing_data_len,
+	};
+	struct perf_data out = { .path = (char *)"/dev/null", .is_pipe = true };
+
+	if (null_fd < 0)
+		null_fd = open("/dev/null", O_WRONLY);
+	out.fd = null_fd;
+	perf_header__write_pipe(&out, s->evlist, &info);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -110,6 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	perf_session__process_events(s, &tool);
 	perf_session__warn_stats(s);
+	fuzz__write_head(s);
 	/* The next input has its own formats. */
 	tp_printer__delete(tp);
 	tp = NULL;

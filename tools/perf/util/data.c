@@ -71,9 +71,16 @@ int perf_data__create(struct perf_data *data, const char *path)
 	memset(data, 0, sizeof(*data));
 	data->fd = -1;
 	if (!strcmp(path, "-")) {
-		/* The pipe format (header records instead of sections) is not written yet. */
+		/* Standard output, in the pipe format: nothing to create or rename. */
 		data->is_pipe = true;
-		return -ENOTSUP;
+		data->path = strdup("-");
+		data->fd = dup(STDOUT_FILENO);
+		if (!data->path || data->fd < 0) {
+			free(data->path);
+			data->path = NULL;
+			return data->fd < 0 ? -errno : -ENOMEM;
+		}
+		return 0;
 	}
 	data->path = strdup(path);
 	if (!data->path)

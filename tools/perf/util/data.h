@@ -17,8 +17,8 @@ struct perf_data {
  * is renamed to "<path>.old" first (replacing an older .old) -- only once
  * the new file could be created (it is made under a temporary name first, so
  * a failure leaves neither a renamed file nor a stray one behind).  -errno on
- * failure.  "-" (stdout, pipe format) is not written yet: -ENOTSUP, with
- * is_pipe set so the caller can say so.
+ * failure.  "-" is standard output (a dup of it), with is_pipe set: the
+ * caller writes the pipe format (perf_header__write_pipe).
  *
  * A recorder's sequence:
  *	perf_data__create -> perf_header__write_begin -> perf_data__write (records)

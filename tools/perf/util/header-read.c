@@ -251,6 +251,12 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
 		return 0;
+	case HEADER_COMPRESSED:
+		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
+		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
+		    fcur__u32(c, &s->comp.mmap_len))
+			return -EINVAL;
+		return 0;
 	default:
 		/* The rest: not needed to decode the data. */
 		return 0;
@@ -266,6 +272,7 @@ static const char *const feat_names[] = {
 	[HEADER_BUILD_ID] = "BUILD_ID",
 	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
+	[HEADER_COMPRESSED] = "COMPRESSED",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -286,6 +293,23 @@ static const char *const all_feat_names[HEADER_LAST_FEATURE] = {
 	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [HEADER_PMU_CAPS] = "PMU_CAPS",
 };
 
+/* @buf holds @len bytes and room for a NUL; @off is where they were, for the message. */
+static int session__parse_feature(struct perf_session *s, int feat, char *buf, u64 len, u64 off)
+{
+	struct fcur c = { buf, buf + len };
+	int err;
+
+	buf[len] = '\0';
+	err = session__feature(s, feat, &c);
+	if (err == -EINVAL) {
+		/* A damaged feature costs that feature only; the data may be fine. */
+		pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
+			   "ignoring it.\n", feat_names[feat], s->path, (unsigned long long)off);
+		err = 0;
+	}
+	return err;
+}
+
 int perf_session__read_features(struct perf_session *s)
 {
 	u64 table = s->data_offset + s->data_size;
@@ -299,12 +323,12 @@ int perf_session__read_features(struct perf_session *s)
 	if (table > s->file_size || (u64)nr * 16 > s->file_size - table) {
 		pr_warning("WARNING: the feature table at offset %llu is past the end of %s; "
 			   "ignoring the features.\n", (unsigned long long)table, s->path);
+		s->features_truncated = true;
 		return 0;
 	}
 	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++) {
 		u64 sec[2];
 		char *buf;
-		struct fcur c;
 
 		if (!(s->features[bit / 64] & (1ULL << (bit % 64))))
 			continue;
@@ -317,6 +341,7 @@ int perf_session__read_features(struct perf_session *s)
 			/* Truncated after the data: the samples are still all there. */
 			pr_warning("WARNING: feature %s of %s lies past the end of the file "
 				   "(truncated?); ignoring it.\n", feat_names[bit], s->path);
+			s->features_truncated = true;
 			continue;
 		}
 		buf = malloc(sec[1] + 1);
@@ -326,22 +351,32 @@ int perf_session__read_features(struct perf_session *s)
 			free(buf);
 			return -EIO;
 		}
-		buf[sec[1]] = '\0';
-		c.p = buf;
-		c.end = buf + sec[1];
-		err = session__feature(s, bit, &c);
+		err = session__parse_feature(s, bit, buf, sec[1], sec[0]);
 		free(buf);
-		if (err == -EINVAL) {
-			/* A damaged feature costs that feature only; the data may be fine. */
-			pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
-				   "ignoring it.\n", feat_names[bit], s->path,
-				   (unsigned long long)sec[0]);
-			err = 0;
-		}
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
+			       u64 off)
+{
+	char *buf;
+	int err;
+
+	if (feat <= 0 || feat >= HEADER_FEAT_BITS)
+		return 0;
+	s->features[feat / 64] |= 1ULL << (feat % 64);
+	if (feat >= (int)ARRAY_SIZE(feat_names) || !feat_names[feat])
+		return 0;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, data, len);
+	err = session__parse_feature(s, feat, buf, len, off);
+	free(buf);
+	return err;
 }
 
 static sigjmp_buf tep_jmp;
@@ -361,6 +396,13 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 
 	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic)))
 		return -EINVAL;
+	/* As it came, for perf inject to pass on. */
+	free(s->tracing_data);
+	s->tracing_data = malloc(size);
+	if (!s->tracing_data)
+		return -ENOMEM;
+	memcpy(s->tracing_data, buf, size);
+	s->tracing_data_len = size;
 	c.p += sizeof(magic);
 	ver = c.p;
 	c.p = memchr(c.p, '\0', c.end - c.p);
@@ -606,6 +648,11 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 				name ? name : "(unknown)");
 			break;
 		}
+		case HEADER_COMPRESSED:
+			fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
+				s->comp.type == 1 ? "Zstd" : "Unknown", s->comp.level,
+				s->comp.ratio);
+			break;
 		default:
 			break;
 		}

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "header.h"
+#include "compress.h"
 #include "data.h"
 #include "evlist.h"
 #include "build-id.h"
@@ -25,7 +26,6 @@
 #include "debug.h"
 #include "perf.h"
 
-#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
 #define NAME_ALIGN	64
 /* perf's own flag in a build-id record: build_id[20] carries its length. */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
@@ -61,7 +61,8 @@ struct perf_record_build_id {
 
 void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len)
 {
-	if (b->err)
+	/* Nothing to add: @data may be NULL (an event without ids). */
+	if (b->err || !len)
 		return;
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -676,7 +677,7 @@ static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
 	return 0;
 }
 
-static void add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
+void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
 			 const char *name)
 {
 	struct perf_record_build_id r = { 0 };
@@ -700,13 +701,13 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 
 	len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
 	if (len > 0)
-		add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
+		perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_KERNEL, bid, len, "[kernel.kallsyms]");
 	if (info && info->no_buildid)
 		return -ENOENT;
 	if (info && info->vdso) {
 		len = vdso__build_id(bid, sizeof(bid));
 		if (len > 0)
-			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
+			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
 	}
 	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
 		const char *name = info->dsos->slots[i];
@@ -717,7 +718,7 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 			continue;
 		len = mapped_or_current_build_id(name, bid, sizeof(bid));
 		if (len > 0)
-			add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
+			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
 	}
 	return b->len ? 0 : -ENOENT;
 }
@@ -731,8 +732,16 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		return -errno;
 	switch (feat) {
 	case HEADER_TRACING_DATA:
+		if (info && info->tracing_data) {
+			perf_feat_buf__add(b, info->tracing_data, info->tracing_data_len);
+			return 0;
+		}
 		return tracing_data__write(b, evlist);
 	case HEADER_BUILD_ID:
+		if (info && info->build_ids) {
+			perf_feat_buf__add(b, info->build_ids, info->build_ids_len);
+			return 0;
+		}
 		return write_build_id(b, info);
 	case HEADER_HOSTNAME:
 		fbuf__add_string(b, uts.nodename);
@@ -779,9 +788,24 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		fbuf__add_u64(b, info->clock.wall_ns);
 		fbuf__add_u64(b, info->clock.clock_ns);
 		return 0;
+	case HEADER_COMPRESSED:
+		if (!info || !info->comp_level)
+			return -ENOENT;
+		fbuf__add_u32(b, 1);			/* version */
+		fbuf__add_u32(b, 1);			/* zstd */
+		fbuf__add_u32(b, info->comp_level);
+		fbuf__add_u32(b, info->comp_ratio);
+		fbuf__add_u32(b, ZSTD_WRITER_CHUNK);	/* the most one record expands to */
+		return 0;
 	default:
 		return -ENOENT;
 	}
+}
+
+int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
+			 struct perf_header_info *info)
+{
+	return write_feature(feat, b, evlist, info);
 }
 
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
@@ -791,7 +815,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
 		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
 		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
-		HEADER_CLOCKID, HEADER_CLOCK_DATA,
+		HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
 	struct perf_feat_buf payload = { 0 };
@@ -799,8 +823,9 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	u64 feat_off = data->data_offset + data->data_size, off;
 	int nr = 0, err;
 
+	/* A stream has no header to complete: its head went out first (header-pipe.c). */
 	if (data->is_pipe)
-		return -ENOTSUP;
+		return 0;
 	/* Payloads go after the section table, whose size is known once all are built. */
 	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
 		size_t before = payload.len;

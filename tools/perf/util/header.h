@@ -7,6 +7,8 @@
 struct evlist;
 struct perf_data;
 
+#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
+
 /* perf.data feature bits (HEADER_*), as in the file format. */
 enum {
 	HEADER_RESERVED = 0,
@@ -68,6 +70,12 @@ struct perf_header_info {
 	/* From perf_header_info__setup(). */
 	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
 	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
+	u32 comp_level, comp_ratio;	/* -z: COMPRESSED, written if comp_level != 0 */
+	/* perf inject: what its input held, written instead of what this machine has. */
+	const void *tracing_data;	/* TRACING_DATA payload */
+	size_t tracing_data_len;
+	const void *build_ids;		/* BUILD_ID payload: HEADER_BUILD_ID records */
+	size_t build_ids_len;
 };
 
 /*
@@ -82,6 +90,9 @@ struct perf_feat_buf {
 };
 
 void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len);
+/* One HEADER_BUILD_ID record, as BUILD_ID holds them and perf inject -b writes them (pid -1). */
+void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
+				 const char *name);
 
 /*
  * Writes the file header (data size still zero, so an unfinished file is
@@ -96,12 +107,23 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
  * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
  * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
  * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA (with -k) --
- * leaving out any this machine cannot describe, then rewrites the header with the real sizes and feature bits.
+ * CMDLINE, EVENT_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA (with -k),
+ * COMPRESSED (with -z) -- leaving out any this machine cannot describe,
+ * then rewrites the header with the real sizes and feature bits.
  * @info may be NULL.  0 or -errno.
  */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info);
+/* One feature's payload as a file holds it; -ENOENT if this machine cannot describe it. */
+int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
+			 struct perf_header_info *info);
+/*
+ * The head of a pipe-format stream (util/header-pipe.c), instead of
+ * write_begin: the 16-byte pipe header, then attrs, the features known at
+ * the start, tracing data and event names as records.  0 or -errno.
+ */
+int perf_header__write_pipe(struct perf_data *data, struct evlist *evlist,
+			    struct perf_header_info *info);
 /*
  * Remembers the file of a user-space executable MMAP/MMAP2 record for
  * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are

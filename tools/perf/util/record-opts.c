@@ -322,6 +322,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "filter",		required_argument, NULL, OPT_FILTER },
 		{ "exclude-perf",	no_argument,	   NULL, OPT_EXCLUDE_PERF },
 		{ "delay",		required_argument, NULL, 'D' },
+		{ "compression-level",	optional_argument, NULL, 'z' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "verbose",		no_argument,	   NULL, 'v' },
 		{ "help",		no_argument,	   NULL, 'h' },
@@ -330,10 +331,11 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	struct last_events last = { NULL, 0 };
 	int tail = -1, c, err;
 	char *end;
+	u64 v64;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNk:qvhD:", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNk:qvhD:z::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -504,6 +506,16 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 				return -EINVAL;
 			}
 			opts->use_clockid = true;
+			break;
+		case 'z':
+			/* zstd's levels; -z alone is the distro's default, 1. */
+			opts->comp_level = 1;
+			if (optarg && (record_opts__parse_positive(optarg, &v64) || v64 > 22)) {
+				pr_err("Invalid compression level '%s': give 1 to 22.\n", optarg);
+				return -EINVAL;
+			}
+			if (optarg)
+				opts->comp_level = (int)v64;
 			break;
 		case 'q':
 			opts->quiet = true;

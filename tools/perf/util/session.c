@@ -6,18 +6,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "session.h"
 #include "debug.h"
+#include "header.h"
 
-#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" */
 #define WINDOW_SIZE	(64ull << 20)
-#define PERF_RECORD_AUXTRACE_TYPE 71
 
 struct file_section {
 	u64 offset, size;
@@ -29,10 +30,12 @@ struct file_header {
 	u64 features[4];
 };
 
-static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int session__refuse(struct perf_session *s, const char *kind, u64 off,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
+/* Sets errmsg to "<kind>: <what> at offset <off>"; -EINVAL for the caller to return. */
+static int session__refuse(struct perf_session *s, const char *kind, u64 off,
+			  const char *fmt, ...)
 {
 	char what[160];
 	va_list ap;
@@ -40,9 +43,41 @@ static int corrupt(struct perf_session *s, u64 off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(s->errmsg, sizeof(s->errmsg), "file is corrupt: %s at offset %llu", what,
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s at offset %llu", kind, what,
 		 (unsigned long long)off);
 	return -EINVAL;
+}
+
+#define corrupt(s, off, ...) session__refuse(s, "file is corrupt", off, __VA_ARGS__)
+/* Attrs we must not guess at: the wording is the distro's, the detail ours. */
+#define incompatible(s, off, ...) session__refuse(s, "incompatible file format", off, __VA_ARGS__)
+
+/*
+ * attr.size is the size of the attr its writer knew: 0 for the first ABI,
+ * else a multiple of 8 from PERF_ATTR_SIZE_VER0 up, and never more than the
+ * file's attr entry holds.  A newer ABI than ours is read when the fields we
+ * do not know are all zero, the rule the kernel applies to perf_event_open.
+ * *size is what to read of the entry.
+ */
+static int attr__check_size(struct perf_session *s, const char *buf, u64 asz, u64 i, u64 off,
+			    u32 *size)
+{
+	u32 sz;
+
+	memcpy(&sz, buf + offsetof(struct perf_event_attr, size), sizeof(sz));
+	*size = sz ? sz : PERF_ATTR_SIZE_VER0;
+	if (!sz)
+		return 0;
+	if (sz < PERF_ATTR_SIZE_VER0 || sz % sizeof(u64) || sz > asz)
+		return incompatible(s, off + offsetof(struct perf_event_attr, size),
+				    "attr %llu has size %u (its entry holds %llu bytes)",
+				    (unsigned long long)i, sz, (unsigned long long)asz);
+	for (u32 b = sizeof(struct perf_event_attr); b < sz; b++)
+		if (buf[b])
+			return incompatible(s, off + b, "attr %llu uses fields of a newer ABI "
+					    "(%u bytes, this perf knows %zu)", (unsigned long long)i,
+					    sz, sizeof(struct perf_event_attr));
+	return 0;
 }
 
 static int pread_all(int fd, void *buf, size_t len, u64 off)
@@ -139,10 +174,59 @@ static void evsel__guess_name(struct perf_session *s, struct evsel *e)
 	}
 }
 
+/*
+ * One attr as the file or stream holds it: @buf has @avail bytes for the
+ * attr (its attr.size says how many are the attr's).  The ids are the
+ * caller's; *sz says where they start in a pipe's HEADER_ATTR.
+ */
+static struct evsel *session__add_attr(struct perf_session *s, const char *buf, u64 avail,
+				       u64 i, u64 off, u32 *sz, int *err)
+{
+	struct perf_event_attr attr;
+	struct evsel *e;
+
+	*err = attr__check_size(s, buf, avail, i, off, sz);
+	if (*err)
+		return NULL;
+	/* Only what the writer knew: the rest of a larger entry is not an attr. */
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, buf, min_t(u64, *sz, sizeof(attr)));
+	if (i && attr.sample_id_all != evlist__first(s->evlist)->attr.sample_id_all) {
+		/* Where a record's id sits would depend on which event it came from. */
+		*err = incompatible(s, off, "non matching sample_id_all (attr %llu has %u, "
+				    "attr 0 has %u)", (unsigned long long)i, attr.sample_id_all,
+				    evlist__first(s->evlist)->attr.sample_id_all);
+		return NULL;
+	}
+	e = evsel__new(&attr);
+	if (!e) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	e->attr.size = attr.size;
+	evsel__set_id_pos(e);
+	evlist__add(s->evlist, e);
+	return e;
+}
+
+/* Room for @n more ids. */
+static int session__grow_ids(struct perf_session *s, u64 n)
+{
+	void *p;
+
+	if (s->nr_ids + n <= s->ids_cap)
+		return 0;
+	s->ids_cap = (s->nr_ids + n) * 2;
+	p = realloc(s->ids, s->ids_cap * sizeof(*s->ids));
+	if (!p)
+		return -ENOMEM;
+	s->ids = p;
+	return 0;
+}
+
 static int session__read_attrs(struct perf_session *s, const struct file_header *h)
 {
 	u64 nr = h->attrs.size / h->attr_size;
-	size_t cap = 0;
 	char *buf;
 	int err = 0;
 
@@ -151,16 +235,17 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		return -ENOMEM;
 	for (u64 i = 0; i < nr; i++) {
 		u64 off = h->attrs.offset + i * h->attr_size;
-		struct perf_event_attr attr;
 		struct file_section ids;
 		struct evsel *e;
 		u64 asz = h->attr_size - sizeof(ids);
+		u32 attr_sz;
 
 		err = pread_all(s->fd, buf, h->attr_size, off);
 		if (err)
 			goto out;
-		memset(&attr, 0, sizeof(attr));
-		memcpy(&attr, buf, min_t(u64, asz, sizeof(attr)));
+		e = session__add_attr(s, buf, asz, i, off, &attr_sz, &err);
+		if (!e)
+			goto out;
 		memcpy(&ids, buf + asz, sizeof(ids));
 		if (ids.size % sizeof(u64) || ids.offset > s->file_size ||
 		    ids.size > s->file_size - ids.offset) {
@@ -168,35 +253,15 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 				      (unsigned long long)i);
 			goto out;
 		}
-		e = evsel__new(&attr);
-		if (!e) {
-			err = -ENOMEM;
+		err = session__grow_ids(s, ids.size / sizeof(u64));
+		if (err)
 			goto out;
-		}
-		e->attr.size = attr.size;
-		evsel__set_id_pos(e);
-		evlist__add(s->evlist, e);
-		if (ids.size) {
-			u64 n = ids.size / sizeof(u64);
-
-			if (s->nr_ids + n > cap) {
-				void *p;
-
-				cap = (s->nr_ids + n) * 2;
-				p = realloc(s->ids, cap * sizeof(*s->ids));
-				if (!p) {
-					err = -ENOMEM;
-					goto out;
-				}
-				s->ids = p;
-			}
-			for (u64 j = 0; j < n; j++) {
-				err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
-						ids.offset + j * sizeof(u64));
-				if (err)
-					goto out;
-				s->ids[s->nr_ids++].evsel = e;
-			}
+		for (u64 j = 0; j < ids.size / sizeof(u64); j++) {
+			err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
+					ids.offset + j * sizeof(u64));
+			if (err)
+				goto out;
+			s->ids[s->nr_ids++].evsel = e;
 		}
 	}
 	if (s->nr_ids)
@@ -224,7 +289,7 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 			       (unsigned long long)h->size, sizeof(*h));
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) ||
 	    h->attr_size > 4096)
-		return corrupt(s, 16, "attr_size %llu", (unsigned long long)h->attr_size);
+		return incompatible(s, 16, "attr entry size %llu", (unsigned long long)h->attr_size);
 	if (h->attrs.offset > s->file_size || h->attrs.size > s->file_size - h->attrs.offset ||
 	    h->attrs.size % h->attr_size)
 		return corrupt(s, 24, "attr section [%llu, +%llu) out of bounds",
@@ -257,11 +322,356 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 	return 0;
 }
 
+/* Names, tracepoint formats and the sample layout, once the attrs and features are in. */
+static int session__setup_evlist(struct perf_session *s, u64 attrs_off)
+{
+	struct evsel *e;
+
+	s->one_layout = true;
+	evlist__for_each_entry(s->evlist, e) {
+		evsel__guess_name(s, e);
+		if (e->attr.sample_type != evlist__first(s->evlist)->attr.sample_type)
+			s->one_layout = false;
+		if (evsel__is_tracepoint(e) && s->tep)
+			e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
+	}
+	if (!s->one_layout) {
+		evlist__for_each_entry(s->evlist, e)
+			if (e->id_pos < 0)
+				return corrupt(s, attrs_off,
+					       "events of different layouts without sample ids");
+	}
+	return 0;
+}
+
+/*
+ * Records are 8-byte multiples (samples are read as u64 words), except
+ * those the distro writes unpadded: COMPRESSED, FEATURE and BUILD_ID.
+ */
+static bool record_type__unpadded(u32 type)
+{
+	return type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_HEADER_FEATURE ||
+	       type == PERF_RECORD_HEADER_BUILD_ID;
+}
+
+/* ---- the pipe format ---------------------------------------------------- */
+
+static int session__process_record(struct perf_session *s, const union perf_event *ev,
+				   u64 offset);
+static int session__process_compressed(struct perf_session *s, const char *payload, u32 len,
+				       u64 off);
+
+/* Up to @len bytes; fewer only at the end of the stream.  Bytes read, or -errno. */
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * A pipe or a FIFO is read as a stream: nothing else can come through one.
+ * A regular file is one when it starts with the 16-byte pipe header, as
+ * `perf record -o - > file` leaves it.  1, 0 or -errno.
+ */
+static int session__is_pipe(struct perf_session *s, const struct stat *st)
+{
+	u64 h[2];
+
+	if (!S_ISREG(st->st_mode))
+		return 1;
+	if ((u64)st->st_size < sizeof(h))
+		return 0;
+	if (pread_all(s->fd, h, sizeof(h), 0))
+		return -EIO;
+	return h[0] == PERF_MAGIC2 && h[1] == sizeof(h);
+}
+
+static void session__stream_cut(struct perf_session *s)
+{
+	s->truncated = true;
+	pr_warning("WARNING: %s ends inside the record at offset %llu; showing the records "
+		   "before it.\n", s->path, (unsigned long long)s->pipe_rec_off);
+}
+
+/*
+ * The next record of the stream, in s->pipe_buf (64 KiB, 8-byte aligned:
+ * records after an unpadded FEATURE or COMPRESSED one are not); NULL at the
+ * end of the stream, or with *err set.
+ */
+static union perf_event *session__pipe_next(struct perf_session *s, int *err)
+{
+	struct perf_event_header *h = s->pipe_buf;
+	ssize_t n;
+
+	*err = 0;
+	s->pipe_rec_off = s->pipe_off;
+	n = read_full(s->fd, h, sizeof(*h));
+	if (n <= 0) {
+		*err = (int)n;
+		return NULL;
+	}
+	if ((size_t)n < sizeof(*h)) {
+		session__stream_cut(s);
+		return NULL;
+	}
+	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && !record_type__unpadded(h->type))) {
+		*err = corrupt(s, s->pipe_off, "record size %u", h->size);
+		return NULL;
+	}
+	n = read_full(s->fd, h + 1, h->size - sizeof(*h));
+	if (n < 0) {
+		*err = (int)n;
+		return NULL;
+	}
+	if ((size_t)n < h->size - sizeof(*h)) {
+		session__stream_cut(s);
+		return NULL;
+	}
+	s->pipe_off += h->size;
+	return (union perf_event *)h;
+}
+
+/*
+ * The bytes that follow a record outside its size (tracing data, AUX
+ * trace data): into @buf, or skipped when it is NULL.  0, 1 when the
+ * stream ends first, or -errno.
+ */
+static int session__pipe_payload(struct perf_session *s, char *buf, u64 len)
+{
+	char scratch[4096];
+
+	while (len) {
+		size_t chunk = buf ? len : min_t(u64, len, sizeof(scratch));
+		ssize_t n = read_full(s->fd, buf ? buf : scratch, chunk);
+
+		if (n < 0)
+			return (int)n;
+		s->pipe_off += (u64)n;
+		if ((size_t)n < chunk) {
+			session__stream_cut(s);
+			return 1;
+		}
+		if (buf)
+			buf += n;
+		len -= (u64)n;
+	}
+	return 0;
+}
+
+/* HEADER_ATTR: the attr, then its ids up to the record's end. */
+static int session__pipe_attr(struct perf_session *s, const union perf_event *ev, u64 off)
+{
+	const char *buf = (const char *)ev + sizeof(ev->header);
+	u64 avail = ev->header.size - sizeof(ev->header), n;
+	struct evsel *e;
+	u32 sz;
+	int err;
+
+	if (avail < PERF_ATTR_SIZE_VER0)
+		return corrupt(s, off, "ATTR record of %u bytes", ev->header.size);
+	e = session__add_attr(s, buf, avail, (u64)s->evlist->nr_entries, off, &sz, &err);
+	if (!e)
+		return err;
+	n = (avail - sz) / sizeof(u64);
+	err = session__grow_ids(s, n);
+	if (err)
+		return err;
+	for (u64 j = 0; j < n; j++) {
+		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
+		s->ids[s->nr_ids++].evsel = e;
+	}
+	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
+	/* An event added once the data has begun. */
+	return s->pipe_head_done ? session__setup_evlist(s, off) : 0;
+}
+
+/* EVENT_UPDATE: only the name matters here (type 2, PERF_EVENT_UPDATE__NAME). */
+static int session__pipe_event_update(struct perf_session *s, const union perf_event *ev,
+				      u64 off)
+{
+	const char *p = (const char *)ev;
+	size_t room = ev->header.size - 24;
+	struct evsel *e;
+	u64 type, id;
+
+	if (ev->header.size < 24)
+		return corrupt(s, off, "EVENT_UPDATE record of %u bytes", ev->header.size);
+	memcpy(&type, p + 8, sizeof(type));
+	memcpy(&id, p + 16, sizeof(id));
+	if (type != 2)
+		return 0;
+	if (strnlen(p + 24, room) == room)
+		return corrupt(s, off, "EVENT_UPDATE name without its end");
+	e = perf_session__evsel_by_id(s, id);
+	return e ? evsel__set_name(e, p + 24) : 0;
+}
+
+/* HEADER_TRACING_DATA: the size of the (padded) data that follows it. */
+static int session__pipe_tracing_data(struct perf_session *s, const union perf_event *ev,
+				      u64 off)
+{
+	u32 size;
+	char *buf;
+	int err;
+
+	if (ev->header.size < 16)
+		return corrupt(s, off, "TRACING_DATA record of %u bytes", ev->header.size);
+	memcpy(&size, (const char *)ev + 8, sizeof(size));
+	if (size > (1U << 30))
+		return corrupt(s, off, "TRACING_DATA of %u bytes", size);
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return -ENOMEM;
+	err = session__pipe_payload(s, buf, size);
+	if (!err && !s->tep) {
+		err = perf_session__read_tracing_data(s, buf, size);
+		if (err == -EINVAL) {
+			pr_warning("WARNING: the tracing data of %s is damaged (at offset %llu); "
+				   "tracepoints are shown raw.\n", s->path, (unsigned long long)off);
+			err = 0;
+		}
+		if (!err && s->pipe_head_done)
+			err = session__setup_evlist(s, off);
+	}
+	free(buf);
+	return err < 0 ? err : 0;
+}
+
+static int session__pipe_record(struct perf_session *s, const union perf_event *ev, u64 off)
+{
+	u32 type = ev->header.type;
+	u64 feat, aux;
+	int err;
+
+	switch (type) {
+	case PERF_RECORD_COMPRESSED:
+		return session__process_compressed(s, (const char *)ev + sizeof(ev->header),
+						   ev->header.size - sizeof(ev->header), off);
+	case PERF_RECORD_AUXTRACE:
+		/* Unsupported (say so, below), but its data must be stepped over. */
+		if (ev->header.size < 16)
+			return corrupt(s, off, "AUXTRACE record of %u bytes", ev->header.size);
+		memcpy(&aux, (const char *)ev + 8, sizeof(aux));
+		err = session__pipe_payload(s, NULL, aux);
+		if (err)
+			return err < 0 ? err : 0;
+		return session__process_record(s, ev, off);
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_EVENT_UPDATE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		s->nr_events++;
+		s->nr_by_type[type]++;
+		break;
+	default:
+		return session__process_record(s, ev, off);
+	}
+	switch (type) {
+	case PERF_RECORD_HEADER_ATTR:
+		return session__pipe_attr(s, ev, off);
+	case PERF_RECORD_HEADER_FEATURE:
+		if (ev->header.size < 16)
+			return corrupt(s, off, "FEATURE record of %u bytes", ev->header.size);
+		memcpy(&feat, (const char *)ev + 8, sizeof(feat));
+		/* HEADER_LAST_FEATURE closes the features; unknown ones are skipped. */
+		if (feat >= HEADER_LAST_FEATURE)
+			return 0;
+		return perf_session__read_feature(s, (int)feat, (const char *)ev + 16,
+						  ev->header.size - 16, off);
+	case PERF_RECORD_EVENT_UPDATE:
+		return session__pipe_event_update(s, ev, off);
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		return session__pipe_tracing_data(s, ev, off);
+	default:
+		/* EVENT_TYPE: deprecated; names come from EVENT_UPDATE. */
+		return 0;
+	}
+}
+
+/*
+ * Opens a stream: its head (attrs, features, tracing data, names) is read
+ * up to the first record of the data, which waits in pipe_buf for
+ * perf_session__process_events.
+ */
+static int session__open_pipe(struct perf_session *s)
+{
+	union perf_event *ev;
+	u64 h[2];
+	ssize_t n;
+	int err;
+
+	s->pipe = true;
+	s->pipe_buf = malloc(0x10000);
+	if (!s->pipe_buf)
+		return -ENOMEM;
+	n = read_full(s->fd, h, sizeof(h));
+	if (n < 0)
+		return (int)n;
+	if (!n) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "empty input, nothing to do");
+		return -EINVAL;
+	}
+	if ((size_t)n < sizeof(h) || h[0] != PERF_MAGIC2)
+		return corrupt(s, 0, "bad magic (not a perf.data stream)");
+	if (h[1] != sizeof(h)) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "this is a perf.data file, not a stream: "
+			 "it cannot be read through a pipe; give its name with -i");
+		return -EINVAL;
+	}
+	s->pipe_off = sizeof(h);
+	while ((ev = session__pipe_next(s, &err))) {
+		u32 type = ev->header.type;
+
+		if (type != PERF_RECORD_HEADER_ATTR && type != PERF_RECORD_HEADER_FEATURE &&
+		    type != PERF_RECORD_EVENT_UPDATE && type != PERF_RECORD_HEADER_TRACING_DATA &&
+		    type != PERF_RECORD_HEADER_EVENT_TYPE) {
+			s->pipe_pending = true;
+			break;
+		}
+		err = session__pipe_record(s, ev, s->pipe_rec_off);
+		if (err)
+			return err;
+	}
+	if (err)
+		return err;
+	if (!s->evlist->nr_entries)
+		return corrupt(s, s->pipe_off, "no event attributes before the data");
+	s->pipe_head_done = true;
+	return session__setup_evlist(s, sizeof(h));
+}
+
+/* The data of a stream, from the record open left waiting. */
+static int session__process_pipe(struct perf_session *s)
+{
+	union perf_event *ev;
+	int err = 0;
+
+	if (s->pipe_pending) {
+		s->pipe_pending = false;
+		err = session__pipe_record(s, s->pipe_buf, s->pipe_rec_off);
+	}
+	while (!err && (ev = session__pipe_next(s, &err)))
+		err = session__pipe_record(s, ev, s->pipe_rec_off);
+	return err;
+}
+
 struct perf_session *perf_session__open(const char *path, int *err, char *errbuf, size_t len)
 {
 	struct perf_session *s = calloc(1, sizeof(*s));
 	struct file_header h;
-	struct evsel *e;
 	struct stat st;
 
 	*err = -ENOMEM;
@@ -272,7 +682,8 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 	s->evlist = evlist__new();
 	if (!s->path || !s->evlist || machine__init(&s->machine))
 		goto out_err;
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is standard input, as the distro reads it. */
+	s->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
 	if (s->fd < 0 || fstat(s->fd, &st)) {
 		*err = -errno;
 		goto out_err;
@@ -282,6 +693,15 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 		goto out_err;
 	}
 	s->file_size = st.st_size;
+	*err = session__is_pipe(s, &st);
+	if (*err < 0)
+		goto out_err;
+	if (*err) {
+		*err = session__open_pipe(s);
+		if (*err)
+			goto out_err;
+		return s;
+	}
 	*err = session__check_header(s, &h);
 	if (*err)
 		goto out_err;
@@ -294,23 +714,9 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 		if (*err)
 			goto out_err;
 	}
-	s->one_layout = true;
-	evlist__for_each_entry(s->evlist, e) {
-		evsel__guess_name(s, e);
-		if (e->attr.sample_type != evlist__first(s->evlist)->attr.sample_type)
-			s->one_layout = false;
-		if (evsel__is_tracepoint(e) && s->tep)
-			e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
-	}
-	if (!s->one_layout) {
-		evlist__for_each_entry(s->evlist, e) {
-			if (e->id_pos < 0) {
-				*err = corrupt(s, h.attrs.offset,
-					       "events of different layouts without sample ids");
-				goto out_err;
-			}
-		}
-	}
+	*err = session__setup_evlist(s, h.attrs.offset);
+	if (*err)
+		goto out_err;
 	return s;
 out_err:
 	if (errbuf)
@@ -329,6 +735,10 @@ void perf_session__delete(struct perf_session *s)
 		close(s->fd);
 	evlist__delete(s->evlist);
 	free(s->ids);
+	free(s->align_buf);
+	free(s->tracing_data);
+	free(s->pipe_buf);
+	zstd_reader__exit(&s->zstd);
 	free(s->hostname);
 	free(s->osrelease);
 	free(s->version);
@@ -469,6 +879,13 @@ static int session__oe_deliver(struct ordered_events *oe, struct oe_event *e)
 	return session__deliver(s, e->event, e->priv, e->offset);
 }
 
+const char *perf_session__default_input(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+}
+
 const char *perf_event__type_name(u32 type)
 {
 	static const char *const names[] = {
@@ -483,32 +900,94 @@ const char *perf_event__type_name(u32 type)
 		[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
 		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
 		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 		[PERF_RECORD_HEADER_ATTR] = "ATTR", [PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
 		[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
 		[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
 		[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
-		[PERF_RECORD_ID_INDEX] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
-		[72] = "AUXTRACE_ERROR", [PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
-		[PERF_RECORD_CPU_MAP] = "CPU_MAP", [75] = "STAT_CONFIG", [76] = "STAT",
-		[77] = "STAT_ROUND", [PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+		[PERF_RECORD_ID_INDEX] = "ID_INDEX",
+		[PERF_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+		[PERF_RECORD_AUXTRACE] = "AUXTRACE",
+		[PERF_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+		[PERF_RECORD_THREAD_MAP] = "THREAD_MAP", [PERF_RECORD_CPU_MAP] = "CPU_MAP",
+		[PERF_RECORD_STAT_CONFIG] = "STAT_CONFIG", [PERF_RECORD_STAT] = "STAT",
+		[PERF_RECORD_STAT_ROUND] = "STAT_ROUND",
+		[PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
 		[PERF_RECORD_TIME_CONV] = "TIME_CONV", [PERF_RECORD_HEADER_FEATURE] = "FEATURE",
-		[81] = "COMPRESSED", [PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+		[PERF_RECORD_COMPRESSED] = "COMPRESSED",
+		[PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
 	};
 
 	return type < ARRAY_SIZE(names) ? names[type] : NULL;
 }
 
+/*
+ * Types we know but whose content this reader cannot use: hardware trace
+ * data (nothing here decodes it), and inside a file the records that carry
+ * the head of a pipe-format stream (a stream reads them: session__pipe_record).
+ */
+static bool record_type__unsupported(const struct perf_session *s, u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_AUXTRACE_INFO:
+	case PERF_RECORD_AUXTRACE:
+	case PERF_RECORD_AUXTRACE_ERROR:
+		return true;
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_FEATURE:
+		return !s->pipe;
+	default:
+		return false;
+	}
+}
+
+#define MAX_UNKNOWN_WARNINGS 10
+
+/*
+ * A record whose type no perf defines (a damaged file, or one from a newer
+ * perf): said at once with its offset, counted for the end-of-file summary,
+ * and stepped over by its size, which was checked already.
+ */
+static void session__unknown_type(struct perf_session *s, const union perf_event *ev,
+				  u64 offset)
+{
+	if (!s->nr_unknown_type++)
+		s->first_unknown_type_off = offset;
+	if (s->nr_unknown_type <= MAX_UNKNOWN_WARNINGS)
+		pr_warning("WARNING: record of unknown type %u (size %u) at offset %llu; "
+			   "skipping it.\n", ev->header.type, ev->header.size,
+			   (unsigned long long)offset);
+	else if (s->nr_unknown_type == MAX_UNKNOWN_WARNINGS + 1)
+		pr_warning("WARNING: more records of unknown type follow; "
+			   "the end-of-file summary counts them.\n");
+}
+
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
+	u32 type = ev->header.type;
 	struct evsel *evsel;
 	u64 time;
 
 	s->nr_events++;
-	if (ev->header.type < PERF_RECORD_HEADER_MAX)
-		s->nr_by_type[ev->header.type]++;
+	if (!perf_event__type_name(type)) {
+		session__unknown_type(s, ev, offset);
+		return 0;
+	}
+	if (!s->nr_by_type[type]++ && record_type__unsupported(s, type))
+		pr_warning("WARNING: PERF_RECORD_%s records are not supported by this perf "
+			   "(the first is at offset %llu); skipping them.\n",
+			   perf_event__type_name(type), (unsigned long long)offset);
+	if (record_type__unsupported(s, type))
+		return 0;
 	if (ev->header.type == PERF_RECORD_FINISHED_ROUND)
 		return ordered_events__flush_round(&s->oe);
+	/* A build id in the data (perf inject -b): the same entry as the BUILD_ID feature holds. */
+	if (type == PERF_RECORD_HEADER_BUILD_ID)
+		return perf_session__read_feature(s, HEADER_BUILD_ID, (const char *)ev,
+						  ev->header.size, offset);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
 	evsel = session__evsel_of(s, ev);
@@ -528,6 +1007,77 @@ static int session__process_record(struct perf_session *s, const union perf_even
 	return ordered_events__queue(&s->oe, ev, time, evsel, offset);
 }
 
+/* The most one COMPRESSED record may expand to: what its writer said, within reason. */
+static size_t session__max_decompressed(struct perf_session *s)
+{
+	size_t said = min_t(u64, s->comp.mmap_len, 1ULL << 30);
+
+	return max_t(size_t, said + ZSTD_WRITER_CHUNK, 64ULL << 20);
+}
+
+/*
+ * The records of a COMPRESSED record, after what the previous one left
+ * unfinished; one cut at the end waits for the next.  Messages give the
+ * COMPRESSED record's offset: the records inside have none in the file.
+ */
+static int session__process_compressed(struct perf_session *s, const char *payload, u32 len,
+				       u64 off)
+{
+	struct zstd_reader *z = &s->zstd;
+	size_t pos = 0;
+	int err;
+
+	s->nr_events++;
+	s->nr_by_type[PERF_RECORD_COMPRESSED]++;
+	if (!z->dctx) {
+		err = zstd_reader__init(z, session__max_decompressed(s));
+		if (err)
+			return err;
+	}
+	err = zstd_reader__decompress(z, payload, len);
+	if (err == -EINVAL)
+		return corrupt(s, off, "COMPRESSED record that does not decompress (or to over "
+			       "%zu bytes)", z->max);
+	if (err)
+		return err;
+	while (z->len - pos >= sizeof(struct perf_event_header)) {
+		const union perf_event *ev = (const union perf_event *)(z->buf + pos);
+		u32 type = ev->header.type, size = ev->header.size;
+
+		if (size < sizeof(ev->header) || size % sizeof(u64))
+			return corrupt(s, off, "record size %u inside the COMPRESSED record", size);
+		if (size > z->len - pos)
+			break;
+		if (type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_AUXTRACE)
+			return corrupt(s, off, "%s record inside the COMPRESSED record",
+				       perf_event__type_name(type));
+		err = session__process_record(s, ev, off);
+		if (err)
+			return err;
+		pos += size;
+	}
+	zstd_reader__consume(z, pos);
+	return 0;
+}
+
+/*
+ * A record at an offset that is not a multiple of 8 (the distro's
+ * COMPRESSED records are not padded) is read from an aligned copy: samples
+ * are decoded as u64 words.
+ */
+static const union perf_event *session__aligned(struct perf_session *s, const char *p, u16 size)
+{
+	if (!((uintptr_t)p % sizeof(u64)))
+		return (const union perf_event *)p;
+	if (!s->align_buf) {
+		s->align_buf = malloc(0x10000);
+		if (!s->align_buf)
+			return NULL;
+	}
+	memcpy(s->align_buf, p, size);
+	return (const union perf_event *)s->align_buf;
+}
+
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
 	u64 off = s->data_offset;
@@ -535,7 +1085,13 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, session__oe_deliver, s);
-	while (off < s->data_end) {
+	if (s->pipe) {
+		err = session__process_pipe(s);
+		off = s->pipe_off;
+		if (err)
+			goto out;
+	}
+	while (!s->pipe && off < s->data_end) {
 		const union perf_event *ev;
 		struct perf_event_header h;
 		const char *p;
@@ -552,13 +1108,13 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			goto out;
 		}
 		memcpy(&h, p, sizeof(h));
-		/* Records are 8-byte multiples: samples are read as u64 words. */
-		if (h.size < sizeof(h) || h.size % sizeof(u64)) {
+		if (h.size < sizeof(h) || (h.size % sizeof(u64) && !record_type__unpadded(h.type))) {
 			err = corrupt(s, off, "record size %u", h.size);
 			goto out;
 		}
 		if (h.size > s->data_end - off) {
 			if (s->truncated || !s->data_size) {
+				s->truncated = true;
 				pr_warning("WARNING: the file ends inside the record at offset %llu; "
 					   "showing the records before it.\n",
 					   (unsigned long long)off);
@@ -573,13 +1129,17 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			err = -EIO;
 			goto out;
 		}
-		ev = (const union perf_event *)p;
-		err = session__process_record(s, ev, off);
+		if (h.type == PERF_RECORD_COMPRESSED) {
+			err = session__process_compressed(s, p + sizeof(h), h.size - sizeof(h), off);
+		} else {
+			ev = session__aligned(s, p, h.size);
+			err = ev ? session__process_record(s, ev, off) : -ENOMEM;
+		}
 		if (err)
 			goto out;
 		off += h.size;
 		/* AUXTRACE data follows its record, outside header.size. */
-		if (h.type == PERF_RECORD_AUXTRACE_TYPE && h.size >= 16) {
+		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
 			u64 aux;
 
 			memcpy(&aux, p + 8, sizeof(aux));
@@ -591,6 +1151,10 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			off += aux;
 		}
 	}
+	if (s->zstd.len && !s->truncated) {
+		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
+		goto out;
+	}
 	err = ordered_events__flush_all(&s->oe);
 out:
 	s->nr_unordered = s->oe.nr_unordered;
@@ -600,10 +1164,21 @@ out:
 	return err;
 }
 
-void perf_session__warn_stats(struct perf_session *s)
+int perf_session__warn_stats(struct perf_session *s)
 {
 	struct evsel *e;
 	bool backward = false;
+
+	if (s->nr_unknown_type)
+		ui__warning("%llu records of unknown type skipped, the first at offset %llu: "
+			    "the file is damaged or was written by a newer perf.\n",
+			    (unsigned long long)s->nr_unknown_type,
+			    (unsigned long long)s->first_unknown_type_off);
+	for (u32 type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		if (s->nr_by_type[type] && record_type__unsupported(s, type))
+			ui__warning("%llu PERF_RECORD_%s records skipped: not supported by this "
+				    "perf.\n", (unsigned long long)s->nr_by_type[type],
+				    perf_event__type_name(type));
 
 	if (s->nr_lost_chunks)
 		ui__warning("Processed %llu events and lost %llu chunks!\n\n"
@@ -619,6 +1194,12 @@ void perf_session__warn_stats(struct perf_session *s)
 	if (s->nr_unordered && !backward)
 		ui__warning("%llu out of order events recorded.\n",
 			    (unsigned long long)s->nr_unordered);
+	if (s->truncated || s->features_truncated) {
+		ui__warning("%s is truncated: what it holds was shown, the rest is missing.\n",
+			    s->path);
+		return -EIO;
+	}
+	return 0;
 }
 
 static int session__mark_hit(struct perf_tool *tool, union perf_event *event,

@@ -14,6 +14,7 @@
 #include "evlist.h"
 #include "machine.h"
 #include "ordered-events.h"
+#include "compress.h"
 
 struct perf_session;
 struct tep_handle;
@@ -35,7 +36,7 @@ struct perf_session {
 	u64 features[4];		/* adds_features bitmap */
 	struct evlist *evlist;
 	struct { u64 id; struct evsel *evsel; } *ids;	/* sorted by id */
-	size_t nr_ids;
+	size_t nr_ids, ids_cap;
 	bool one_layout;		/* every evsel has the same sample_type */
 
 	/* Features. */
@@ -47,9 +48,17 @@ struct perf_session {
 	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
 	struct clock_ref clock;		/* CLOCK_DATA: sample times to times of day */
 	bool has_clock;			/* ... when the file has it (recorded with -k) */
+	struct {			/* COMPRESSED: how the records were compressed */
+		u32 version, type;	/* type 1: zstd */
+		u32 level, ratio;
+		u32 mmap_len;		/* the most one COMPRESSED record expands to */
+	} comp;
+	struct zstd_reader zstd;	/* the payloads of the COMPRESSED records, in order */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;
+	void *tracing_data;		/* TRACING_DATA as read, for perf inject */
+	size_t tracing_data_len;
 	/* BUILD_ID, in file order; user-space ones are also set on their DSOs. */
 	struct build_id_entry {
 		char *name;
@@ -63,6 +72,13 @@ struct perf_session {
 	struct ordered_events oe;
 	struct perf_tool *tool;
 
+	void *align_buf;		/* a record at an unaligned offset, copied */
+	/* A stream (pipe format): read in order, a record at a time. */
+	bool pipe;
+	bool pipe_head_done;		/* attrs and features read: the data has begun */
+	bool pipe_pending;		/* pipe_buf holds the first record of the data */
+	void *pipe_buf;			/* the current record, 64 KiB */
+	u64 pipe_off, pipe_rec_off;	/* bytes read; where the current record began */
 	/* The window of the data section currently mapped. */
 	char *win;
 	u64 win_off, win_len;
@@ -71,7 +87,9 @@ struct perf_session {
 	u64 nr_unordered;
 	u64 nr_events, nr_samples, nr_lost_chunks, nr_lost, nr_unknown_id;
 	u64 nr_by_type[PERF_RECORD_HEADER_MAX];	/* records read, by type (--stats) */
-	bool truncated;
+	u64 nr_unknown_type, first_unknown_type_off;	/* records of no known type */
+	bool truncated;			/* the data section is cut short */
+	bool features_truncated;	/* the file ends inside the feature sections */
 	char errmsg[256];
 };
 
@@ -87,15 +105,24 @@ void perf_session__print_header(struct perf_session *s, FILE *fp);
  * perf archive pack.  0 or -errno.
  */
 int perf_session__mark_dso_hits(struct perf_session *s);
+/* Without -i: "-" (a stream on stdin) when stdin is a pipe, as the distro does; else "perf.data". */
+const char *perf_session__default_input(void);
 /* "MMAP", "FINISHED_ROUND", ...: the name perf gives a record type; NULL if unknown. */
 const char *perf_event__type_name(u32 type);
 /* The event a sample id belongs to; NULL if none. */
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
-/* Prints the end-of-file warnings (lost, out of order, unknown ids). */
-void perf_session__warn_stats(struct perf_session *s);
+/*
+ * Prints the end-of-file summary (lost, out of order, unknown ids, records
+ * of unknown or unsupported types, truncation).  -EIO when the file is
+ * truncated: the command shows what is there but must exit non-zero.
+ */
+int perf_session__warn_stats(struct perf_session *s);
 
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);
+/* One feature from a stream's FEATURE record (@off: where, for messages). */
+int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
+			       u64 off);
 int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size);
 struct trace_seq;
 struct tep_record;

@@ -8,7 +8,7 @@
 # perf test list lists the tests, numbered, without running them.
 . "$(dirname "$0")/lib/common.sh"
 cd "$TMPD"
-for c in record report script evlist list test daemon; do
+for c in record report script evlist inject list test daemon; do
 	"$PERF" help $c >page 2>err || { cat err; fail "perf help $c exited $?"; }
 	grep -q '^NAME$' page && grep -q '^OPTIONS$' page || fail "perf help $c: no NAME/OPTIONS headings"
 	grep -q "^       perf-$c - " page || fail "perf help $c: the NAME line is not indented"

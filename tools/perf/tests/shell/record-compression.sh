@@ -1,0 +1,87 @@
+#!/bin/bash
+# perf record -z: compressed files and dumps read by the distro, the distro's read by us, a third of the size
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_oracle
+need_tracefs
+cd "$TMPD"
+
+# The same syscalls for every recording: 30000 getppid() calls of our own workload.
+WORK="$PERF test -w getppid 30000"
+EV=raw_syscalls:sys_enter
+FIELDS="-F trace:comm,tid,time,event,trace"
+
+# Our reader and the distro's agree on the records of FILE ($1).
+same_as_oracle() {
+	oracle_ok "script $1" script $FIELDS -i "$1" >"$1.oracle"
+	"$PERF" script $FIELDS -i "$1" >"$1.ours" 2>"$1.err" || { cat "$1.err"; fail "we cannot read $1"; }
+	[ ! -s "$1.err" ] || { cat "$1.err"; fail "we warned about $1"; }
+	cmp -s "$1.oracle" "$1.ours" ||
+		{ diff "$1.oracle" "$1.ours" | head; fail "$1: our records differ from the distro's"; }
+	[ "$(grep -c "$EV" "$1.ours")" -ge 30000 ] || fail "$1: fewer than 30000 syscalls"
+}
+compressed_records() {
+	"$ORACLE" report -D -i "$1" 2>/dev/null | awk '/COMPRESSED events:/ { print $3 }'
+}
+
+# 1. Ours, plain and -z, of the same workload.
+"$PERF" record -q -e $EV -m 4M -o plain.data -- $WORK || fail "record plain"
+"$PERF" record -q -z -e $EV -m 4M -o z.data -- $WORK || fail "record -z"
+same_as_oracle plain.data
+same_as_oracle z.data
+oracle_ok "report -D" report -D -i z.data >/dev/null
+oracle_ok "report" report --stdio -i z.data >/dev/null
+[ "$(compressed_records z.data)" -gt 0 ] || fail "the distro found no COMPRESSED records in z.data"
+oracle_ok "header" report --header-only -i z.data | grep -q 'compressed : Zstd, level = 1,' ||
+	fail "the distro does not see the COMPRESSED feature (zstd, level 1)"
+plain=$(stat -c %s plain.data)
+z=$(stat -c %s z.data)
+echo "syscall trace: plain $plain bytes, -z $z bytes"
+[ $((z * 3)) -le "$plain" ] || fail "-z file is $z bytes, more than a third of $plain"
+
+# 2. A level, and levels refused.
+"$PERF" record -q --compression-level=9 -e $EV -o z9.data -- $WORK || fail "record level 9"
+"$PERF" script --header-only -i z9.data | grep -q 'compressed : Zstd, level = 9,' ||
+	fail "level 9 not in the COMPRESSED feature"
+for bad in --compression-level=0 --compression-level=23 --compression-level=x -z-1; do
+	"$PERF" record -q $bad -o bad.data -- true 2>bad.err && fail "$bad accepted"
+	grep -q 'compression level' bad.err || { cat bad.err; fail "$bad: no clear message"; }
+	[ ! -e bad.data ] || fail "$bad left a file"
+done
+
+# 3. The distro's -z file, read by us.
+"$ORACLE" record -q -z -e $EV -m 4M -o distro-z.data -- $WORK >/dev/null 2>&1 ||
+	fail "the distro's record -z failed"
+[ "$(compressed_records distro-z.data)" -gt 0 ] || fail "the distro wrote no COMPRESSED records"
+same_as_oracle distro-z.data
+
+# 4. Flight-recorder dumps with -z: one on a signal, one at the end.
+"$PERF" record -q -z -e $EV --overwrite --switch-output -m 4M -o fr.data -- \
+	$PERF test -w getppid 2000000000 2>fr.err &
+REC=$!
+wait_recording $REC
+kill -USR2 $REC
+wait_files 'fr.data.*' 1
+kill -INT $REC
+wait $REC
+dumps=$(ls fr.data.*)
+[ "$(echo $dumps | wc -w)" -eq 2 ] || { cat fr.err; fail "expected 2 dumps, got: $dumps"; }
+for f in $dumps; do
+	oracle_ok "dump $f" report -D -i "$f" >/dev/null
+	[ "$(compressed_records "$f")" -gt 0 ] || fail "$f has no COMPRESSED records"
+	oracle_ok "dump $f" script $FIELDS -i "$f" >"$f.oracle"
+	"$PERF" script $FIELDS -i "$f" >"$f.ours" || fail "we cannot read $f"
+	cmp -s "$f.oracle" "$f.ours" || fail "$f: our records differ from the distro's"
+	grep -q "$EV" "$f.ours" || fail "$f holds no syscalls"
+done
+
+# 5. A COMPRESSED record that is not zstd: one clear error naming its offset.
+data_off=$(od -An -t u8 -j 40 -N 8 z.data | tr -d ' ')
+[ "$(od -An -t u4 -j "$data_off" -N 4 z.data | tr -d ' ')" -eq 81 ] ||
+	fail "z.data does not start its data with a COMPRESSED record"
+cp z.data broken.data
+printf 'XXXX' | dd of=broken.data bs=1 seek=$((data_off + 8)) conv=notrunc status=none
+"$PERF" script -i broken.data >/dev/null 2>broken.err && fail "a broken COMPRESSED record was accepted"
+grep -q "COMPRESSED record that does not decompress.* at offset $data_off" broken.err ||
+	{ cat broken.err; fail "the broken COMPRESSED record was not named with its offset"; }
+echo "compressed files, dumps and the distro's read both ways"
