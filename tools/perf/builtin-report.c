@@ -18,7 +18,8 @@
 #include <traceevent/trace-seq.h>
 
 enum sort_key {
-	SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT_SRCLINE, SORT__MAX
+	SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT_SRCLINE, SORT_TID,
+	SORT__MAX
 };
 
 /* -F columns that are not sort keys. */
@@ -435,6 +436,9 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		if (!key.last_comm)
 			return -ENOMEM;
 	}
+	/* "tid": the thread's number alone, whatever tasks had it. */
+	if (report__has(r, SORT_TID))
+		key.pid = (int)sample->tid;
 	if (report__has(r, SORT_CPU))
 		key.cpu = (int)sample->cpu;
 	if (report__has(r, SORT_TRACE) && evsel->tp_format) {
@@ -588,6 +592,9 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 	case SORT_CPU:
 		snprintf(buf, len, "%0*d", width, e->cpu);
 		break;
+	case SORT_TID:
+		snprintf(buf, len, "%*d", width, e->pid);
+		break;
 	case SORT_DSO:
 		snprintf(buf, len, "%s", dso__short(e->dso));
 		break;
@@ -615,7 +622,7 @@ static const char *col_names[] = { "Children", "Self", "Samples", "Period" };
 
 static const char *const key_names[] = {
 	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
-	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU",
+	[SORT_PID] = "    Pid:Command", [SORT_CPU] = "CPU", [SORT_TID] = "    Tid",
 	[SORT_TRACE] = "Trace output", [SORT_SRCLINE] = "Source:Line",
 };
 
@@ -634,6 +641,7 @@ static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y
 	case SORT_COMM:
 		return x->comm == y->comm ? 0 : strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
 	case SORT_PID:
+	case SORT_TID:
 		return x->pid == y->pid ? 0 : x->pid < y->pid ? -1 : 1;
 	case SORT_CPU:
 		return x->cpu == y->cpu ? 0 : x->cpu < y->cpu ? -1 : 1;
@@ -890,6 +898,7 @@ static int sort_key__parse(const char *tok)
 	static const char *const names[] = {
 		[SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_PID] = "pid",
 		[SORT_CPU] = "cpu", [SORT_TRACE] = "trace", [SORT_SRCLINE] = "srcline",
+		[SORT_TID] = "tid",
 	};
 
 	for (int k = 0; k < SORT__MAX; k++)
@@ -956,25 +965,11 @@ static int report__parse_sort(struct report *r, const char *arg)
 	r->nr_keys = 0;
 	memset(r->key_used, 0, sizeof(r->key_used));
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum sort_key k;
+		int k = sort_key__parse(tok);
 
-		if (!strcmp(tok, "comm"))
-			k = SORT_COMM;
-		else if (!strcmp(tok, "dso"))
-			k = SORT_DSO;
-		else if (!strcmp(tok, "sym"))
-			k = SORT_SYM;
-		else if (!strcmp(tok, "pid"))
-			k = SORT_PID;
-		else if (!strcmp(tok, "cpu"))
-			k = SORT_CPU;
-		else if (!strcmp(tok, "trace"))
-			k = SORT_TRACE;
-		else if (!strcmp(tok, "srcline"))
-			k = SORT_SRCLINE;
-		else {
+		if (k < 0) {
 			fprintf(stderr, "perf report: unknown --sort key '%s'; "
-				"use comm, pid, cpu, dso, sym, srcline or trace.\n", tok);
+				"use comm, pid, tid, cpu, dso, sym, srcline or trace.\n", tok);
 			free(copy);
 			return -EINVAL;
 		}
