@@ -66,7 +66,7 @@ struct dso_hits *dso_hits__new(struct evlist *evlist)
 		u64 st = e->attr.sample_type & bits;
 
 		/* The tracking dummy samples nothing. */
-		if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY)
+		if (evsel__is_dummy(e))
 			continue;
 		if (any && st != layout)
 			return NULL;

@@ -249,29 +249,27 @@ void evlist__close(struct evlist *evlist)
 		evsel__close(evsel);
 }
 
-static int evlist__ioctl_all(struct evlist *evlist, unsigned long req)
+static int evlist__enable_all(struct evlist *evlist, bool on)
 {
 	struct evsel *evsel;
-	int err = 0;
+	int err = 0, e;
 
 	evlist__for_each_entry(evlist, evsel) {
-		if (!evsel->fds)
-			continue;
-		for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
-			if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, 0) < 0)
-				err = -errno;
+		e = evsel__enable(evsel, on);
+		if (e)
+			err = e;
 	}
 	return err;
 }
 
 int evlist__enable(struct evlist *evlist)
 {
-	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE);
+	return evlist__enable_all(evlist, true);
 }
 
 int evlist__disable(struct evlist *evlist)
 {
-	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE);
+	return evlist__enable_all(evlist, false);
 }
 
 /* The fds feeding buffer @idx: per CPU, every thread of that CPU; per thread, that thread. */

@@ -71,14 +71,17 @@ int evsel__append_filter(struct evsel *evsel, const char *expr)
 	return 0;
 }
 
+/* @req on every fd of the event, even after one failed; the last error. */
 static int evsel__ioctl_all(struct evsel *evsel, unsigned long req, unsigned long arg)
 {
+	int err = 0;
+
 	if (!evsel->fds)
 		return 0;
 	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
 		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, arg) < 0)
-			return -errno;
-	return 0;
+			err = -errno;
+	return err;
 }
 
 int evsel__apply_filter(struct evsel *evsel)
@@ -140,6 +143,11 @@ struct evsel_config_term *evsel__get_config_term(struct evsel *evsel,
 		if (t->type == type)
 			found = t;
 	return found;
+}
+
+bool evsel__is_dummy(const struct evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_SOFTWARE && evsel->attr.config == PERF_COUNT_SW_DUMMY;
 }
 
 bool evsel__is_tracepoint(const struct evsel *evsel)
@@ -241,7 +249,7 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	enum callchain_mode cg = opts->callgraph;
 	u32 stack_size = opts->stack_size;
 	bool user_rate = attr->sample_period || attr->freq;
-	bool is_dummy = attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY;
+	bool is_dummy = evsel__is_dummy(evsel);
 
 	attr->size = sizeof(*attr);
 	/*

@@ -89,6 +89,8 @@ int evsel__add_config_term(struct evsel *evsel, enum evsel_term_type type, u64 v
 struct evsel_config_term *evsel__get_config_term(struct evsel *evsel,
 						 enum evsel_term_type type);
 bool evsel__is_tracepoint(const struct evsel *evsel);
+/* The software dummy event, which counts nothing and samples nothing. */
+bool evsel__is_dummy(const struct evsel *evsel);
 /* Adds @expr to the event's filter: "(what is there) && (@expr)". */
 int evsel__append_filter(struct evsel *evsel, const char *expr);
 /* PERF_EVENT_IOC_SET_FILTER on every fd; -errno if the kernel refuses it. */
