@@ -620,8 +620,7 @@ static void record__enable(struct record *rec, bool on)
 	struct evsel *evsel;
 
 	evlist__for_each_entry(rec->evlist, evsel) {
-		if (evsel->tracking && evsel->attr.type == PERF_TYPE_SOFTWARE &&
-		    evsel->attr.config == PERF_COUNT_SW_DUMMY)
+		if (evsel->tracking && evsel__is_dummy(evsel))
 			continue;
 		evsel__enable(evsel, on);
 	}
@@ -782,7 +781,9 @@ static void record__mmap_read_triggers(struct record *rec)
 	struct evlist *tl = rec->opts.trigger_evlist;
 	u64 before = rec->requests;
 
-	for (int i = 0; tl && i < tl->nr_mmaps; i++) {
+	if (!tl)
+		return;
+	for (int i = 0; i < tl->nr_mmaps; i++) {
 		struct perf_mmap *map = &tl->mmap[i];
 		union perf_event *event;
 
@@ -794,8 +795,7 @@ static void record__mmap_read_triggers(struct record *rec)
 				rec->requests++;
 		perf_mmap__consume(map);
 	}
-	if (tl)
-		perf_evlist__release_drained(tl);
+	perf_evlist__release_drained(tl);
 	if (rec->requests != before)
 		record__request_dump(rec);
 }
@@ -1251,13 +1251,6 @@ static bool record__size_reached(struct record *rec)
 	return bytes >= size;
 }
 
-/*
- * Sleeps until a forward buffer wakes us, a signal comes or half a second
- * has passed; when the buffers are busy, only opens the signal mask for an
- * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
- * SIGCHLD and SIGUSR2 (a system-wide syscall trace of our own writes never
- * runs dry).
- */
 /* The buffer entries left in the pollfd array (the control channel is not one). */
 static int record__buffers_polled(struct record *rec)
 {
@@ -1284,6 +1277,13 @@ static u64 record__timeout(struct record *rec, bool busy)
 	return t;
 }
 
+/*
+ * Sleeps until a forward buffer wakes us, a signal comes or half a second
+ * has passed; when the buffers are busy, only opens the signal mask for an
+ * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
+ * SIGCHLD and SIGUSR2 (a system-wide syscall trace of our own writes never
+ * runs dry).
+ */
 static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy)
 {
 	u64 timeout = record__timeout(rec, busy);
@@ -1511,19 +1511,12 @@ int cmd_record(int argc, const char **argv)
 	}
 	/*
 	 * Per-task counters of a workload start at its exec; others start now.
-	 * With -D the recorded events wait, but the tracking and the triggers
-	 * start as usual.
+	 * With -D the recorded events wait; the tracking dummy (there is one
+	 * with -D) runs from its open, and the triggers start as usual.
 	 */
 	if (!opts->workload || opts->system_wide || opts->cpu_list) {
-		if (opts->delay_ms) {
-			struct evsel *evsel;
-
-			evlist__for_each_entry(rec.evlist, evsel)
-				if (evsel->tracking)
-					evsel__enable(evsel, true);
-		} else {
+		if (!opts->delay_ms)
 			evlist__enable(rec.evlist);
-		}
 		if (opts->trigger_evlist)
 			evlist__enable(opts->trigger_evlist);
 	}
