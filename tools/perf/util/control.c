@@ -55,51 +55,73 @@ static int control__parse_fd(const char *s, const char *what)
 	return fd;
 }
 
+/* What follows "fifo:" or "fd:" (*fifo says which), or NULL, said why. */
+static const char *control__spec(const char *spec, bool *fifo)
+{
+	const char *rest = NULL;
+
+	*fifo = !strncmp(spec, "fifo:", 5);
+	if (*fifo)
+		rest = spec + 5;
+	else if (!strncmp(spec, "fd:", 3))
+		rest = spec + 3;
+	if (!rest || !*rest || *rest == ',') {
+		pr_err("Invalid --control '%s': use fifo:CTL[,ACK] or fd:CTL[,ACK].\n", spec);
+		return NULL;
+	}
+	return rest;
+}
+
+int control__check_spec(const char *spec)
+{
+	bool fifo;
+
+	return control__spec(spec, &fifo) ? 0 : -EINVAL;
+}
+
+/* One end: a FIFO opened here, or a descriptor we were given, which must not block the loop. */
+static int control__open_end(const char *name, bool fifo, const char *what)
+{
+	int fd = fifo ? control__open_fifo(name, what) : control__parse_fd(name, what);
+
+	if (fd >= 0 && !fifo)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}
+
 int control__open(struct control *c, const char *spec)
 {
-	bool fifo = !strncmp(spec, "fifo:", 5), byfd = !strncmp(spec, "fd:", 3);
+	const char *rest;
 	char *s, *ack;
-	int err = 0;
+	bool fifo;
+	int fd;
 
 	*c = (struct control)CONTROL_INIT;
-	if ((!fifo && !byfd) || !spec[fifo ? 5 : 3] || spec[fifo ? 5 : 3] == ',') {
-		pr_err("Invalid --control '%s': use fifo:CTL[,ACK] or fd:CTL[,ACK].\n", spec);
+	rest = control__spec(spec, &fifo);
+	if (!rest)
 		return -EINVAL;
-	}
-	s = strdup(spec + (fifo ? 5 : 3));
+	s = strdup(rest);
 	if (!s)
 		return -ENOMEM;
 	ack = strchr(s, ',');
 	if (ack)
 		*ack++ = '\0';
-	if (fifo) {
-		c->close_fds = true;
-		c->ctl_fd = control__open_fifo(s, "command");
-		if (c->ctl_fd >= 0 && ack && *ack)
-			c->ack_fd = control__open_fifo(ack, "ack");
-	} else {
-		c->ctl_fd = control__parse_fd(s, "command");
-		if (c->ctl_fd >= 0 && ack && *ack)
-			c->ack_fd = control__parse_fd(ack, "ack");
-		/* A descriptor we were given must not block the loop. */
-		if (c->ctl_fd >= 0)
-			fcntl(c->ctl_fd, F_SETFL, fcntl(c->ctl_fd, F_GETFL) | O_NONBLOCK);
-		if (c->ack_fd >= 0)
-			fcntl(c->ack_fd, F_SETFL, fcntl(c->ack_fd, F_GETFL) | O_NONBLOCK);
+	c->close_fds = fifo;
+	fd = control__open_end(s, fifo, "command");
+	if (fd >= 0) {
+		c->ctl_fd = fd;
+		if (ack && *ack) {
+			fd = control__open_end(ack, fifo, "ack");
+			if (fd >= 0)
+				c->ack_fd = fd;
+		}
 	}
-	if (c->ctl_fd < 0)
-		err = c->ctl_fd;
-	else if (c->ack_fd < 0 && ack && *ack)
-		err = c->ack_fd;
 	free(s);
-	if (err) {
-		if (c->ctl_fd < 0)
-			c->ctl_fd = -1;
-		if (c->ack_fd < 0)
-			c->ack_fd = -1;
+	if (fd < 0) {
 		control__close(c);
+		return fd;
 	}
-	return err;
+	return 0;
 }
 
 void control__close(struct control *c)

@@ -40,6 +40,8 @@ struct control {
  * come and go) or "fd:CTL[,ACK]".  Prints what was wrong; -errno.
  */
 int control__open(struct control *c, const char *spec);
+/* Whether @spec has one of those forms (what it names is checked on open); says why not. */
+int control__check_spec(const char *spec);
 void control__close(struct control *c);
 bool control__active(const struct control *c);
 /*

@@ -16,6 +16,7 @@
 #include "parse-events.h"
 #include "record-opts.h"
 #include "clockid.h"
+#include "control.h"
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
 int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
@@ -54,24 +55,40 @@ int record_opts__parse_positive(const char *s, u64 *val)
 	return errno || end == s || *end || !*val || *s == '-' ? -EINVAL : 0;
 }
 
-static int parse_time_secs(const char *s, u64 *secs)
+struct time_unit {
+	const char *suffix;
+	u64 mult;
+};
+
+/* A number and one of @units' suffixes -> number x its multiplier. */
+static int parse_duration(const char *s, const struct time_unit *units, u64 *v)
 {
 	char *end;
-	unsigned long long v;
+	unsigned long long n;
 
 	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !end[0] || end[1])
+	n = strtoull(s, &end, 10);
+	if (errno || end == s)
 		return -EINVAL;
-	switch (*end) {
-	case 's': break;
-	case 'm': v *= 60; break;
-	case 'h': v *= 3600; break;
-	case 'd': v *= 86400; break;
-	default: return -EINVAL;
+	for (; units->suffix; units++) {
+		if (!strcmp(end, units->suffix)) {
+			*v = n * units->mult;
+			return 0;
+		}
 	}
-	*secs = v;
-	return v ? 0 : -EINVAL;
+	return -EINVAL;
+}
+
+/* --switch-output=TIME: "30s", "5m", "1h", "1d" -> seconds; a unit is needed. */
+static int parse_time_secs(const char *s, u64 *secs)
+{
+	static const struct time_unit units[] = {
+		{ "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 }, { NULL, 0 },
+	};
+
+	if (parse_duration(s, units, secs))
+		return -EINVAL;
+	return *secs ? 0 : -EINVAL;
 }
 
 int record_opts__parse_switch_output(struct record_opts *opts, const char *arg)
@@ -215,22 +232,11 @@ enum {
 /* "200", "200ms", "2s", "1m" -> milliseconds (a bare number is milliseconds). */
 static int parse_msecs(const char *s, u64 *ms)
 {
-	char *end;
-	u64 v;
+	static const struct time_unit units[] = {
+		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { NULL, 0 },
+	};
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	if (!*end || !strcmp(end, "ms"))
-		*ms = v;
-	else if (!strcmp(end, "s"))
-		*ms = v * 1000;
-	else if (!strcmp(end, "m"))
-		*ms = v * 60000;
-	else
+	if (*s < '0' || *s > '9' || parse_duration(s, units, ms))
 		return -EINVAL;
 	return *ms > 24ULL * 3600 * 1000 ? -ERANGE : 0;
 }
@@ -385,11 +391,8 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		}
 		case OPT_CONTROL:
-			if (strncmp(optarg, "fifo:", 5) && strncmp(optarg, "fd:", 3)) {
-				pr_err("Invalid --control '%s': use fifo:CTL[,ACK] or fd:CTL[,ACK].\n",
-				       optarg);
+			if (control__check_spec(optarg))
 				return -EINVAL;
-			}
 			opts->control = optarg;
 			break;
 		case 'D':
