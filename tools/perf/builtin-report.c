@@ -321,7 +321,8 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
 		r->frames[nr++] = (struct callchain_frame){
 			.dso = al.dso, .sym = al.sym, .ip = ip, .kernel = kmode,
-			.mapped = al.map || kmode,
+			.mapped = al.map || kmode, .user_map = al.map != NULL,
+			.addr = al.addr, .sym_addr = al.sym_addr,
 		};
 	}
 	if (r->cc.order == ORDER_CALLER) {
@@ -343,30 +344,30 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
  * outside any DSO, as the distro names them.  Interned, and remembered per
  * DSO and address.
  */
-static const char *report__srcline(struct report *r, const struct addr_location *al, u64 ip)
+static const char *report__srcline(struct report *r, const struct callchain_frame *f)
 {
-	u64 addr = al->sym_addr;
-	size_t slot = (size_t)((((uintptr_t)al->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
+	u64 addr = f->sym_addr;
+	size_t slot = (size_t)((((uintptr_t)f->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
 		      (ARRAY_SIZE(r->srclines) - 1);
 	char buf[PATH_MAX + 64];
 	const char *line;
 
-	if (!al->dso)
+	if (!f->dso)
 		return report__intern(r, "??:0");
-	if (r->srclines[slot].line && r->srclines[slot].dso == al->dso &&
+	if (r->srclines[slot].line && r->srclines[slot].dso == f->dso &&
 	    r->srclines[slot].addr == addr)
 		return r->srclines[slot].line;
-	if (dso__srcline(al->dso, addr, buf, sizeof(buf))) {
-		if (al->sym)
-			snprintf(buf, sizeof(buf), "%s+%llu", al->sym->name,
-				 (unsigned long long)(addr - al->sym->start));
+	if (dso__srcline(f->dso, addr, buf, sizeof(buf))) {
+		if (f->sym)
+			snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
+				 (unsigned long long)(addr - f->sym->start));
 		else
-			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(al->dso),
-				 (unsigned long long)(al->map ? al->addr : ip));
+			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(f->dso),
+				 (unsigned long long)(f->user_map ? f->addr : f->ip));
 	}
 	line = report__intern(r, buf);
 	if (line) {
-		r->srclines[slot].dso = al->dso;
+		r->srclines[slot].dso = f->dso;
 		r->srclines[slot].addr = addr;
 		r->srclines[slot].line = line;
 	}
@@ -458,7 +459,12 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
 		entry__set_location(r, &key, al.dso, al.sym, al.addr);
 		if (report__has(r, SORT_SRCLINE)) {
-			key.srcline = report__srcline(r, &al, sample->ip);
+			struct callchain_frame self = {
+				.dso = al.dso, .sym = al.sym, .ip = sample->ip,
+				.user_map = al.map != NULL, .addr = al.addr, .sym_addr = al.sym_addr,
+			};
+
+			key.srcline = report__srcline(r, &self);
 			if (!key.srcline)
 				return -ENOMEM;
 		}
@@ -493,8 +499,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			key.kernel = f->kernel;
 		entry__set_location(r, &key, f->dso, f->sym, f->ip);
 		if (report__has(r, SORT_SRCLINE)) {
-			machine__resolve(machine, (int)sample->pid, f->ip, f->kernel, &al);
-			key.srcline = report__srcline(r, &al, f->ip);
+			key.srcline = report__srcline(r, f);
 			if (!key.srcline)
 				return -ENOMEM;
 		}
@@ -566,6 +571,8 @@ static int entry__cmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->trace != y->trace && x->trace && y->trace)
 		return strcmp(x->trace, y->trace);
+	if (x->srcline != y->srcline && x->srcline && y->srcline)
+		return strcmp(x->srcline, y->srcline);
 	return 0;
 }
 

@@ -21,6 +21,9 @@ struct callchain_frame {
 	u64 ip;			/* the address as recorded */
 	bool kernel;		/* which address space the frame is in */
 	bool mapped;		/* the address fell into a map */
+	bool user_map;		/* ... of a process (not the kernel's) */
+	u64 addr;		/* the address in the DSO (struct addr_location) */
+	u64 sym_addr;		/* ... in the symbols' own space */
 };
 
 struct callchain_node {
