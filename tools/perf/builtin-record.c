@@ -264,11 +264,18 @@ static struct synth_ctx record__synth_ctx(struct record *rec, perf_event__handle
 	return ctx;
 }
 
-/* The processes being recorded, as /proc has them now. */
+/*
+ * The processes being recorded, as /proc has them now.  A workload not yet
+ * released is still a copy of perf, whose maps mean nothing once it execs
+ * (and mislead unwinders, which would find perf's libraries where the
+ * program's are): its name alone, as the distro writes it.
+ */
 static int record__synthesize_tasks(struct record *rec, struct synth_ctx *ctx)
 {
 	if (rec->opts.system_wide || rec->opts.cpu_list)
 		return perf_event__synthesize_threads(ctx);
+	if (rec->opts.workload && rec->workload.cork_fd >= 0)
+		return perf_event__synthesize_comm(ctx, rec->workload.pid, WORKLOAD_COMM);
 	return perf_event__synthesize_thread_map(ctx, rec->evlist->threads);
 }
 

@@ -337,6 +337,24 @@ out_free:
 	return err;
 }
 
+int perf_event__synthesize_comm(struct synth_ctx *ctx, pid_t pid, const char *comm)
+{
+	union synth_buf *b = calloc(1, sizeof(*b));
+	size_t len;
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	b->ev.comm.header.type = PERF_RECORD_COMM;
+	b->ev.comm.pid = pid;
+	b->ev.comm.tid = pid;
+	snprintf(b->ev.comm.comm, sizeof(b->ev.comm.comm), "%s", comm);
+	len = offsetof(struct perf_record_comm, comm) + strlen(b->ev.comm.comm) + 1;
+	err = synth__emit(ctx, &b->ev, len, pid, pid);
+	free(b);
+	return err;
+}
+
 int perf_event__synthesize_threads(struct synth_ctx *ctx)
 {
 	DIR *proc = opendir("/proc");

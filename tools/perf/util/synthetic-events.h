@@ -40,6 +40,8 @@ int perf_event__synthesize_modules(struct synth_ctx *ctx);
  * -ESRCH if the process is gone; a thread that exits meanwhile is skipped.
  */
 int perf_event__synthesize_process(struct synth_ctx *ctx, pid_t pid);
+/* A COMM of @comm for process @pid (its leader), without looking at /proc. */
+int perf_event__synthesize_comm(struct synth_ctx *ctx, pid_t pid, const char *comm);
 /* Each process of @threads once; a map of just -1 means every process. */
 int perf_event__synthesize_thread_map(struct synth_ctx *ctx, struct thread_map *threads);
 /* Every process in /proc; those that vanish during the walk are skipped. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "workload.h"
 
@@ -63,6 +64,11 @@ int workload__prepare(struct workload *w, const char **argv, const sigset_t *mas
 
 		close(cork[1]);
 		close(fail[0]);
+		/*
+		 * Until its exec it is a copy of perf: named apart from it, as the
+		 * distro names it, so that --exclude-perf and readers tell them apart.
+		 */
+		prctl(PR_SET_NAME, WORKLOAD_COMM);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		sigprocmask(SIG_SETMASK, mask, NULL);

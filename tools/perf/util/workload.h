@@ -18,6 +18,9 @@ struct workload {
 	bool reaped;
 };
 
+/* The child's name until its exec. */
+#define WORKLOAD_COMM "perf-exec"
+
 #define WORKLOAD_INIT { .pid = -1, .cork_fd = -1, .exec_fail_fd = -1 }
 
 /* Looks @cmd up as execvp() would: 0, or -errno, before anything is started. */

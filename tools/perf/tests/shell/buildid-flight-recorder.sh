@@ -4,14 +4,7 @@
 need_root
 need_oracle
 command -v gcc >/dev/null || skip "gcc is not installed"
-# Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
-TMPD0=$TMPD
-TMPD=$(mktemp -d /tmp/buildid-fr.XXXXXX)
-trap 'cleanup; rm -rf "$TMPD" "$TMPD0"' EXIT
-cd "$TMPD"
-export HOME=$TMPD/home
-unset PERF_BUILDID_DIR
-mkdir -p "$HOME"
+own_tmpd buildid-fr
 
 # v2 puts a function of the same size in front of the hot one, so v1's
 # addresses fall inside "inserted" if anyone reads v2 for v1's samples.

@@ -10,14 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 command -v gcc >/dev/null || skip "gcc is not installed"
-# Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
-TMPD0=$TMPD
-TMPD=$(mktemp -d /tmp/buildid-rebuild.XXXXXX)
-trap 'rm -rf "$TMPD" "$TMPD0"' EXIT
-cd "$TMPD"
-export HOME=$TMPD/home
-unset PERF_BUILDID_DIR
-mkdir -p "$HOME"
+own_tmpd buildid-rebuild
 
 # v1: the hot function is hot_original.  v2 inserts a function of the same
 # size in front of it, so v1's addresses fall inside "inserted".

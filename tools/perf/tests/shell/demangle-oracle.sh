@@ -9,13 +9,7 @@
 need_root
 need_oracle
 command -v g++ >/dev/null || skip "g++ is not installed"
-# Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
-TMPD0=$TMPD
-TMPD=$(mktemp -d /tmp/demangle-oracle.XXXXXX)
-trap 'rm -rf "$TMPD" "$TMPD0"' EXIT
-cd "$TMPD"
-export HOME=$TMPD/home
-mkdir -p "$HOME"
+own_tmpd demangle-oracle
 
 cat >prog.cpp <<'EOF'
 #include <string>

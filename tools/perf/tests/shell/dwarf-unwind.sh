@@ -10,13 +10,7 @@
 need_root
 need_oracle
 command -v gcc >/dev/null || skip "gcc is not installed"
-# Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
-TMPD0=$TMPD
-TMPD=$(mktemp -d /tmp/dwarf-unwind.XXXXXX)
-trap 'rm -rf "$TMPD" "$TMPD0"' EXIT
-cd "$TMPD"
-export HOME=$TMPD/home
-mkdir -p "$HOME"
+own_tmpd dwarf-unwind
 
 cat >dw.c <<'EOF'
 volatile unsigned long sink;
@@ -67,11 +61,12 @@ prefix_of() {
 }
 # Of the samples of $1 (perf script output) in the program (the loader's
 # before it are not), those whose stack reaches main: "N TOTAL".
-to_main() {
-	awk 'function done() { n += in_dw; hit += in_dw && m; m = in_dw = 0 }
+to_main() {	# $2: another function of the program than main
+	awk -v fn="${2:-main}" '
+	     function done() { n += in_dw; hit += in_dw && m; m = in_dw = 0 }
 	     /^$/ { next }
 	     /^\t/ { if ($0 ~ /\(.*\/dw\)$/) in_dw = 1
-		     if ($0 ~ / main\+0x[0-9a-f]+ \(.*\/dw\)$/) m = 1
+		     if ($0 ~ " " fn "\\+0x[0-9a-f]+ \\(.*/dw\\)$") m = 1
 		     next }
 	     { done() }
 	     END { done(); print hit + 0, n + 0 }' "$1"
@@ -92,6 +87,15 @@ compare dist.txt ours.txt 100 "our file"
 read -r hit n < <(to_main dist.txt)
 echo "our file: the distro unwinds $hit of $n samples to main"
 [ $((hit * 100)) -ge $((n * 95)) ] || fail "the distro unwinds only $hit of $n samples of our file to main"
+# ... and on to the program's _start, through libc's start-up code: it
+# stopped there when our file gave the workload perf's own maps from before
+# its exec (the distro's file has only its name then, "perf-exec").
+read -r hit n < <(to_main dist.txt _start)
+echo "our file: the distro unwinds $hit of $n samples to _start"
+[ $((hit * 100)) -ge $((n * 95)) ] || fail "the distro unwinds only $hit of $n samples of our file to _start"
+$ORACLE script --show-task-events --show-mmap-events -i d.data 2>/dev/null >events.txt
+grep -q 'PERF_RECORD_COMM: perf-exec:' events.txt || fail "the workload is not named perf-exec before its exec"
+grep -q 'MMAP.*/perf$' events.txt && fail "the workload's maps from before its exec are in the file"
 # Functions inlined where a frame is (from the libraries' debug info, when
 # installed) are shown as the distro shows them.
 if grep -q '(inlined)$' dist.txt; then

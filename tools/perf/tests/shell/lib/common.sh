@@ -8,6 +8,20 @@ trap cleanup EXIT
 skip() { echo "$*"; exit 2; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# A work directory of the test's own, cd'ed into, outside /tmp/perf-* (the
+# distro perf takes files there for JIT symbol maps), with its own $HOME and
+# so its own build-id cache.  The trap above removes it.
+own_tmpd() {	# <name>
+	local old=$TMPD
+
+	TMPD=$(mktemp -d "/tmp/$1.XXXXXX") || exit 1
+	rm -rf "$old"
+	cd "$TMPD" || exit 1
+	export HOME=$TMPD/home
+	unset PERF_BUILDID_DIR
+	mkdir -p "$HOME"
+}
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_oracle() { [ -x "$ORACLE" ] || skip "the distro perf ($ORACLE) is not installed"; }
 need_tracefs() {
