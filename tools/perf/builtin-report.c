@@ -280,12 +280,38 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 	}
 }
 
+/* Room for @nr frames of the sample at hand (and the entries it credits). */
+static int report__frames_room(struct report *r, size_t nr)
+{
+	struct callchain_frame *f;
+	struct hist_entry **s;
+	size_t cap = r->cap_frames ? r->cap_frames : 64;
+
+	if (nr <= r->cap_frames)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	f = realloc(r->frames, cap * sizeof(*f));
+	if (f)
+		r->frames = f;
+	s = realloc(r->seen, (cap + 1) * sizeof(*s));
+	if (s)
+		r->seen = s;
+	if (!f || !s)
+		return -ENOMEM;
+	r->cap_frames = cap;
+	return 0;
+}
+
 /*
  * The sample's callchain resolved, in the order the trees show it, at most
  * --max-stack frames: as recorded, or with the user part unwound from the
  * sampled registers and stack (--call-graph dwarf), as perf script shows
- * it.  A chain with a context the distro does not know is dropped whole,
- * as the distro drops it.
+ * it.  An unwound frame where the debug info has inlined functions is
+ * those functions, innermost first, then the one they are in, as in the
+ * distro (unless --no-inline); recorded frames are not expanded, as the
+ * distro's 6.1 does not.  A chain with a context the distro does not know
+ * is dropped whole, as the distro drops it.
  */
 static ssize_t report__frames(struct report *r, struct machine *machine,
 			      struct perf_sample *sample, bool kernel)
@@ -294,22 +320,15 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 	bool kmode = kernel;
 	u64 nr_chain;
 	const u64 *chain = unwind__callchain(machine, sample, &nr_chain);
+	bool unwound = chain != sample->callchain;
 
-	if (r->cap_frames < nr_chain) {
-		struct callchain_frame *f = realloc(r->frames, nr_chain * sizeof(*f));
-		struct hist_entry **s = realloc(r->seen, (nr_chain + 1) * sizeof(*s));
-
-		if (f)
-			r->frames = f;
-		if (s)
-			r->seen = s;
-		if (!f || !s)
-			return -ENOMEM;
-		r->cap_frames = nr_chain;
-	}
+	if (report__frames_room(r, nr_chain))
+		return -ENOMEM;
 	for (u64 i = 0; i < nr_chain; i++) {
 		u64 ip = chain[i];
 		struct addr_location al;
+		struct symbol *inl[16];
+		int n_inl = 0;
 
 		if (ip >= (u64)PERF_CONTEXT_MAX) {
 			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
@@ -319,11 +338,17 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 			continue;
 		}
 		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-		r->frames[nr++] = (struct callchain_frame){
-			.dso = al.dso, .sym = al.sym, .ip = ip, .kernel = kmode,
-			.mapped = al.map || kmode, .user_map = al.map != NULL,
-			.addr = al.addr, .sym_addr = al.sym_addr,
-		};
+		if (unwound && !kmode)
+			n_inl = srcline__inline_frames(&al, inl, ARRAY_SIZE(inl));
+		if (n_inl > 1 && report__frames_room(r, nr + (size_t)n_inl + (nr_chain - i)))
+			return -ENOMEM;
+		for (int k = 0; k < (n_inl ? n_inl : 1); k++)
+			r->frames[nr++] = (struct callchain_frame){
+				.dso = al.dso, .sym = n_inl ? inl[k] : al.sym, .ip = ip,
+				.kernel = kmode, .mapped = al.map || kmode,
+				.user_map = al.map != NULL, .addr = al.addr,
+				.sym_addr = al.sym_addr,
+			};
 	}
 	if (r->cc.order == ORDER_CALLER) {
 		for (size_t i = 0; i < nr / 2; i++) {
@@ -607,7 +632,8 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 		break;
 	case SORT_SYM:
 		if (e->sym)
-			snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', e->sym->name);
+			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym->name,
+				 symbol__inlined(e->sym) ? " (inlined)" : "");
 		else
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
 				 (unsigned long long)e->addr);
@@ -1259,6 +1285,8 @@ int cmd_report(int argc, const char **argv)
 		case SYMBOL_OPT_DEMANGLE:
 		case SYMBOL_OPT_NO_DEMANGLE:
 		case SYMBOL_OPT_SYMFS:
+		case SYMBOL_OPT_INLINE:
+		case SYMBOL_OPT_NO_INLINE:
 			symbol_conf__option(c, optarg);
 			break;
 		case 'g':

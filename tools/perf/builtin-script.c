@@ -476,7 +476,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		const u64 *chain = script__chain_valid(sample) ?
 				   unwind__callchain(machine, sample, &nr) : NULL;
 		bool kmode = kernel;
-		struct symbol inl[16];
+		struct symbol *inl[16];
 		int n_inl;
 
 		for (u64 i = 0; i < nr; i++) {
@@ -494,7 +494,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 				struct addr_location a = al;
 
 				if (n_inl)
-					a.sym = &inl[k];
+					a.sym = inl[k];
 				p = outbuf__room(&sc->ob, 2);
 				p[0] = '\n';
 				p[1] = '\t';
@@ -830,6 +830,8 @@ filter_done:
 		case SYMBOL_OPT_DEMANGLE:
 		case SYMBOL_OPT_NO_DEMANGLE:
 		case SYMBOL_OPT_SYMFS:
+		case SYMBOL_OPT_INLINE:
+		case SYMBOL_OPT_NO_INLINE:
 			symbol_conf__option(c, optarg);
 			break;
 		case 'h':

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "callchain.h"
+#include "srcline.h"
+#include "symbol.h"
 
 void callchain_param__init(struct callchain_param *p)
 {
@@ -179,12 +181,15 @@ void callchain_root__delete(struct callchain_root *root)
 	free(root);
 }
 
-const char *callchain_frame__name(const struct callchain_frame *f, char *buf, size_t len)
+void callchain_frame__fprint(FILE *fp, const struct callchain_frame *f)
 {
-	if (f->sym)
-		return f->sym->name;
-	snprintf(buf, len, "%#llx", (unsigned long long)f->ip);
-	return buf;
+	if (!f->sym) {
+		fprintf(fp, "%#llx", (unsigned long long)f->ip);
+		return;
+	}
+	fputs(f->sym->name, fp);
+	if (symbol__inlined(f->sym))
+		fputs(" (inlined)", fp);
 }
 
 /* The last node of the straight run that starts at @n. */
@@ -300,9 +305,9 @@ static void graph__line(struct graph_ctx *g, int depth, int margin)
 	fputc('\n', g->fp);
 }
 
-/* One frame of a branch; the first of a run carries the branch's share. */
-static void graph__frame(struct graph_ctx *g, const char *name, bool first, u64 period,
-			 u64 total, int depth, int margin)
+/* One frame of a branch (@f, or the text @name); the first of a run carries the branch's share. */
+static void graph__frame(struct graph_ctx *g, const struct callchain_frame *f, const char *name,
+			 bool first, u64 period, u64 total, int depth, int margin)
 {
 	graph__margin(g, margin);
 	for (int i = 0; i < depth; i++) {
@@ -315,7 +320,10 @@ static void graph__frame(struct graph_ctx *g, const char *name, bool first, u64 
 			fputs("          ", g->fp);
 		}
 	}
-	fputs(name, g->fp);
+	if (f)
+		callchain_frame__fprint(g->fp, f);
+	else
+		fputs(name, g->fp);
 	fputc('\n', g->fp);
 }
 
@@ -334,7 +342,6 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 	struct callchain_node **kids;
 	u64 remaining = total;
 	size_t nr, j;
-	char buf[32];
 
 	kids = node__sorted_children(n, graph__min(g, n), &nr, node__cumul_cmp);
 	for (j = 0; j < nr; j++) {
@@ -345,8 +352,7 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 		if (j == nr - 1 && (!rel || !remaining))
 			graph__set_bit(g, depth - 1, false);
 		for (c = k;; c = c->child) {
-			graph__frame(g, callchain_frame__name(&c->f, buf, sizeof(buf)), c == k,
-				     k->cumul, total, depth, margin);
+			graph__frame(g, &c->f, NULL, c == k, k->cumul, total, depth, margin);
 			if (c == end)
 				break;
 		}
@@ -358,7 +364,7 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 	free(kids);
 	if (rel && remaining && remaining != total) {
 		graph__set_bit(g, depth - 1, false);
-		graph__frame(g, "[...] (inlined)", true, remaining, total, depth, margin);
+		graph__frame(g, NULL, "[...] (inlined)", true, remaining, total, depth, margin);
 	}
 }
 
@@ -368,7 +374,6 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 	struct callchain_node *top = &root->node, **kids;
 	int margin = 0;
 	size_t nr;
-	char buf[32];
 
 	g->min_abs = (u64)(total * (g->p->min_percent / 100.0));
 	kids = node__sorted_children(top, graph__min(g, top), &nr, node__cumul_cmp);
@@ -391,7 +396,8 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 				} else {
 					graph__margin(g, margin);
 				}
-				fprintf(g->fp, "%s\n", callchain_frame__name(&c->f, buf, sizeof(buf)));
+				callchain_frame__fprint(g->fp, &c->f);
+				fputc('\n', g->fp);
 			}
 			if (c == end)
 				break;
@@ -464,16 +470,19 @@ static struct callchain_node *run__head(struct callchain_node *end)
 
 static void flat__path(FILE *fp, struct callchain_node *n, bool folded, bool *first)
 {
-	char buf[32];
 
 	if (!n->parent)
 		return;
 	flat__path(fp, n->parent, folded, first);
 	if (folded) {
-		fprintf(fp, "%s%s", *first ? "" : ";", callchain_frame__name(&n->f, buf, sizeof(buf)));
+		if (!*first)
+			fputc(';', fp);
+		callchain_frame__fprint(fp, &n->f);
 		*first = false;
 	} else {
-		fprintf(fp, "%16s%s\n", "", callchain_frame__name(&n->f, buf, sizeof(buf)));
+		fprintf(fp, "%16s", "");
+		callchain_frame__fprint(fp, &n->f);
+		fputc('\n', fp);
 	}
 }
 

@@ -83,7 +83,10 @@ void callchain_root__merge(struct callchain_root *to, struct callchain_root *fro
 void callchain_root__fprintf(FILE *fp, struct callchain_root *root,
 			     const struct callchain_param *p, u64 total, u64 parent);
 
-/* The name a frame has in a call graph: its symbol or its address. */
-const char *callchain_frame__name(const struct callchain_frame *f, char *buf, size_t len);
+/*
+ * The name a frame has in a call graph: its symbol (marked " (inlined)" for
+ * a function inlined there) or its address.
+ */
+void callchain_frame__fprint(FILE *fp, const struct callchain_frame *f);
 
 #endif

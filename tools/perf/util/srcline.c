@@ -19,11 +19,32 @@
 #include "build-id.h"
 #include "demangle.h"
 
-/* Demangled names, owned by their DSO. */
-struct dso_inline_cache {
-	char **names;
-	size_t nr, cap;
+/* A function inlined into @base: one object per base symbol and name. */
+struct inline_sym {
+	struct symbol sym;
+	const struct symbol *base;
 };
+
+/* The frames found at one address: @nr symbols from @first in the cache's list. */
+struct inline_addr {
+	u64 addr;
+	u32 first, nr;
+	bool used;
+};
+
+/* What one DSO's inlined functions cost to find once, kept with the DSO. */
+struct dso_inline_cache {
+	char **names;			/* demangled names */
+	size_t nr, cap;
+	struct inline_sym **syms;	/* open addressing by base and name */
+	size_t nr_syms, cap_syms;
+	struct inline_addr *addrs;	/* open addressing by address */
+	size_t nr_addrs, cap_addrs;
+	struct symbol **list;		/* the frames of every address, one run each */
+	size_t nr_list, cap_list;
+};
+
+const char symbol__inlined_module[] = "inlined";
 
 /* The DWARF of @path if it has any compile unit (a stripped file may keep a few sections). */
 static Dwarf *dwarf_open(const char *path, int *fd)
@@ -82,25 +103,36 @@ void dso__srcline_exit(struct dso *dso)
 	if (dso->dwarf_tried && dso->dwarf_fd >= 0)
 		close(dso->dwarf_fd);
 	if (dso->inlines) {
-		for (size_t i = 0; i < dso->inlines->nr; i++)
-			free(dso->inlines->names[i]);
-		free(dso->inlines->names);
-		free(dso->inlines);
+		struct dso_inline_cache *c = dso->inlines;
+
+		for (size_t i = 0; i < c->nr; i++)
+			free(c->names[i]);
+		for (size_t i = 0; i < c->cap_syms; i++)
+			free(c->syms[i]);
+		free(c->names);
+		free(c->syms);
+		free(c->addrs);
+		free(c->list);
+		free(c);
 	}
 	dso->dwarf = NULL;
 	dso->inlines = NULL;
 }
 
+static struct dso_inline_cache *dso__inline_cache(struct dso *dso)
+{
+	if (!dso->inlines)
+		dso->inlines = calloc(1, sizeof(*dso->inlines));
+	return dso->inlines;
+}
+
 /* Keeps @name (malloc()ed) for the DSO's lifetime; NULL when out of memory. */
 static const char *dso__keep_name(struct dso *dso, char *name)
 {
-	struct dso_inline_cache *c = dso->inlines;
+	struct dso_inline_cache *c = dso__inline_cache(dso);
 
-	if (!c) {
-		c = dso->inlines = calloc(1, sizeof(*c));
-		if (!c)
-			goto out_free;
-	}
+	if (!c)
+		goto out_free;
 	if (c->nr == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
 		char **n = realloc(c->names, cap * sizeof(*n));
@@ -181,21 +213,165 @@ int dso__inline_names(struct dso *dso, u64 addr, const char **names, int max)
 	return n;
 }
 
-int srcline__inline_frames(const struct addr_location *al, struct symbol *out, int max)
+static u64 hash__mix(u64 x)
 {
+	return (x * 0x9e3779b97f4a7c15ULL) >> 17;
+}
+
+static u64 inline_sym__hash(const struct symbol *base, const char *name)
+{
+	u64 h = hash__mix((uintptr_t)base);
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
+	return h;
+}
+
+/* Doubles @c's table of inlined symbols; false when out of memory. */
+static bool inline_syms__grow(struct dso_inline_cache *c)
+{
+	size_t cap = c->cap_syms ? c->cap_syms * 2 : 64;
+	struct inline_sym **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < c->cap_syms; i++) {
+		struct inline_sym *is = c->syms[i];
+		size_t j;
+
+		if (!is)
+			continue;
+		for (j = inline_sym__hash(is->base, is->sym.name) & (cap - 1); t[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		t[j] = is;
+	}
+	free(c->syms);
+	c->syms = t;
+	c->cap_syms = cap;
+	return true;
+}
+
+/*
+ * The symbol for function @name inlined into @base: the same object for the
+ * same pair, so that report keys and call-graph nodes match by pointer.
+ */
+static struct symbol *dso__inline_sym(struct dso *dso, const struct symbol *base,
+				      const char *name)
+{
+	struct dso_inline_cache *c = dso__inline_cache(dso);
+	struct inline_sym *is;
+	size_t i;
+
+	if (!c || ((c->nr_syms + 1) * 2 > c->cap_syms && !inline_syms__grow(c)))
+		return NULL;
+	for (i = inline_sym__hash(base, name) & (c->cap_syms - 1); (is = c->syms[i]);
+	     i = (i + 1) & (c->cap_syms - 1))
+		if (is->base == base && !strcmp(is->sym.name, name))
+			return &is->sym;
+	is = malloc(sizeof(*is));
+	if (!is)
+		return NULL;
+	is->sym = *base;
+	is->sym.name = name;
+	is->sym.module = symbol__inlined_module;
+	is->base = base;
+	c->syms[i] = is;
+	c->nr_syms++;
+	return &is->sym;
+}
+
+/* Doubles @c's table of addresses; false when out of memory. */
+static bool inline_addrs__grow(struct dso_inline_cache *c)
+{
+	size_t cap = c->cap_addrs ? c->cap_addrs * 2 : 256;
+	struct inline_addr *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < c->cap_addrs; i++) {
+		size_t j;
+
+		if (!c->addrs[i].used)
+			continue;
+		for (j = hash__mix(c->addrs[i].addr) & (cap - 1); t[j].used; j = (j + 1) & (cap - 1))
+			;
+		t[j] = c->addrs[i];
+	}
+	free(c->addrs);
+	c->addrs = t;
+	c->cap_addrs = cap;
+	return true;
+}
+
+/* The frames of @addr, found once per address: @syms and their count, or -ENOMEM. */
+static int dso__inline_syms(struct dso *dso, const struct symbol *base, u64 addr,
+			    struct symbol ***syms)
+{
+	struct dso_inline_cache *c = dso__inline_cache(dso);
 	const char *names[32];
+	struct inline_addr *a;
+	size_t i;
 	int n;
 
-	if (!al->dso || !al->sym || al->dso->kernel)
-		return 0;
-	n = dso__inline_names(al->dso, al->sym_addr, names, max < 32 ? max : 32);
-	for (int i = 0; i < n; i++) {
-		out[i] = *al->sym;
-		if (strcmp(names[i], al->sym->name)) {
-			out[i].name = names[i];
-			out[i].module = "inlined";
+	if (!c || ((c->nr_addrs + 1) * 2 > c->cap_addrs && !inline_addrs__grow(c)))
+		return -ENOMEM;
+	for (i = hash__mix(addr) & (c->cap_addrs - 1); c->addrs[i].used;
+	     i = (i + 1) & (c->cap_addrs - 1)) {
+		if (c->addrs[i].addr == addr) {
+			*syms = c->list + c->addrs[i].first;
+			return (int)c->addrs[i].nr;
 		}
 	}
+	n = dso__inline_names(dso, addr, names, ARRAY_SIZE(names));
+	/* An address whose only function is its symbol prints as it is. */
+	if (n == 1 && !strcmp(names[0], base->name))
+		n = 0;
+	if (c->nr_list + (size_t)n > c->cap_list) {
+		size_t cap = c->cap_list ? c->cap_list * 2 : 256;
+		struct symbol **l;
+
+		while (cap < c->nr_list + (size_t)n)
+			cap *= 2;
+		l = realloc(c->list, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		c->list = l;
+		c->cap_list = cap;
+	}
+	a = &c->addrs[i];
+	a->addr = addr;
+	a->first = (u32)c->nr_list;
+	a->nr = 0;
+	for (int k = 0; k < n; k++) {
+		/* The function everything was inlined into is the symbol itself, by name. */
+		struct symbol *s = strcmp(names[k], base->name) ?
+				   dso__inline_sym(dso, base, names[k]) : (struct symbol *)base;
+
+		if (!s)
+			return -ENOMEM;
+		c->list[c->nr_list++] = s;
+		a->nr++;
+	}
+	a->used = true;
+	c->nr_addrs++;
+	*syms = c->list + a->first;
+	return (int)a->nr;
+}
+
+int srcline__inline_frames(const struct addr_location *al, struct symbol **out, int max)
+{
+	struct symbol **syms;
+	int n;
+
+	if (!al->dso || !al->sym || al->dso->kernel || symbol_conf.no_inline)
+		return 0;
+	n = dso__inline_syms(al->dso, al->sym, al->sym_addr, &syms);
+	if (n <= 0)
+		return 0;
+	if (n > max)
+		n = max;
+	memcpy(out, syms, (size_t)n * sizeof(*out));
 	return n;
 }
 

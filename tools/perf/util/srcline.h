@@ -6,8 +6,10 @@
  * shown the way upstream perf shows them: one line per inlined function,
  * marked "(inlined)", before the function they were inlined into.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include "types.h"
+#include "symbol.h"
 
 struct dso;
 
@@ -19,14 +21,25 @@ struct dso;
  */
 int dso__inline_names(struct dso *dso, u64 addr, const char **names, int max);
 /*
- * The lines upstream perf prints for an unwound frame at @al: for each
- * function inlined there a symbol of that name over @al->sym's range,
- * marked by the module "inlined", and @al->sym itself where the function
- * is the symbol.  Fills up to @max; 0 means: print @al as it is.
+ * The frames upstream perf shows for an unwound address @al: for each
+ * function inlined there, innermost first, a symbol of that name over
+ * @al->sym's range marked inlined (symbol__inlined()); last @al->sym itself,
+ * or a marked symbol when the debug info calls that function otherwise.
+ * The symbols are one object per base symbol and name, kept with the DSO,
+ * and each address is looked up once.  Fills up to @max; 0 means: @al as
+ * it is (no debug info, or nothing inlined there).
  */
 struct addr_location;
-struct symbol;
-int srcline__inline_frames(const struct addr_location *al, struct symbol *out, int max);
+int srcline__inline_frames(const struct addr_location *al, struct symbol **out, int max);
+
+/* The module of the symbols above, by address: shown "(inlined)" where the DSO goes. */
+extern const char symbol__inlined_module[];
+
+static inline bool symbol__inlined(const struct symbol *sym)
+{
+	return sym && sym->module == symbol__inlined_module;
+}
+
 /*
  * "file.c:123" (the file's base name) for ELF address @addr of @dso, from
  * its line table (":0" when a unit covers @addr but has no line for it);

@@ -33,6 +33,12 @@ void symbol_conf__option(int opt, const char *arg)
 	case SYMBOL_OPT_NO_DEMANGLE:
 		symbol_conf.no_demangle = true;
 		break;
+	case SYMBOL_OPT_INLINE:
+		symbol_conf.no_inline = false;
+		break;
+	case SYMBOL_OPT_NO_INLINE:
+		symbol_conf.no_inline = true;
+		break;
 	case SYMBOL_OPT_SYMFS: {
 		/* "DIR/" and "DIR" mean the same root. */
 		static char root[PATH_MAX];

@@ -79,25 +79,32 @@ struct symbol_conf {
 	bool no_demangle;	/* --no-demangle: names as the ELF file has them */
 	bool demangle_params;	/* -v: C++ names with their parameter lists */
 	const char *symfs;	/* --symfs: a root that binaries are looked up under */
+	bool no_inline;		/* --no-inline: unwound frames without their inlined functions */
 };
 extern struct symbol_conf symbol_conf;
 
 /*
  * The options every reading command shares, for its getopt_long() table:
- * --demangle / --no-demangle and --symfs=DIR, as the distro spells them.
+ * --demangle / --no-demangle, --symfs=DIR and --inline / --no-inline, as
+ * the distro spells them.
  */
 enum {
 	SYMBOL_OPT_DEMANGLE = 0x1000,
 	SYMBOL_OPT_NO_DEMANGLE,
 	SYMBOL_OPT_SYMFS,
+	SYMBOL_OPT_INLINE,
+	SYMBOL_OPT_NO_INLINE,
 };
 #define SYMBOL_CONF_LONGOPTS						\
 	{ "demangle", no_argument, NULL, SYMBOL_OPT_DEMANGLE },		\
 	{ "no-demangle", no_argument, NULL, SYMBOL_OPT_NO_DEMANGLE },	\
-	{ "symfs", required_argument, NULL, SYMBOL_OPT_SYMFS }
+	{ "symfs", required_argument, NULL, SYMBOL_OPT_SYMFS },		\
+	{ "inline", no_argument, NULL, SYMBOL_OPT_INLINE },		\
+	{ "no-inline", no_argument, NULL, SYMBOL_OPT_NO_INLINE }
 #define SYMBOL_CONF_USAGE						\
 	"    --no-demangle     do not demangle C++/Rust symbol names",	\
-	"    --symfs <dir>     look for files with symbols relative to this directory"
+	"    --symfs <dir>     look for files with symbols relative to this directory", \
+	"    --no-inline       do not show the inlined functions of unwound frames"
 /* Takes one of the SYMBOL_OPT_* options. */
 void symbol_conf__option(int opt, const char *arg);
 

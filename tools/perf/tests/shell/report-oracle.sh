@@ -20,6 +20,7 @@
 # workload.
 # --sort pid,sym differences are printed but not counted: see below.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/report-compare.sh"
 need_root
 need_oracle
 need_tracefs
@@ -51,87 +52,6 @@ record_all() {	# <perf> <prefix>
 }
 record_all "$ORACLE" d || skip "the distro perf cannot record here"
 record_all "$PERF" o || fail "our perf record failed"
-
-# One line per entry: its rank in its event's table, the event, the
-# percentages, the other columns (blanks squeezed), and the call graph below
-# it (lines joined by \001).
-entries() {
-	awk '
-	function flush() { if (n) printf "%d\t%s\t%s\t%s\t%s\n", n, ev, pct, key, tree }
-	# Entries start 2 to 10 columns in; call graphs 11 or more, folded chains at 0.
-	{ match($0, /^ */); lead = RLENGTH }
-	lead >= 2 && lead <= 10 && length($0) > lead && substr($0, 1, 1) != "#" {
-		flush(); n++; pct = ""; key = ""; tree = ""
-		for (i = 1; i <= NF; i++) {
-			if ($i ~ /^[0-9.]+%$/) pct = pct " " $i
-			else key = key " " $i
-		}
-		next
-	}
-	/^# Samples: .* of event / { flush(); n = 0; ev = $0; sub(/.* of event /, "", ev) }
-	/^#/ || /^$/ { next }
-	# Which of equal branches comes last (" --" rather than "|--") follows their order.
-	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); tree = tree "\001" line }
-	END { flush() }'
-}
-
-# compare <file> <mode...>: exit status 0 when the reports agree.
-compare() {
-	local f=$1; shift
-	"$PERF" report --stdio -i "$f" "$@" >ours.txt 2>ours.err ||
-		{ echo "our report exited $? on $f $*"; head -3 ours.err; return 1; }
-	# Our report does not show inlined frames yet; the distro's does where
-	# debug info is installed (libc6-dbg): compare without them.
-	"$ORACLE" report --stdio --no-inline -i "$f" "$@" >theirs.txt 2>/dev/null
-	entries <ours.txt >ours.e
-	entries <theirs.txt >theirs.e
-	[ -s theirs.e ] || { echo "the distro reports nothing on $f $*"; return 1; }
-	awk -F'\t' -v what="$f $*" '
-	function abs(x) { return x < 0 ? -x : x }
-	function first(p,   a) { split(p, a, " "); return a[1] + 0 }
-	$4 ~ /\] (0x)?[0-9a-f]+$/ && what ~ /pid,sym/ { next }
-	NR == FNR { k = $2 $4; o_pct[k] = $3; o_tree[k] = $5; o_ev[FNR] = $2; o_first[FNR] = first($3); o_key[FNR] = k; o_n = FNR; next }
-	FNR == 1 { while ((getline line < FILENAME) > 0) { split(line, t, "\t"); seen[t[2] t[4]]++ } close(FILENAME) }
-	seen[$2 $4] > 1 { split_key[$2 $4] = 1; next }
-	$1 <= 30 { d++; d_ev[d] = $2; d_key[d] = $2 $4; d_pct[d] = $3; d_tree[d] = $5; d_rank[d] = $1
-		   cut[$2] = first($3) }
-	END {
-		bad = 0
-		# Entries above the 30th share are the same set; at the 30th, ties may cut anywhere.
-		for (i = 1; i <= d; i++) {
-			k = d_key[i]
-			if (first(d_pct[i]) > cut[d_ev[i]]) above_d[d_ev[i]]++
-			if (!(k in o_pct)) {
-				if (first(d_pct[i]) > cut[d_ev[i]]) { print what ": we lack " k " (" d_pct[i] ")"; bad++ }
-				continue
-			}
-			nd = split(d_pct[i], a, " "); split(o_pct[k], b, " ")
-			for (j = 1; j <= nd; j++)
-				if (abs(a[j] - b[j]) > 0.01001) {
-					print what ": " k ": ours" o_pct[k] ", the distro" d_pct[i]; bad++
-				}
-			if (d_rank[i] <= 10 && o_tree[k] != d_tree[i]) {
-				# Equal shares may be ordered differently; the lines must still be the same.
-				na = split(o_tree[k], x, "\001"); nb = split(d_tree[i], y, "\001")
-				if (na != nb) { print what ": " k ": call graph has " na - 1 " lines, the distro " nb - 1; bad++; continue }
-				delete cnt
-				for (j = 2; j <= na; j++) {
-					if (what ~ /fractal/ && (x[j] ~ /\[\.\.\.\]/ || y[j] ~ /\[\.\.\.\]/))
-						continue
-					cnt[x[j]]++; cnt[y[j]]--
-				}
-				for (l in cnt) if (cnt[l]) { print what ": " k ": call graph differs at: " l; bad++; break }
-			}
-		}
-		for (i = 1; i <= o_n; i++)
-			if ((o_ev[i] in cut) && o_first[i] > cut[o_ev[i]] && !(o_key[i] in split_key)) above_o[o_ev[i]]++
-		for (e in cut)
-			if (above_d[e] + 0 != above_o[e] + 0) {
-				print what ": " e ": " above_o[e] + 0 " entries above " cut[e] "%, the distro " above_d[e] + 0; bad++
-			}
-		exit bad != 0
-	}' ours.e theirs.e
-}
 
 fails=0 runs=0
 for x in d o; do
