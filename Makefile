@@ -13,7 +13,7 @@ PERF     := $(PERF_DIR)/perf
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
-	    libunwind-dev libiberty-dev libzstd-dev linux-perf clang libclang-rt-14-dev strace procps
+	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
 
 .PHONY: all deps run test test-unit test-asan bench fuzz clean
 

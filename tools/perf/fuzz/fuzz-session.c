@@ -2,6 +2,7 @@
  * libFuzzer harness over the perf.data reader: each input is written to a
  * memory file and read the way perf script reads it (header, features with
  * the BUILD_ID list, tracing data, records, ordering, samples decoded,
+ * the header printed as --header prints it (BPF programs and BTF too),
  * user stacks unwound, addresses resolved through binaries found by build
  * id, tracepoint fields formatted; plain files, pipe-format streams and
  * COMPRESSED records alike), then the head of a stream is written from it
@@ -109,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
+	static FILE *null_fp;
 	struct perf_tool tool = { .sample = fuzz__sample };
 	struct perf_session *s;
 	char path[64], msg[256];
@@ -124,6 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		trace_seq_init(&seq);
 		if (outbuf__init(&ob, -1))
 			abort();
+		null_fp = fopen("/dev/null", "w");
+		if (!null_fp)
+			abort();
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
@@ -133,6 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	perf_session__process_events(s, &tool);
 	perf_session__warn_stats(s);
+	/* As --header prints it: BPF program lists and their BTF included. */
+	perf_session__print_header(s, null_fp);
 	fuzz__write_head(s);
 	/* The next input has its own formats. */
 	tp_printer__delete(tp);

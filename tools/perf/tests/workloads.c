@@ -28,10 +28,14 @@
  *                      and BPF_EVENT records) that counts to 20,000 for
  *                      each datagram, and sends datagrams through it for
  *                      SECS seconds; exits 2 if BPF cannot be loaded here
+ *   bpf-loop SECS btf  the same with BTF: the loop is a function of its own,
+ *                      "perf_test_sub", called by "perf_test_main"
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
+#include <bpf/btf.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -247,7 +251,35 @@ static int workload_trigger_latency(long n, const char *dir)
  * (a bounded loop, which the verifier accepts since Linux 5.3).  Returning
  * 0 drops each datagram: the sender gets EPERM once the filter has run.
  */
-static int workload_bpf_loop(double secs)
+/*
+ * The BTF of two static functions "perf_test_main" and "perf_test_sub", both
+ * int (void), loaded into the kernel: its fd (and *@btf to free once the
+ * program is loaded), or -errno.
+ */
+static int bpf_loop_btf(struct btf **btf, __u32 *main_id, __u32 *sub_id)
+{
+	int type, proto, m, sub;
+
+	*btf = btf__new_empty();
+	if (!*btf)
+		return -errno;
+	type = btf__add_int(*btf, "int", 4, BTF_INT_SIGNED);
+	proto = type > 0 ? btf__add_func_proto(*btf, type) : type;
+	m = proto > 0 ? btf__add_func(*btf, "perf_test_main", BTF_FUNC_STATIC, proto) : proto;
+	sub = m > 0 ? btf__add_func(*btf, "perf_test_sub", BTF_FUNC_STATIC, proto) : m;
+	if (sub < 0 || btf__load_into_kernel(*btf)) {
+		int err = sub < 0 ? sub : -errno;
+
+		btf__free(*btf);
+		*btf = NULL;
+		return err;
+	}
+	*main_id = (__u32)m;
+	*sub_id = (__u32)sub;
+	return btf__fd(*btf);
+}
+
+static int workload_bpf_loop(double secs, bool with_btf)
 {
 	static const struct bpf_insn prog[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
@@ -258,6 +290,13 @@ static int workload_bpf_loop(double secs)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	/* With BTF: a call of the loop, as a function of its own, then the loop. */
+	struct bpf_insn prog_btf[2 + sizeof(prog) / sizeof(prog[0])] = {
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_CALL, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_func_info funcs[2] = { { .insn_off = 0 }, { .insn_off = 2 } };
+	struct btf *btf = NULL;
 	union bpf_attr attr;
 	struct timespec t0, t;
 	int sv[2], fd;
@@ -268,7 +307,22 @@ static int workload_bpf_loop(double secs)
 	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
 	attr.license = (unsigned long)"GPL";
 	strcpy(attr.prog_name, "perf_test_loop");
+	if (with_btf) {
+		fd = bpf_loop_btf(&btf, &funcs[0].type_id, &funcs[1].type_id);
+		if (fd < 0) {
+			fprintf(stderr, "bpf-loop: cannot load BTF: %s\n", strerror(-fd));
+			return 2;
+		}
+		attr.prog_btf_fd = (__u32)fd;
+		attr.func_info = (unsigned long)funcs;
+		attr.func_info_cnt = 2;
+		attr.func_info_rec_size = sizeof(funcs[0]);
+		memcpy(prog_btf + 2, prog, sizeof(prog));
+		attr.insns = (unsigned long)prog_btf;
+		attr.insn_cnt = sizeof(prog_btf) / sizeof(prog_btf[0]);
+	}
 	fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	btf__free(btf);
 	if (fd < 0) {
 		fprintf(stderr, "bpf-loop: cannot load a BPF program: %s\n", strerror(errno));
 		return 2;
@@ -338,9 +392,10 @@ int test__workload(int argc, const char **argv)
 	if (!strcmp(name, "trigger-latency"))
 		return workload_trigger_latency(n, argc > 2 ? argv[2] : NULL);
 	if (!strcmp(name, "bpf-loop"))
-		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0);
+		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0,
+					 argc > 2 && !strcmp(argv[2], "btf"));
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
 		"mark NAME PID, forks N, threads N MS [wait], validate FILE, reads,\n"
-		"trigger-latency N DIR or bpf-loop SECS.\n", name);
+		"trigger-latency N DIR or bpf-loop SECS [btf].\n", name);
 	return 129;
 }

@@ -17,6 +17,7 @@
 #include <traceevent/trace-seq.h>
 #include "session.h"
 #include "header.h"
+#include "bpf-info.h"
 #include "debug.h"
 
 /* A bounded cursor over one feature section, read into memory. */
@@ -192,6 +193,22 @@ bad:
 	return -EINVAL;
 }
 
+/* The rest of the section, kept as it is in *@to. */
+static int fcur__keep(struct fcur *c, void **to, size_t *len)
+{
+	size_t n = (size_t)(c->end - c->p);
+	void *copy = malloc(n ? n : 1);
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, c->p, n);
+	free(*to);
+	*to = copy;
+	*len = n;
+	c->p = c->end;
+	return 0;
+}
+
 static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 {
 	u32 n;
@@ -247,6 +264,10 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		s->has_clock = version == 1;
 		return 0;
 	}
+	case HEADER_BPF_PROG_INFO:
+		return fcur__keep(c, &s->bpf_prog_info, &s->bpf_prog_info_len);
+	case HEADER_BPF_BTF:
+		return fcur__keep(c, &s->bpf_btf, &s->bpf_btf_len);
 	case HEADER_SAMPLE_TIME:
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
@@ -272,7 +293,8 @@ static const char *const feat_names[] = {
 	[HEADER_BUILD_ID] = "BUILD_ID",
 	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
-	[HEADER_COMPRESSED] = "COMPRESSED",
+	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[HEADER_BPF_BTF] = "BPF_BTF",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -648,6 +670,13 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 				name ? name : "(unknown)");
 			break;
 		}
+		case HEADER_BPF_PROG_INFO:
+			bpf_prog_info__fprintf(fp, s->bpf_prog_info, s->bpf_prog_info_len,
+					       s->bpf_btf, s->bpf_btf_len);
+			break;
+		case HEADER_BPF_BTF:
+			bpf_btf__fprintf(fp, s->bpf_btf, s->bpf_btf_len);
+			break;
 		case HEADER_COMPRESSED:
 			fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
 				s->comp.type == 1 ? "Zstd" : "Unknown", s->comp.level,

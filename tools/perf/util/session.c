@@ -746,6 +746,8 @@ void perf_session__delete(struct perf_session *s)
 	free(s->cpudesc);
 	free(s->cpuid);
 	free(s->pmu_mappings);
+	free(s->bpf_prog_info);
+	free(s->bpf_btf);
 	for (u32 i = 0; i < s->nr_cmdline; i++)
 		free(s->cmdline[i]);
 	free(s->cmdline);

@@ -45,6 +45,9 @@ struct perf_session {
 	u64 total_mem;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME; 0 when absent */
 	char *pmu_mappings;		/* PMU_MAPPINGS as "name = type, ..." */
+	/* BPF_PROG_INFO and BPF_BTF as read (util/bpf-info.h). */
+	void *bpf_prog_info, *bpf_btf;
+	size_t bpf_prog_info_len, bpf_btf_len;
 	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
 	struct clock_ref clock;		/* CLOCK_DATA: sample times to times of day */
 	bool has_clock;			/* ... when the file has it (recorded with -k) */

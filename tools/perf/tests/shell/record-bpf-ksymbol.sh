@@ -1,5 +1,5 @@
 #!/bin/bash
-# Samples in a BPF program loaded while recording are named from its KSYMBOL record, as the distro names them
+# Samples in a BPF program loaded while recording are named from its KSYMBOL record, as the distro names them; its header lists the program
 . "$(dirname "$0")/lib/common.sh"
 need_root
 cd "$TMPD"
@@ -45,4 +45,17 @@ $PERF script -F ip,sym,dso -i d.data >ours2.txt 2>ours.err || { cat ours.err; fa
 [ "$(grep -E "$PROG" ours2.txt)" = "$(grep -E "$PROG" dist2.txt)" ] ||
 	fail "the program's samples in the distro's file are named apart from the distro's"
 echo "the distro's file: $(in_prog ours2.txt) samples in the program, named as the distro names them"
+
+# Its header lists the programs loaded meanwhile (BPF_PROG_INFO), with the
+# names of their functions from their BTF (BPF_BTF): --header-only as the
+# distro prints it, byte for byte.
+"$ORACLE" record -q -e cpu-clock -o b.data -- $PERF test -w bpf-loop 0.5 btf >/dev/null 2>&1 ||
+	skip "a BPF program with BTF cannot be loaded here"
+$PERF report --stdio --header-only -i b.data >ours.hdr 2>ours.err || { cat ours.err; fail "header"; }
+oracle_ok "header" report --stdio --header-only -i b.data >dist.hdr
+grep -Eq '^# 	sub_prog 1: bpf_prog_[0-9a-f]{16}_perf_test_sub addr 0x[0-9a-f]+ size [0-9]+$' dist.hdr ||
+	fail "the distro lists no BTF-named function of the program"
+grep -q '^# btf info of id ' dist.hdr || fail "the distro lists no BTF"
+cmp -s ours.hdr dist.hdr || { diff ours.hdr dist.hdr | head; fail "--header-only differs from the distro's"; }
+grep '^# .*perf_test_' ours.hdr
 exit 0
