@@ -274,7 +274,7 @@ static int record__synthesize_tasks(struct record *rec, struct synth_ctx *ctx)
 {
 	if (rec->opts.system_wide || rec->opts.cpu_list)
 		return perf_event__synthesize_threads(ctx);
-	if (rec->opts.workload && rec->workload.cork_fd >= 0)
+	if (record_opts__follows_workload(&rec->opts) && rec->workload.cork_fd >= 0)
 		return perf_event__synthesize_comm(ctx, rec->workload.pid, WORKLOAD_COMM);
 	return perf_event__synthesize_thread_map(ctx, rec->evlist->threads);
 }
@@ -1521,7 +1521,7 @@ int cmd_record(int argc, const char **argv)
 	 * With -D the recorded events wait; the tracking dummy (there is one
 	 * with -D) runs from its open, and the triggers start as usual.
 	 */
-	if (!opts->workload || opts->system_wide || opts->cpu_list) {
+	if (!record_opts__follows_workload(opts)) {
 		if (!opts->delay_ms)
 			evlist__enable(rec.evlist);
 		if (opts->trigger_evlist)

@@ -9,6 +9,7 @@
 #include "evsel.h"
 #include "clockid.h"
 #include "evlist.h"
+#include "record-opts.h"
 #include "cpumap.h"
 #include "thread_map.h"
 
@@ -354,8 +355,7 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	 * The tracking dummy runs from the start so no mmap is missed.
 	 */
 	attr->disabled = !is_dummy || !evsel->tracking;
-	attr->enable_on_exec = attr->disabled && opts->workload && !opts->system_wide &&
-			       !opts->cpu_list && !opts->target_pid && !opts->target_tid;
+	attr->enable_on_exec = attr->disabled && record_opts__follows_workload(opts);
 	/* -D: the recorder enables the recorded events itself, later. */
 	if (opts->delay_ms && !evsel->tracking && !evsel->trigger)
 		attr->enable_on_exec = 0;

@@ -25,4 +25,14 @@ struct evlist;
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
 		       const char **argv);
 
+/*
+ * The events follow the forked workload (and its children) alone: no
+ * -a, -C, -p or -t, which make the workload a timer for what they name.
+ */
+static inline bool record_opts__follows_workload(const struct record_opts *opts)
+{
+	return opts->workload && !opts->system_wide && !opts->cpu_list && !opts->target_pid &&
+	       !opts->target_tid;
+}
+
 #endif

@@ -46,6 +46,19 @@ grep -qx 'SYSTEM/CPU switch overriding PER-THREAD' err || { cat err; fail "-a --
 "$PERF" record -q -a --per-thread -e cpu-clock -o w.data -- true >/dev/null 2>err
 [ ! -s err ] || { cat err; fail "-q still warned"; }
 
+# -p with a command: the command only times the recording, as in the
+# distro; the task named by -p is what is recorded.  (Its events waited
+# for an exec of that task and recorded nothing.)
+$PERF test -w burn 30 &
+B=$!
+trap 'kill $T $B 2>/dev/null; rm -rf "$TMPD"' EXIT
+"$PERF" record -q -e cpu-clock -p $B -o p.data -- sleep 0.3 >/dev/null 2>err || { cat err; fail "-p PID -- sleep"; }
+kill $B
+"$PERF" script -F pid -i p.data >pids.txt 2>err || { cat err; fail "script of -p PID -- sleep"; }
+[ -s pids.txt ] || fail "-p $B -- sleep 0.3: no sample"
+awk -v b=$B '$1 != b { bad = 1 } END { exit !bad }' pids.txt && { sort pids.txt | uniq -c; fail "-p $B -- sleep 0.3: samples of other tasks"; }
+echo "-p PID -- sleep 0.3: $(wc -l <pids.txt) samples, all of PID"
+
 # An offline CPU is named, with the ones that are online.
 last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
 bad=$((last + 1))
