@@ -39,6 +39,7 @@
 #include "util/thread_map.h"
 #include "util/trigger.h"
 #include "util/workload.h"
+#include "util/bpf-info.h"
 
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
 #define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
@@ -300,6 +301,15 @@ static int record__synthesize(struct record *rec)
 	if (err)
 		pr_debug("Could not synthesize module maps: %s\n", strerror(-err));
 
+	/*
+	 * BPF programs loaded before us: named in the file as the kernel names
+	 * them.  A flight recorder's dumps take them from its process table.
+	 */
+	if (!rec->fr) {
+		err = perf_event__synthesize_bpf_progs(&ctx);
+		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+			return err;
+	}
 	err = record__synthesize_tasks(rec, &ctx);
 	/* A write error is fatal; a process that vanished is not. */
 	if (err == -ENOSPC || err == -EIO || err == -EFBIG)
@@ -1152,6 +1162,7 @@ static void record__seed_process_table(struct record *rec)
 {
 	struct synth_ctx ctx = record__synth_ctx(rec, record__seed_table);
 
+	perf_event__synthesize_bpf_progs(&ctx);
 	record__synthesize_tasks(rec, &ctx);
 }
 

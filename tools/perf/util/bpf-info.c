@@ -6,12 +6,19 @@
  * are offsets into them.  BPF_BTF: a u32 count, then per object its u32
  * id, u32 size and the raw BTF.  BTF is read with libbpf.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "bpf-info.h"
+#include "debug.h"
+#include "event.h"
+#include "synthetic-events.h"
 #include "types.h"
 
 /* One record of either feature, where it sits in the section. */
@@ -189,4 +196,112 @@ void bpf_btf__fprintf(FILE *fp, const void *data, size_t len)
 	for (size_t i = 0; r && i < nr; i++)
 		fprintf(fp, "# btf info of id %u\n", r[i].id);
 	free(r);
+}
+
+/* The most a JITed function's name takes, as the distro bounds it. */
+#define BPF_NAME_MAX 512
+
+/* One program's functions and its load, from the kernel's info for @fd. */
+static int bpf_prog__synthesize(struct synth_ctx *ctx, int fd)
+{
+	struct bpf_prog_info info = { 0 }, full = { 0 };
+	union {
+		union perf_event ev;
+		char bytes[sizeof(struct perf_record_ksymbol) + BPF_NAME_MAX + MAX_SAMPLE_ID_SIZE + 8];
+	} b;
+	u32 len = sizeof(info), cnt;
+	u64 *addrs = NULL;
+	u32 *lens = NULL;
+	u8 *tags = NULL, *finfo = NULL;
+	struct btf *btf = NULL;
+	int err = 0;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	cnt = info.nr_jited_ksyms;
+	/* Not JITed, or counts that do not add up: nothing to name, as in the distro. */
+	if (!cnt || cnt != info.nr_prog_tags || cnt != info.nr_jited_func_lens)
+		return 0;
+	addrs = calloc(cnt, sizeof(*addrs));
+	lens = calloc(cnt, sizeof(*lens));
+	tags = calloc(cnt, BPF_TAG_SIZE);
+	if (info.nr_func_info == cnt && info.func_info_rec_size >= 8)
+		finfo = calloc(cnt, info.func_info_rec_size);
+	if (!addrs || !lens || !tags) {
+		err = -ENOMEM;
+		goto out;
+	}
+	full.nr_jited_ksyms = cnt;
+	full.jited_ksyms = (uintptr_t)addrs;
+	full.nr_jited_func_lens = cnt;
+	full.jited_func_lens = (uintptr_t)lens;
+	full.nr_prog_tags = cnt;
+	full.prog_tags = (uintptr_t)tags;
+	if (finfo) {
+		full.nr_func_info = cnt;
+		full.func_info_rec_size = info.func_info_rec_size;
+		full.func_info = (uintptr_t)finfo;
+	}
+	len = sizeof(full);
+	if (bpf_obj_get_info_by_fd(fd, &full, &len))
+		goto out;
+	/* The kernel names functions from the program's BTF: so do we, when we can read it. */
+	if (finfo && full.btf_id) {
+		btf = btf__load_from_kernel_by_id(full.btf_id);
+		if (!btf)
+			pr_debug("BPF program %u: cannot read its BTF %u: %s\n", full.id,
+				 full.btf_id, strerror(errno));
+	}
+	for (u32 k = 0; k < cnt && !err; k++) {
+		struct perf_record_ksymbol *ks = &b.ev.ksymbol;
+
+		memset(ks, 0, sizeof(*ks));
+		ks->header.type = PERF_RECORD_KSYMBOL;
+		ks->addr = addrs[k];
+		ks->len = lens[k];
+		ks->ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF;
+		bpf_func_name(ks->name, BPF_NAME_MAX, &full, tags + BPF_TAG_SIZE * k,
+			      btf ? finfo : NULL, btf, k);
+		err = synth_ctx__emit(ctx, &b.ev, offsetof(struct perf_record_ksymbol, name) +
+				      strlen(ks->name) + 1, 0, 0);
+	}
+	if (!err) {
+		struct perf_record_bpf_event *be = &b.ev.bpf;
+
+		memset(be, 0, sizeof(*be));
+		be->header.type = PERF_RECORD_BPF_EVENT;
+		be->type = PERF_BPF_EVENT_PROG_LOAD;
+		be->id = full.id;
+		memcpy(be->tag, full.tag, sizeof(be->tag));
+		err = synth_ctx__emit(ctx, &b.ev, sizeof(*be), 0, 0);
+	}
+out:
+	btf__free(btf);
+	free(addrs);
+	free(lens);
+	free(tags);
+	free(finfo);
+	return err;
+}
+
+int perf_event__synthesize_bpf_progs(struct synth_ctx *ctx)
+{
+	u32 id = 0;
+	int err = 0;
+
+	while (!err) {
+		int fd;
+
+		if (bpf_prog_get_next_id(id, &id)) {
+			if (errno != ENOENT)
+				pr_debug("Cannot list the BPF programs: %s\n", strerror(errno));
+			return 0;
+		}
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;	/* unloaded meanwhile */
+		err = bpf_prog__synthesize(ctx, fd);
+		close(fd);
+	}
+	return err;
 }

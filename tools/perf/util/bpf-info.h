@@ -21,4 +21,15 @@ void bpf_prog_info__fprintf(FILE *fp, const void *info, size_t len, const void *
 /* "# btf info of id N", for each BTF object, by id. */
 void bpf_btf__fprintf(FILE *fp, const void *btf, size_t len);
 
+/*
+ * For each BPF program loaded now, a PERF_RECORD_KSYMBOL per JITed function
+ * (named as the kernel names it) and a PERF_RECORD_BPF_EVENT (PROG_LOAD),
+ * as the distro writes them at the head of a file: samples in programs
+ * loaded before the recording then have names.  0 when the kernel shows
+ * none (no privilege, no BPF); a program that goes away meanwhile is
+ * skipped; else what ctx->process() returned.
+ */
+struct synth_ctx;
+int perf_event__synthesize_bpf_progs(struct synth_ctx *ctx);
+
 #endif

@@ -109,6 +109,15 @@ struct perf_record_ksymbol {
 	char name[];		/* NUL-terminated, padded to 8 bytes; the sample id follows */
 };
 
+/* A BPF program loaded or unloaded (PERF_BPF_EVENT_PROG_LOAD/UNLOAD). */
+struct perf_record_bpf_event {
+	struct perf_event_header header;
+	u16 type;
+	u16 flags;
+	u32 id;
+	u8 tag[8];		/* BPF_TAG_SIZE */
+};
+
 union perf_event {
 	struct perf_event_header header;
 	struct perf_record_mmap mmap;
@@ -116,6 +125,7 @@ union perf_event {
 	struct perf_record_comm comm;
 	struct perf_record_fork fork;
 	struct perf_record_ksymbol ksymbol;
+	struct perf_record_bpf_event bpf;
 	struct perf_record_lost lost;
 	struct perf_record_lost_samples lost_samples;
 	struct perf_record_throttle throttle;

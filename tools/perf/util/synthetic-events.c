@@ -16,7 +16,6 @@
 #include "debug.h"
 
 /* The largest sample-id trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
-#define MAX_SAMPLE_ID_SIZE	(6 * sizeof(u64))
 
 /* The kernel's sample_id_all layout (struct sample_id in perf_event_open(2)). */
 size_t perf_event__synthesize_sample_id(void *buf, u64 sample_type, pid_t pid, pid_t tid,
@@ -47,12 +46,8 @@ size_t perf_event__synthesize_sample_id(void *buf, u64 sample_type, pid_t pid, p
 	return (char *)p - (char *)buf;
 }
 
-/*
- * Finishes a record whose fixed part and name occupy @len bytes: pads to 8,
- * appends the trailer if asked, sets the size and hands it on.
- */
-static int synth__emit(struct synth_ctx *ctx, union perf_event *ev, size_t len, pid_t pid,
-		       pid_t tid)
+int synth_ctx__emit(struct synth_ctx *ctx, union perf_event *ev, size_t len, pid_t pid,
+		    pid_t tid)
 {
 	size_t aligned = PERF_ALIGN(len, 8);
 
@@ -127,7 +122,7 @@ emit:
 	b->ev.mmap.pgoff = start;
 	strcpy(b->ev.mmap.filename, "[kernel.kallsyms]_text");
 	len = offsetof(struct perf_record_mmap, filename) + strlen(b->ev.mmap.filename) + 1;
-	err = synth__emit(ctx, &b->ev, len, -1, 0);
+	err = synth_ctx__emit(ctx, &b->ev, len, -1, 0);
 	free(b);
 	return err;
 }
@@ -164,7 +159,7 @@ int perf_event__synthesize_modules(struct synth_ctx *ctx)
 		/* Named "[module]": readers look the .ko up from the name. */
 		snprintf(b->ev.mmap.filename, PATH_MAX, "[%s]", name);
 		len = offsetof(struct perf_record_mmap, filename) + strlen(b->ev.mmap.filename) + 1;
-		err = synth__emit(ctx, &b->ev, len, -1, 0);
+		err = synth_ctx__emit(ctx, &b->ev, len, -1, 0);
 	}
 	free(line);
 	free(b);
@@ -230,7 +225,7 @@ static int synth__fork_comm(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	b->ev.fork.tid = tid;
 	b->ev.fork.ppid = tid == pid ? ppid : pid;
 	b->ev.fork.ptid = tid == pid ? ppid : pid;
-	err = synth__emit(ctx, &b->ev, sizeof(b->ev.fork), pid, tid);
+	err = synth_ctx__emit(ctx, &b->ev, sizeof(b->ev.fork), pid, tid);
 	if (err)
 		return err;
 
@@ -240,7 +235,7 @@ static int synth__fork_comm(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	b->ev.comm.tid = tid;
 	snprintf(b->ev.comm.comm, sizeof(b->ev.comm.comm), "%s", comm);
 	len = offsetof(struct perf_record_comm, comm) + strlen(b->ev.comm.comm) + 1;
-	return synth__emit(ctx, &b->ev, len, pid, tid);
+	return synth_ctx__emit(ctx, &b->ev, len, pid, tid);
 }
 
 /* One /proc/PID/maps line -> MMAP2, for executable mappings only. */
@@ -280,7 +275,7 @@ static int synth__maps_line(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	snprintf(m->filename, PATH_MAX, "%s", name);
 	len = offsetof(struct perf_record_mmap2, filename) + strlen(m->filename) + 1;
-	return synth__emit(ctx, &b->ev, len, pid, pid);
+	return synth_ctx__emit(ctx, &b->ev, len, pid, pid);
 }
 
 int perf_event__synthesize_process(struct synth_ctx *ctx, pid_t pid)
@@ -350,7 +345,7 @@ int perf_event__synthesize_comm(struct synth_ctx *ctx, pid_t pid, const char *co
 	b->ev.comm.tid = pid;
 	snprintf(b->ev.comm.comm, sizeof(b->ev.comm.comm), "%s", comm);
 	len = offsetof(struct perf_record_comm, comm) + strlen(b->ev.comm.comm) + 1;
-	err = synth__emit(ctx, &b->ev, len, pid, pid);
+	err = synth_ctx__emit(ctx, &b->ev, len, pid, pid);
 	free(b);
 	return err;
 }

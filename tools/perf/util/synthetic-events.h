@@ -11,6 +11,9 @@
 
 struct thread_map;
 
+/* The most a sample-id trailer takes (see perf_event__synthesize_sample_id()). */
+#define MAX_SAMPLE_ID_SIZE	(6 * sizeof(u64))
+
 /*
  * Each record is built in a buffer owned by the synthesizer and is valid
  * only during the process() call; its size is 8-aligned, the name padded
@@ -46,6 +49,13 @@ int perf_event__synthesize_comm(struct synth_ctx *ctx, pid_t pid, const char *co
 int perf_event__synthesize_thread_map(struct synth_ctx *ctx, struct thread_map *threads);
 /* Every process in /proc; those that vanish during the walk are skipped. */
 int perf_event__synthesize_threads(struct synth_ctx *ctx);
+/*
+ * Finishes a record at @ev whose fixed part and name occupy @len bytes: pads
+ * to 8, appends the trailer if asked (@ev needs room for it), sets the size
+ * and hands it to ctx->process().
+ */
+int synth_ctx__emit(struct synth_ctx *ctx, union perf_event *ev, size_t len, pid_t pid,
+		    pid_t tid);
 /*
  * Writes the sample_id_all trailer for @sample_type at @buf (TID, TIME, ID,
  * STREAM_ID, CPU, IDENTIFIER, those present, in that order; at most 48

@@ -31,6 +31,33 @@ for f in fr.data.*; do
 	echo "$f: $(in_prog dump.txt) of $(wc -l <dump.txt) samples in the program"
 done
 
+# A program loaded before the recording starts is named too (its KSYMBOL
+# records are written at the head of the file, and seed the flight
+# recorder's process table), in a file and in a dump.
+$PERF test -w bpf-loop 30 &
+loop=$!
+for _ in $(seq 100); do
+	grep -qs '^prog_id:' /proc/$loop/fdinfo/* && break
+	sleep 0.1
+done
+grep -qs '^prog_id:' /proc/$loop/fdinfo/* || fail "the BPF program was not loaded in 10 s"
+$PERF record -q -e cpu-clock -p $loop -o pre.data -- sleep 0.5 || fail "record -p"
+$PERF record -q -e cpu-clock -p $loop --overwrite --switch-output -o prefr.data -- sleep 0.5 ||
+	fail "record -p --overwrite"
+kill $loop
+wait $loop 2>/dev/null
+for f in pre.data prefr.data.*; do
+	$PERF script -F ip,sym,dso -i "$f" >pre.txt 2>ours.err || { cat ours.err; fail "script of $f"; }
+	[ "$(in_prog pre.txt)" -gt 0 ] ||
+		{ sort pre.txt | uniq -c | sort -rn | head -3; fail "$f: no sample of the program loaded before named $PROG"; }
+	if [ -x "$ORACLE" ]; then
+		oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
+		[ "$(in_prog dist.txt)" = "$(in_prog pre.txt)" ] ||
+			fail "$f: the distro names $(in_prog dist.txt) samples $PROG, we $(in_prog pre.txt)"
+	fi
+	echo "$f, the program loaded before: $(in_prog pre.txt) of $(wc -l <pre.txt) samples in it"
+done
+
 [ -x "$ORACLE" ] || { echo "the distro perf ($ORACLE) is not installed: not compared"; exit 0; }
 # The distro reads the same names from our file, and we from its file.
 oracle_ok "script of our file" script -F ip,sym,dso -i o.data >dist.txt
