@@ -89,7 +89,7 @@ static int test__callchain_print(void)
 		    "               |          |--66.67%--g\n"
 		    "               |          |          \n"
 		    "               |           --33.33%--h\n"
-		    "                --25.00%--[...] (inlined)\n"
+		    "                --25.00%--[...]\n"
 		    "\n");
 	/* Where chains end, most first; equal ones in tree order. */
 	ok &= check(root, "folded", "50.00% main;f;g\n25.00% main;f;h\n25.00% main\n");

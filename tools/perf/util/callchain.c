@@ -364,7 +364,7 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 	free(kids);
 	if (rel && remaining && remaining != total) {
 		graph__set_bit(g, depth - 1, false);
-		graph__frame(g, NULL, "[...] (inlined)", true, remaining, total, depth, margin);
+		graph__frame(g, NULL, "[...]", true, remaining, total, depth, margin);
 	}
 }
 
