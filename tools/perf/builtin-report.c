@@ -345,7 +345,7 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 		for (int k = 0; k < (n_inl ? n_inl : 1); k++)
 			r->frames[nr++] = (struct callchain_frame){
 				.dso = al.dso, .sym = n_inl ? inl[k] : al.sym, .ip = ip,
-				.kernel = kmode, .mapped = al.map || kmode,
+				.kernel = kmode, .mapped = al.map || (kmode && al.dso),
 				.user_map = al.map != NULL, .addr = al.addr,
 				.sym_addr = al.sym_addr,
 			};
@@ -552,6 +552,16 @@ static const char *dso__short(const struct dso *d)
 	return slash ? slash + 1 : d->name;
 }
 
+/* Objects by short name; an entry in none ("[unknown]") after the others, as in the distro. */
+static int dso__order(const struct dso *x, const struct dso *y)
+{
+	if (x == y)
+		return 0;
+	if (!x || !y)
+		return x ? -1 : 1;
+	return strcmp(dso__short(x), dso__short(y));
+}
+
 static bool sort_children, sort_depth;
 static enum callchain_order sort_order;
 
@@ -584,7 +594,7 @@ static int entry__cmp(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
-	if (x->dso != y->dso && (c = strcmp(dso__short(x->dso), dso__short(y->dso))))
+	if ((c = dso__order(x->dso, y->dso)))
 		return c;
 	if (x->sym != y->sym) {
 		if (x->sym && y->sym)
@@ -679,7 +689,7 @@ static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y
 	case SORT_CPU:
 		return x->cpu == y->cpu ? 0 : x->cpu < y->cpu ? -1 : 1;
 	case SORT_DSO:
-		return x->dso == y->dso ? 0 : strcmp(dso__short(x->dso), dso__short(y->dso));
+		return dso__order(x->dso, y->dso);
 	case SORT_SYM:
 		if (x->sym && y->sym)
 			return x->sym == y->sym ? 0 : strcmp(x->sym->name, y->sym->name);

@@ -307,6 +307,8 @@ static int machine__add_map(struct machine *m, int pid, u64 start, u64 len, u64 
 	struct maps *p;
 
 	/* Kernel and module maps: every kernel address is resolved via kallsyms. */
+	if (pid == -1 && len && (!m->kernel_start || start < m->kernel_start))
+		m->kernel_start = start;
 	if (pid == -1 || !len || start + len < start)
 		return 0;
 	if (n >= sizeof(name))
@@ -494,15 +496,22 @@ struct map *machine__find_map(struct machine *m, int pid, u64 addr)
 	return &p->map[i];
 }
 
+/* The DSO of kernel address @addr: JITed code's own, else the kernel's if it is one. */
+static struct dso *machine__kernel_dso(struct machine *m, u64 addr)
+{
+	struct ksym_map *km = m->nr_ksyms ? machine__find_ksym(m, addr) : NULL;
+
+	if (km)
+		return km->dso;
+	return addr < m->kernel_start ? NULL : m->kernel_dso;
+}
+
 struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel)
 {
 	struct map *map;
 
-	if (kernel) {
-		struct ksym_map *km = m->nr_ksyms ? machine__find_ksym(m, addr) : NULL;
-
-		return km ? km->dso : m->kernel_dso;
-	}
+	if (kernel)
+		return machine__kernel_dso(m, addr);
 	map = machine__find_map(m, pid, addr);
 	return map ? map->dso : NULL;
 }
@@ -514,10 +523,9 @@ void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 	al->addr = addr;
 	al->sym_addr = addr;
 	if (kernel) {
-		struct ksym_map *km = m->nr_ksyms ? machine__find_ksym(m, addr) : NULL;
-
-		al->dso = km ? km->dso : m->kernel_dso;
-		al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
+		al->dso = machine__kernel_dso(m, addr);
+		if (al->dso)
+			al->sym = dso__find_symbol(al->dso, addr, &al->sym_addr);
 		return;
 	}
 	al->map = machine__find_map(m, pid, addr);

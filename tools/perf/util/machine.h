@@ -50,6 +50,12 @@ struct machine {
 	size_t nr_maps_buckets, nr_maps;
 	struct dso_table dsos;
 	struct dso *kernel_dso;	/* "[kernel.kallsyms]" */
+	/*
+	 * The lowest start of the kernel's and modules' maps (their MMAP
+	 * records, pid -1); 0 when the file has none.  Below it a "kernel"
+	 * address (a user address after a stray context marker) is in no map.
+	 */
+	u64 kernel_start;
 	/* JITed kernel code from KSYMBOL records, each its own DSO; unordered, newest last. */
 	struct ksym_map {
 		u64 start, end;
