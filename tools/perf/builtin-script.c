@@ -54,12 +54,15 @@ static const struct { const char *name; u32 type; } field_types[] = {
 	{ "raw", PERF_TYPE_RAW }, { "break", PERF_TYPE_BREAKPOINT },
 };
 
-/* What a field needs in sample_type, for the "cannot print" check. */
+/*
+ * What a field needs in sample_type, for the "cannot print" check.  The
+ * period needs nothing: without PERIOD it is the attr's fixed sample_period,
+ * which the distro prints too.
+ */
 static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
 	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
 	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
-	{ F_TOD, PERF_SAMPLE_TIME, "TIME" },
-	{ F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" }, { F_IP, PERF_SAMPLE_IP, "IP" },
+	{ F_TOD, PERF_SAMPLE_TIME, "TIME" }, { F_IP, PERF_SAMPLE_IP, "IP" },
 	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 };
 
@@ -84,6 +87,8 @@ struct script {
 	unsigned all_fields, type_fields[PERF_TYPE_BREAKPOINT + 1];
 	bool all_set, type_set[PERF_TYPE_BREAKPOINT + 1];
 	unsigned add_fields, del_fields;
+	/* "type:+field,-field": edits of that type's fields, which it need not have. */
+	unsigned type_add[PERF_TYPE_BREAKPOINT + 1], type_del[PERF_TYPE_BREAKPOINT + 1];
 	bool hide_chain;	/* -G */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	bool show_switch;		/* --show-switch-events */
@@ -130,11 +135,15 @@ static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, u
 		f = script__defaults(evsel);
 		/* Without -F a tracepoint with callchains shows its stack, as the distro does. */
 		if ((t & PERF_SAMPLE_CALLCHAIN) && !sc->hide_chain && evsel__is_tracepoint(evsel) &&
-		    !sc->add_fields && !sc->del_fields)
+		    !sc->add_fields && !sc->del_fields && !sc->type_add[PERF_TYPE_TRACEPOINT] &&
+		    !sc->type_del[PERF_TYPE_TRACEPOINT])
 			f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
 		f = (f | sc->add_fields) & ~sc->del_fields;
 		asked = sc->add_fields;
 	}
+	/* A field added for a type is shown where that type's events have it, silently. */
+	if (type <= PERF_TYPE_BREAKPOINT)
+		f = (f | sc->type_add[type]) & ~sc->type_del[type];
 	*missing = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
 		if (!(f & field_needs[i].bit) || (t & field_needs[i].sample))
@@ -632,7 +641,7 @@ static int script__parse_fields(struct script *sc, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
 	char *copy, *tok, *save = NULL;
-	unsigned *set = &sc->all_fields;
+	unsigned *set = &sc->all_fields, *add = &sc->add_fields, *del = &sc->del_fields;
 	int err = 0, sign = 0;
 	bool *flag = &sc->all_set;
 
@@ -649,8 +658,12 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		}
 		set = &sc->type_fields[field_types[t].type];
 		flag = &sc->type_set[field_types[t].type];
-		*set = 0;
+		add = &sc->type_add[field_types[t].type];
+		del = &sc->type_del[field_types[t].type];
 		arg = colon + 1;
+		/* A list replaces the type's fields; edits (+/-) change them. */
+		if (arg[0] != '+' && arg[0] != '-')
+			*set = 0;
 	} else if (arg[0] != '+' && arg[0] != '-') {
 		sc->all_fields = 0;
 	}
@@ -661,14 +674,14 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		size_t i;
 
 		if (*tok == '+' || *tok == '-') {
-			if (colon || (!sign && tok != copy)) {
+			if (!sign && tok != copy) {
 				fprintf(stderr, "perf script: -F cannot mix +field/-field with a "
 					"list of fields.\n");
 				err = -EINVAL;
 				break;
 			}
 			sign = *tok++;
-		} else if (sign && !colon) {
+		} else if (sign) {
 			/* After "+a", a bare "b" keeps the sign, as the distro reads it. */
 		}
 		for (i = 0; i < ARRAY_SIZE(field_names); i++)
@@ -682,11 +695,11 @@ static int script__parse_fields(struct script *sc, const char *arg)
 			break;
 		}
 		if (sign == '+') {
-			sc->add_fields |= field_names[i].bit;
-			sc->del_fields &= ~field_names[i].bit;
+			*add |= field_names[i].bit;
+			*del &= ~field_names[i].bit;
 		} else if (sign == '-') {
-			sc->del_fields |= field_names[i].bit;
-			sc->add_fields &= ~field_names[i].bit;
+			*del |= field_names[i].bit;
+			*add &= ~field_names[i].bit;
 		} else {
 			*set |= field_names[i].bit;
 			*flag = true;

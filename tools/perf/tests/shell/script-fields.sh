@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script -G, -F +field/-field, type: lists, addr, --show-task/mmap-events print as the distro
+# perf script -G, -F +field/-field, type: lists and edits, addr, period, --show-task/mmap-events print as the distro
 # Files the distro recorded: cpu-clock with -g, cpu-clock with -d (sample
 # addresses), and sched_switch with -g (a tracepoint with callchains shows
 # its stack by default).  Each form of -F below must print the distro's
@@ -24,6 +24,9 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 "$ORACLE" record -q -o ad.data -d -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
 "$ORACLE" record -q -o tpg.data -g -e sched:sched_switch -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record here"
+# A fixed period (-c) without PERIOD in the samples: the period printed is the attr's.
+"$ORACLE" record -q -o fp.data -c 10 -e page-faults -- sh -c "$w" >/dev/null 2>&1 ||
+	skip "the distro perf cannot record page-faults here"
 "$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record --switch-events here"
 "$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
@@ -63,6 +66,8 @@ cg.data -F comm,tid,ip,sym,dso
 cg.data -F sw:comm,ip
 cg.data -F trace:comm,time,event,trace -F sw:comm,time,event
 cg.data -F -period,-symoff
+cg.data -F sw:+addr
+cg.data -F sw:-period,-ip
 cg.data -F comm,tid,callindent,ip,sym
 cg.data -F +callindent -G
 cg.data -F comm,ip,sym,srcline
@@ -74,6 +79,10 @@ tpg.data
 tpg.data -G
 tpg.data -F -cpu
 tpg.data -F +cpu,-time
+tpg.data -F trace:-trace
+tpg.data -F trace:+cpu,-time,+ip
+fp.data
+fp.data -F comm,period
 tpg.data -F sw:comm,ip
 tpg.data -F comm,tid,ip,sym
 tpg.data -F comm,ip,sym,srcline
@@ -86,7 +95,7 @@ ocg.data --show-task-events -F comm,tid,time,ip
 sw.data --show-switch-events
 sw.data --show-switch-events --show-task-events -F comm,tid,time,event
 EOS
-[ $n -eq 30 ] || fail "ran $n forms, not 30"
+[ $n -eq 36 ] || fail "ran $n forms, not 36"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
