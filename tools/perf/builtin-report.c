@@ -1398,7 +1398,7 @@ filter_done:
 		return 1;
 	}
 	if (r.filter.time_arg &&
-	    sample_filter__set_time(&r.filter, r.filter.time_arg, r.session->first_sample_time,
+	    sample_filter__set_time(&r.filter, r.filter.time_arg, false, r.session->first_sample_time,
 				    r.session->last_sample_time, msg, sizeof(msg))) {
 		fprintf(stderr, "perf report: %s\n", msg);
 		report__exit(&r);

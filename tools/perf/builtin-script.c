@@ -886,7 +886,7 @@ filter_done:
 		goto out_delete;
 	}
 	if (sc.filter.time_arg &&
-	    sample_filter__set_time(&sc.filter, sc.filter.time_arg,
+	    sample_filter__set_time(&sc.filter, sc.filter.time_arg, sc.reltime,
 				    sc.session->first_sample_time, sc.session->last_sample_time,
 				    msg, sizeof(msg))) {
 		fprintf(stderr, "perf script: %s\n", msg);

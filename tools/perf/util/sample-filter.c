@@ -189,8 +189,8 @@ static int parse_percent(const char *s, double *v)
 	return 0;
 }
 
-int sample_filter__set_time(struct sample_filter *f, const char *arg, u64 first, u64 last,
-			    char *err, size_t len)
+int sample_filter__set_time(struct sample_filter *f, const char *arg, bool relative,
+			    u64 first, u64 last, char *err, size_t len)
 {
 	int ret = 0;
 
@@ -204,6 +204,11 @@ int sample_filter__set_time(struct sample_filter *f, const char *arg, u64 first,
 			snprintf(err, len, "bad --time '%s': use start,stop in seconds "
 				 "(either may be empty) or percentages like 10%%/2", arg);
 			return -EINVAL;
+		}
+		/* An empty end stays open; an empty start is the first sample either way. */
+		if (relative) {
+			start += first;
+			end += end ? first : 0;
 		}
 		return add_range(f, start, end);
 	}

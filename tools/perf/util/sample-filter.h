@@ -32,8 +32,10 @@ int sample_filter__add_cpus(struct sample_filter *f, const char *list, char *err
 /*
  * --time: "start,stop" in seconds ("123.456,"), or shares of the span
  * [@first, @last]: "10%/2" (the second tenth), "10%/2,10%/3", "0%-10%".
+ * With @relative (perf script --reltime), seconds count from @first.
  */
-int sample_filter__set_time(struct sample_filter *f, const char *arg, u64 first, u64 last,
+int sample_filter__set_time(struct sample_filter *f, const char *arg, bool relative,
+			    u64 first, u64 last,
 			    char *err, size_t len);
 bool sample_filter__match(const struct sample_filter *f, const char *comm, int pid, int tid,
 			  int cpu, u64 time);

@@ -8,7 +8,7 @@
 # the header; on a file without them we refuse, with one line, as the
 # distro does.  The times shown with --ns, --reltime and --deltatime (also
 # after a selection: relative to the first and previous samples shown) are
-# compared the same way.
+# compared the same way, and --time with --reltime.
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -23,6 +23,11 @@ last=$("$ORACLE" report --header-only -i t.data | sed -n 's/^# time of last samp
 [ -n "$first" ] && [ -n "$last" ] || skip "the distro wrote no first/last sample times"
 mid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", (a + b) / 2 }')
 q1=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", a + (b - a) / 4 }')
+# With --reltime, --time counts seconds from the first sample.  (Not
+# compared: an open end, "0.3,", which the distro reads as ending at the
+# first sample, selecting nothing; we read it as open.)
+rq1=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", (b - a) / 4 }')
+rmid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", (b - a) / 2 }')
 pid=$(awk '$1 == "ls" { split($2, a, "/"); print a[1]; exit }' all.txt)
 tid=$(awk '$1 == "sh" { split($2, a, "/"); print a[2]; exit }' all.txt)
 [ -n "$pid" ] && [ -n "$tid" ] || fail "no ls or sh samples in the distro's own output"
@@ -56,8 +61,10 @@ done <<EOS
 --deltatime
 --reltime --ns --comm ls
 --deltatime --time 10%/2
+--reltime --time $rq1,$rmid
+--reltime --time ,$rq1
 EOS
-[ $n -eq 19 ] || fail "ran $n selections, not 19"
+[ $n -eq 21 ] || fail "ran $n selections, not 21"
 # Every selection narrows: the second tenth is smaller than the whole.
 [ "$("$PERF" script -i t.data --time 10%/2 2>/dev/null | wc -l)" -lt "$(wc -l <all.txt)" ] ||
 	fail "--time 10%/2 selected everything"
