@@ -873,8 +873,12 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		}
 	}
 	if (!quiet) {
-		printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)nr, unit,
+		printf("# Samples: %llu%c of event '%s'", (unsigned long long)nr, unit,
 		       evsel__name(evsel));
+		/* --time, as given. */
+		if (r->filter.time_arg)
+			printf(" (time slices: %s)", r->filter.time_arg);
+		putchar('\n');
 		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
 		for (int c = 0; c < nr_cols; c++) {
 			const char *sep = c ? "  " : "# ";

@@ -105,6 +105,14 @@ for f in ?-*.data; do
 			{ echo "$f $opt:"; diff ours.txt theirs.txt | head -5; fails=$((fails + 1)); }
 	done
 done
+# The sample count line names the time slices chosen.
+for f in d-cg.data o-cg.data; do
+	runs=$((runs + 1))
+	"$PERF" report --stdio --time 10%/2 -i "$f" 2>/dev/null | grep '^# Samples' >ours.txt
+	"$ORACLE" report --stdio --time 10%/2 -i "$f" 2>/dev/null | grep '^# Samples' >theirs.txt
+	grep -q '(time slices: 10%/2)$' theirs.txt && cmp -s ours.txt theirs.txt ||
+		{ echo "$f --time 10%/2:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
+done
 if [ $fails -ne 0 ]; then
 	# Keep the files for whoever looks into it (the last failed run's only).
 	keep=${TMPDIR:-/tmp}/report-oracle.failed
