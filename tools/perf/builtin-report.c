@@ -38,6 +38,7 @@ struct hist_entry {
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
 	bool kernel;		/* "[k]"; of the sample that made the entry, not a key */
+	bool no_sym;		/* ... at no symbol (not a key): widens the dso column */
 	bool comm_unset;	/* comm is the ":tid" of a thread with no name yet */
 	u64 period, nr;		/* samples whose own address is here */
 	u64 period_acc;		/* ... and those with this entry in their callchain */
@@ -266,6 +267,7 @@ static struct dso *report__canon_dso(struct report *r, struct dso *dso)
 static void entry__set_location(struct report *r, struct hist_entry *key, struct dso *dso,
 				struct symbol *sym, u64 addr)
 {
+	key->no_sym = !sym;
 	dso = report__canon_dso(r, dso);
 	key->dso = NULL;
 	key->sym = NULL;
@@ -563,6 +565,8 @@ static int dso__order(const struct dso *x, const struct dso *y)
 }
 
 static bool sort_children, sort_depth;
+static const struct report *sort_report;
+static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, int k);
 static enum callchain_order sort_order;
 
 static int entry__cmp(const void *a, const void *b)
@@ -587,7 +591,11 @@ static int entry__cmp(const void *a, const void *b)
 	}
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	/* Equal shares: by the keys, so that the order does not depend on hashing. */
+	/* Equal shares: by the sort keys in their order, each ascending, as the distro. */
+	for (int k = 0; k < sort_report->nr_keys; k++)
+		if ((c = entry__key_cmp(x, y, sort_report->keys[k])))
+			return c;
+	/* Then by the rest, so that the order does not depend on hashing. */
 	if (x->comm != y->comm && x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
 		return c;
 	if (x->pid != y->pid)
@@ -632,7 +640,8 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 			 entry__thread_comm(e));
 		break;
 	case SORT_CPU:
-		snprintf(buf, len, "%0*d", width, e->cpu);
+		/* At least as many digits as the column is wide: -001 for no CPU. */
+		snprintf(buf, len, "%*.*d", width, width, e->cpu);
 		break;
 	case SORT_TID:
 		snprintf(buf, len, "%*d", width, e->pid);
@@ -706,8 +715,6 @@ static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y
 		return 0;
 	}
 }
-
-static const struct report *sort_report;
 
 /* With -F: -s keys first, then the columns in the order -F gave them. */
 static int entry__cols_cmp(const void *a, const void *b)
@@ -860,6 +867,9 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				entry__col(r, v[i], r->keys[k], 0, buf, sizeof(buf));
 				w = (int)strlen(buf);
 			}
+			/* An address without a symbol widens objects to an address's 16 digits. */
+			if (r->keys[k] == SORT_DSO && v[i]->no_sym && w < 16)
+				w = 16;
 			if (w > width[k])
 				width[k] = w;
 		}
@@ -922,8 +932,8 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				break;
 			default:
 				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
-				/* The distro pads a last comm column, no other. */
-				if (c == nr_cols - 1 && cols[c] != SORT_COMM)
+				/* The distro pads a last comm or dso column, no other. */
+				if (c == nr_cols - 1 && cols[c] != SORT_COMM && cols[c] != SORT_DSO)
 					printf("  %s", buf);
 				else
 					printf("  %-*s", width[key_idx[c]], buf);
@@ -1412,7 +1422,8 @@ filter_done:
 	if (report__file_has_callchains(&r)) {
 		r.callchain = true;
 		r.trees = r.cc.mode != CHAIN_NONE;
-	} else if (r.want_callchain) {
+	} else if (r.want_callchain && r.cc.mode != CHAIN_NONE) {
+		/* "-g none" asks for no call graph: nothing to refuse, as in the distro. */
 		fprintf(stderr, "perf report: -g was given but %s has no callchains; "
 			"record with -g to get them.\n", input);
 		report__exit(&r);
