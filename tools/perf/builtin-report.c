@@ -1490,8 +1490,10 @@ filter_done:
 		else
 			fprintf(stderr, "perf report: %s: %s\n", input,
 				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
+		/* A cut file's counts are shown, and the exit status says it is cut. */
+		truncated = r.session->truncated;
 		report__exit(&r);
-		return err ? 1 : 0;
+		return err || truncated ? 1 : 0;
 	}
 	err = perf_session__process_events(r.session, &r.tool);
 	if (err) {

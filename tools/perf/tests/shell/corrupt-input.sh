@@ -59,6 +59,9 @@ for i in $(seq 1 50); do
 		fi
 	fi
 	run "evlist truncated at $off" any "$PERF" evlist -v -i "$tmp/t.data"
+	# The counts of a cut file are shown too, and its exit status says so.
+	[ $off -gt $data_off ] && [ $off -lt $data_end ] &&
+		run "report --stats truncated at $off" fail "$PERF" report --stdio --stats -i "$tmp/t.data"
 done
 
 # patch OFFSET VALUE: a copy with one u64 of the header replaced.
