@@ -326,6 +326,16 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 }
 
 /* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
+/* The sample's addr is an address of the task's (page faults), worth naming. */
+static bool evsel__addr_is_code_or_data(const struct evsel *evsel)
+{
+	u64 c = evsel->attr.config;
+
+	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
@@ -479,6 +489,16 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (f & F_ADDR) {
 		p = outbuf__room(&sc->ob, 24);
 		outbuf__advance(&sc->ob, fmt__int(p, &fmt_16llx, sample->addr));
+		/*
+		 * A page fault's address is named like an ip (sym, dso), in the
+		 * sample's space or else the other, as the distro names it.
+		 */
+		if (evsel__addr_is_code_or_data(evsel) && (f & (F_SYM | F_DSO))) {
+			machine__resolve(machine, (int)sample->pid, sample->addr, kernel, &al);
+			if (!al.dso)
+				machine__resolve(machine, (int)sample->pid, sample->addr, !kernel, &al);
+			script__print_addr(sc, f & ~F_IP, &al, sample->addr, false);
+		}
 	}
 	if (se->chain) {
 		u64 nr = 0;

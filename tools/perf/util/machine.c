@@ -274,10 +274,12 @@ static int maps__insert(struct maps *p, const struct map *new)
 		tail.pgoff += new->end - tail.start;
 		tail.start = new->end;
 		p->map[i].end = new->start;
-		memmove(&p->map[i + 2], &p->map[i + 1], (p->nr - i - 1) * sizeof(struct map));
+		/* The maps after it move two places up: the new one and the tail go between. */
+		memmove(&p->map[i + 3], &p->map[i + 1], (p->nr - i - 1) * sizeof(struct map));
 		p->map[i + 1] = *new;
 		p->map[i + 2] = tail;
 		p->nr += 2;
+		p->last_hit = 0;
 		return 0;
 	}
 	if (i < p->nr && p->map[i].start < new->start) {
@@ -334,8 +336,6 @@ int machine__process_mmap(struct machine *m, const union perf_event *event)
 
 	if (event->header.size <= off)
 		return -EINVAL;
-	if (event->header.misc & PERF_RECORD_MISC_MMAP_DATA)
-		return 0;
 	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
 				event->header.size - off);
 }
@@ -347,8 +347,6 @@ int machine__process_mmap2(struct machine *m, const union perf_event *event)
 
 	if (event->header.size <= off)
 		return -EINVAL;
-	if (!(e->prot & PROT_EXEC))
-		return 0;
 	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
 				event->header.size - off);
 }

@@ -683,7 +683,8 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 				if (name[0] == '.' || name[0] == '$' || !in || !gelf_getshdr(in, &ish) ||
 				    !(ish.sh_flags & SHF_EXECINSTR))
 					continue;
-			} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+			} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
+				/* Objects too: data addresses (page faults) are named, as in the distro. */
 				continue;
 			}
 			demangled = symbol_conf.no_demangle ? NULL :

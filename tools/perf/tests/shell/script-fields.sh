@@ -24,8 +24,10 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 "$ORACLE" record -q -o ad.data -d -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
 "$ORACLE" record -q -o tpg.data -g -e sched:sched_switch -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record here"
-# A fixed period (-c) without PERIOD in the samples: the period printed is the attr's.
-"$ORACLE" record -q -o fp.data -c 10 -e page-faults -- sh -c "$w" >/dev/null 2>&1 ||
+# A fixed period (-c) without PERIOD in the samples: the period printed is
+# the attr's.  With -d, each fault's address is named from the maps of data
+# (and the symbols of objects) as the ip is.
+"$ORACLE" record -q -o fp.data -c 10 -d -e page-faults -- sh -c "$w" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record page-faults here"
 "$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record --switch-events here"
@@ -83,6 +85,8 @@ tpg.data -F trace:-trace
 tpg.data -F trace:+cpu,-time,+ip
 fp.data
 fp.data -F comm,period
+fp.data -F ip,sym,dso,addr
+fp.data -F addr,sym,symoff,ip
 tpg.data -F sw:comm,ip
 tpg.data -F comm,tid,ip,sym
 tpg.data -F comm,ip,sym,srcline
@@ -95,7 +99,7 @@ ocg.data --show-task-events -F comm,tid,time,ip
 sw.data --show-switch-events
 sw.data --show-switch-events --show-task-events -F comm,tid,time,event
 EOS
-[ $n -eq 36 ] || fail "ran $n forms, not 36"
+[ $n -eq 38 ] || fail "ran $n forms, not 38"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
