@@ -260,6 +260,7 @@ static struct synth_ctx record__synth_ctx(struct record *rec, perf_event__handle
 		.sample_id_all = true,
 		.sample_type = evlist__first(rec->evlist)->attr.sample_type,
 		.id = 0,	/* synthesized records carry id 0: readers use the first attr */
+		.data_maps = rec->opts.sample_address,
 	};
 
 	return ctx;
@@ -890,6 +891,7 @@ static const char * const record_usage[] = {
 	"    --control fifo:ctl-fifo[,ack-fifo] | fd:ctl-fd[,ack-fd]",
 	"                          take commands: enable, disable, snapshot, ping, stop, evlist",
 	"-D, --delay <msecs>       start the events MSECS after the start (-1: on 'enable')",
+	"-d, --data                record each sample's data address, and the data maps",
 	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
 	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
 	"    --buildid-all         record the build ids of all DSOs, hit or not",

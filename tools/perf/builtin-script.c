@@ -120,6 +120,16 @@ static unsigned script__defaults(struct evsel *evsel)
 	       F_DSO;
 }
 
+/* The sample's addr is an address of the task's (page faults), worth naming. */
+static bool evsel__addr_is_code_or_data(const struct evsel *evsel)
+{
+	u64 c = evsel->attr.config;
+
+	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
 /* The fields of @evsel; fields it cannot have are dropped, *@missing says the first asked for. */
 static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, unsigned *missing)
 {
@@ -152,8 +162,8 @@ static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, u
 			*missing = field_needs[i].bit;
 		f &= ~field_needs[i].bit;
 	}
-	/* Symbols and objects are those of the address: no ip, neither. */
-	if (!(f & F_IP))
+	/* Symbols and objects are those of the ip, or of a page fault's address: without either, none. */
+	if (!(f & F_IP) && !((f & F_ADDR) && evsel__addr_is_code_or_data(evsel)))
 		f &= ~(F_SYM | F_SYMOFF | F_DSO);
 	return f;
 }
@@ -326,16 +336,6 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 }
 
 /* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
-/* The sample's addr is an address of the task's (page faults), worth naming. */
-static bool evsel__addr_is_code_or_data(const struct evsel *evsel)
-{
-	u64 c = evsel->attr.config;
-
-	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
-	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
-		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
-}
-
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
@@ -536,7 +536,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		outbuf__write(&sc->ob, "\n\n", 2);
 		return 0;
 	}
-	if (f & (F_IP | F_SYM | F_DSO)) {
+	if (f & F_IP) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, kernel, &al);
 		script__print_addr(sc, f, &al, sample->ip, false);
 		if (f & F_SRCLINE)

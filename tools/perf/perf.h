@@ -34,6 +34,7 @@ struct record_opts {
 	bool workload;			/* a command was given */
 	/* --switch-output */
 	bool no_buildid;		/* -B: no BUILD_ID feature, no build-id cache */
+	bool sample_address;		/* -d: each sample's data address, and the data maps */
 	bool no_buildid_cache;		/* -N: no build-id cache */
 	bool buildid_all;		/* --buildid-all: every mapped DSO, hit or not */
 	bool use_clockid;		/* -k: sample times in clockid, not the perf clock */

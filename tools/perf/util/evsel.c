@@ -319,6 +319,9 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	}
 	if (!is_dummy)
 		evsel__apply_callchain(evsel, cg, stack_size);
+	/* -d: the address each sample touched (and where, for memory events), as the distro samples it. */
+	if (opts->sample_address && !is_dummy)
+		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	/*
 	 * A sample's period is in the sample only where it varies: with -F, and
 	 * for tracepoints, some of which count more than one per hit
@@ -336,6 +339,9 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	if (evsel->tracking) {
 		attr->mmap = 1;
 		attr->mmap2 = 1;
+		/* -d: data maps too, to name those addresses. */
+		if (opts->sample_address)
+			attr->mmap_data = 1;
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;

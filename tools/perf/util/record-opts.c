@@ -319,6 +319,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
 		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
 		{ "no-buildid",		no_argument,	   NULL, 'B' },
+		{ "data",		no_argument,	   NULL, 'd' },
 		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
 		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
 		{ "clockid",		required_argument, NULL, 'k' },
@@ -341,7 +342,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNk:qvhD:z::", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNdk:qvhD:z::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -495,6 +496,9 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		}
 		case 'B':
 			opts->no_buildid = true;
+			break;
+		case 'd':
+			opts->sample_address = true;
 			break;
 		case 'N':
 			opts->no_buildid_cache = true;

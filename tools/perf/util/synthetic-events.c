@@ -238,7 +238,7 @@ static int synth__fork_comm(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	return synth_ctx__emit(ctx, &b->ev, len, pid, tid);
 }
 
-/* One /proc/PID/maps line -> MMAP2, for executable mappings only. */
+/* One /proc/PID/maps line -> MMAP2: executable mappings, and with ctx->data_maps the others. */
 static int synth__maps_line(struct synth_ctx *ctx, union synth_buf *b, pid_t pid, char *line)
 {
 	struct perf_record_mmap2 *m = &b->ev.mmap2;
@@ -252,7 +252,7 @@ static int synth__maps_line(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 		   &maj, &min, &ino, &pos) < 7 || pos == 0)
 		return 0;
-	if (strlen(perms) < 4 || perms[2] != 'x')
+	if (strlen(perms) < 4 || (perms[2] != 'x' && !ctx->data_maps))
 		return 0;
 	line[strcspn(line, "\n")] = '\0';
 	name = line + pos;
@@ -271,7 +271,7 @@ static int synth__maps_line(struct synth_ctx *ctx, union synth_buf *b, pid_t pid
 	m->min = min;
 	m->ino = ino;
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-		  PROT_EXEC;
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	snprintf(m->filename, PATH_MAX, "%s", name);
 	len = offsetof(struct perf_record_mmap2, filename) + strlen(m->filename) + 1;

@@ -26,6 +26,7 @@ struct synth_ctx {
 	u64 sample_type;		/* ... laid out for this sample_type */
 	u64 id;				/* the id to put in the trailer */
 	u64 time;			/* the time to put in the trailer (0 is fine) */
+	bool data_maps;			/* processes' data maps too, not only code (-d) */
 };
 
 /*
@@ -39,7 +40,8 @@ int perf_event__synthesize_modules(struct synth_ctx *ctx);
 /*
  * For the process containing thread @pid: FORK + COMM for each thread (the
  * leader first, forked from its parent; other threads from the leader), then
- * MMAP2 (misc USER) for each executable mapping in /proc/PID/maps.
+ * MMAP2 (misc USER) for each executable mapping in /proc/PID/maps (each
+ * mapping with ctx->data_maps).
  * -ESRCH if the process is gone; a thread that exits meanwhile is skipped.
  */
 int perf_event__synthesize_process(struct synth_ctx *ctx, pid_t pid);

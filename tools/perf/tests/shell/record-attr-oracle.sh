@@ -21,7 +21,8 @@ overwrite|-e cpu-clock --overwrite
 overwrite-count|-e cpu-clock --overwrite -c 10000
 two|-e cpu-clock -e task-clock
 tracepoint|-e sched:sched_switch
-clock|-e cpu-clock -k monotonic'
+clock|-e cpu-clock -k monotonic
+data|-d -e page-faults -c 10'
 
 # case (a glob) | - for a field only the distro sets, + for one only we set | field (a glob) | why
 # Bit masks (sample_type, read_format) are compared one bit a line.

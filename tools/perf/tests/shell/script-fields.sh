@@ -32,6 +32,8 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 "$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record --switch-events here"
 "$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
+"$PERF" record -q -o ofp.data -c 10 -d -e page-faults -- sh -c "$w" >/dev/null 2>&1 ||
+	fail "our record -d failed"
 
 n=0
 while read -r f opts; do
@@ -87,6 +89,7 @@ fp.data
 fp.data -F comm,period
 fp.data -F ip,sym,dso,addr
 fp.data -F addr,sym,symoff,ip
+ofp.data -F comm,addr,sym,dso,ip
 tpg.data -F sw:comm,ip
 tpg.data -F comm,tid,ip,sym
 tpg.data -F comm,ip,sym,srcline
@@ -99,7 +102,7 @@ ocg.data --show-task-events -F comm,tid,time,ip
 sw.data --show-switch-events
 sw.data --show-switch-events --show-task-events -F comm,tid,time,event
 EOS
-[ $n -eq 38 ] || fail "ran $n forms, not 38"
+[ $n -eq 39 ] || fail "ran $n forms, not 39"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
