@@ -17,6 +17,7 @@
 #include "session.h"
 #include "debug.h"
 #include "header.h"
+#include "raw-dump.h"
 
 #define WINDOW_SIZE	(64ull << 20)
 
@@ -833,6 +834,8 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 		return corrupt(s, offset, "%s record fields run past its size %u",
 			       ev->header.type == PERF_RECORD_SAMPLE ? "sample" : "side-band",
 			       ev->header.size);
+	if (tool->dump)
+		raw_dump__record(tool->dump, s, ev, &sample, offset);
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		s->nr_samples++;
@@ -966,6 +969,14 @@ static void session__unknown_type(struct perf_session *s, const union perf_event
 			   "the end-of-file summary counts them.\n");
 }
 
+/* A user record has no sample fields: its dump shows them as zeroes, as the distro's does. */
+static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset)
+{
+	struct perf_sample none = { .ip = 0 };
+
+	raw_dump__record(s->tool->dump, s, ev, &none, offset);
+}
+
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
@@ -978,6 +989,9 @@ static int session__process_record(struct perf_session *s, const union perf_even
 		session__unknown_type(s, ev, offset);
 		return 0;
 	}
+	/* User records are dumped as read, the kernel's as delivered (session__deliver). */
+	if (type >= PERF_RECORD_USER_TYPE_START && s->tool->dump)
+		session__dump_user(s, ev, offset);
 	if (!s->nr_by_type[type]++ && record_type__unsupported(s, type))
 		pr_warning("WARNING: PERF_RECORD_%s records are not supported by this perf "
 			   "(the first is at offset %llu); skipping them.\n",

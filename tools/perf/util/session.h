@@ -18,6 +18,7 @@
 
 struct perf_session;
 struct tep_handle;
+struct raw_dump;
 
 struct perf_tool {
 	int (*sample)(struct perf_tool *tool, union perf_event *event,
@@ -25,6 +26,8 @@ struct perf_tool {
 	/* Side-band records, after the machine has taken them into account. */
 	int (*other)(struct perf_tool *tool, union perf_event *event,
 		     struct perf_sample *sample, struct machine *machine);
+	/* -D: every record is dumped here too, in the order the distro dumps them. */
+	struct raw_dump *dump;
 };
 
 struct perf_session {
