@@ -70,8 +70,8 @@ static void dump__tstamp(struct raw_dump *d, struct perf_session *s, const union
 {
 	u64 type = dump__sample_type(s);
 
-	if (ev->header.type != PERF_RECORD_SAMPLE &&
-	    (!s->evlist->nr_entries || !evlist__first(s->evlist)->attr.sample_id_all)) {
+	if (!sample || (ev->header.type != PERF_RECORD_SAMPLE &&
+			!evlist__first(s->evlist)->attr.sample_id_all)) {
 		dump__printf(d, "-1 -1 ");
 		return;
 	}
@@ -380,6 +380,7 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 	/* The distro ends these without a newline: the next record's blank line ends them. */
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		dump__printf(d, "\n");
@@ -395,6 +396,10 @@ void raw_dump__record(struct raw_dump *d, struct perf_session *s, const union pe
 		      const struct perf_sample *sample, u64 offset)
 {
 	const char *name = perf_event__type_name(ev->header.type);
+
+	/* A stream's offsets count from the end of its 16-byte header, as the distro's do. */
+	if (s->pipe && offset >= 16)
+		offset -= 16;
 
 	dump__printf(d, "\n%#llx@%s [%#x]: event: %u\n", (unsigned long long)offset,
 		     s->pipe ? "pipe" : s->path, ev->header.size, ev->header.type);

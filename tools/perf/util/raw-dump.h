@@ -33,7 +33,8 @@ int raw_dump__exit(struct raw_dump *d);
 
 /*
  * One record: "0x<offset>@<file> [0x<size>]: event: <type>", its bytes in
- * hex and ASCII, and its fields.  For a user record @sample is all zeroes.
+ * hex and ASCII, and its fields.  For a user record @sample is all zeroes;
+ * NULL for one read before any event was known (the first ATTR of a stream).
  * A sample is followed by its thread and the DSO of its ip, looked up in
  * the session's machine as it stands.
  */
