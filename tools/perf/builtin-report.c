@@ -1466,7 +1466,8 @@ filter_done:
 	if (stats) {
 		/* --stats: the records of the file by type, and each event's samples. */
 		r.tool.sample = report__count_sample;
-		r.tool.other = report__count_other;
+		/* The distro's summary after -D counts no LOST_SAMPLES by event. */
+		r.tool.other = r.tool.dump ? NULL : report__count_other;
 		err = r.tool.dump ? raw_dump__init_stdout(&dump) : 0;
 		if (!err)
 			err = perf_session__process_events(r.session, &r.tool);
