@@ -1040,6 +1040,7 @@ static const char * const report_options[] = {
 	"    --header          show the data header first",
 	"    --header-only     show the data header and stop",
 	"    --stats           show the number of records of each type, and samples per event",
+	"-D, --dump-raw-trace  dump every record (offset, bytes, fields), then the --stats summary",
 	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
 	"-q, --quiet           do not show warnings or the comment lines",
 	SYMBOL_CONF_USAGE,

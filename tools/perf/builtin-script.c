@@ -726,6 +726,7 @@ static const char * const script_options[] = {
 	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
 	"                      several separated by commas",
 	"-q, --quiet           do not show warnings",
+	"-D, --dump-raw-trace  dump every record (offset, bytes, fields) along with the output",
 	SYMBOL_CONF_USAGE,
 	NULL
 };
