@@ -1260,7 +1260,7 @@ int cmd_report(int argc, const char **argv)
 	const char *input = perf_session__default_input(), *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
 	bool truncated = false;	/* shown, but the exit status must say the file is cut */
-	struct raw_dump dump = { .maps_unhandled = true };	/* -D */
+	struct raw_dump dump = { .script = false };	/* -D */
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;

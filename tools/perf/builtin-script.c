@@ -758,7 +758,7 @@ int cmd_script(int argc, const char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
-	struct raw_dump dump = { .ob = &sc.ob };	/* -D */
+	struct raw_dump dump = { .ob = &sc.ob, .script = true };	/* -D */
 	const char *input = perf_session__default_input();
 	bool header = false, header_only = false;
 	struct evsel *e;

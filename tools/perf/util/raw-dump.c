@@ -4,6 +4,7 @@
  * byte; the code is this project's own.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,12 +316,106 @@ static void dump__event_update(struct raw_dump *d, const union perf_event *ev)
 	}
 }
 
+/* TIME_CONV: how TSC values convert to perf times; the cycles part only in newer records. */
+static void dump__time_conv(struct raw_dump *d, const union perf_event *ev)
+{
+	const struct perf_record_time_conv *tc = &ev->time_conv;
+
+	/* The distro's spelling of "Multiplier", kept for byte-for-byte dumps. */
+	dump__printf(d, "\n... Time Shift      %llu\n... Time Muliplier  %llu\n"
+		     "... Time Zero       %llu\n", (unsigned long long)tc->time_shift,
+		     (unsigned long long)tc->time_mult, (unsigned long long)tc->time_zero);
+	if (ev->header.size >= sizeof(*tc))
+		dump__printf(d, "... Time Cycles     %llu\n... Time Mask       %#llx\n"
+			     "... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+			     (unsigned long long)tc->time_cycles, (unsigned long long)tc->time_mask,
+			     tc->cap_user_time_zero, tc->cap_user_time_short);
+	dump__printf(d, ": unhandled!\n");
+}
+
+/* SWITCH and SWITCH_CPU_WIDE: the direction, and for the latter the other task. */
+static void dump__switch(struct raw_dump *d, const union perf_event *ev)
+{
+	bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+	const char *dir = !out ? "IN" :
+			  (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" :
+										      "OUT";
+	const u32 *w = (const u32 *)ev + 2;
+
+	if (ev->header.type == PERF_RECORD_SWITCH || ev->header.size < 16) {
+		dump__printf(d, " %-11s\n", dir);
+		return;
+	}
+	dump__printf(d, " %-11s  %s pid/tid: %5d/%-5d\n", dir, out ? "next" : "prev",
+		     (int)w[0], (int)w[1]);
+}
+
+/* NAMESPACES: "<index>/<name>: <dev>/<inode>" for each namespace of the task. */
+static void dump__namespaces(struct raw_dump *d, const union perf_event *ev)
+{
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	const u32 *w = (const u32 *)ev + 2;
+	const u64 *ns = (const u64 *)ev + 3;
+	u64 nr, room;
+
+	if (ev->header.size < 24) {
+		dump__printf(d, "\n");
+		return;
+	}
+	memcpy(&nr, w + 2, sizeof(nr));
+	room = (ev->header.size - 24) / 16;
+	dump__printf(d, " %d/%d - nr_namespaces: %llu\n\t\t[", (int)w[0], (int)w[1],
+		     (unsigned long long)nr);
+	/* Four to a line. */
+	for (u64 i = 0; i < nr && i < room; i++)
+		dump__printf(d, "%s%llu/%s: %llu/%#llx", !i ? "" : i % 4 ? ", " : ", \n\t\t ",
+			     (unsigned long long)i,
+			     i < ARRAY_SIZE(names) ? names[i] : "unknown",
+			     (unsigned long long)ns[2 * i], (unsigned long long)ns[2 * i + 1]);
+	dump__printf(d, "]\n");
+}
+
+/*
+ * The size the fixed fields of a record need (the sample id trailer
+ * aside); 8, the header's, for types whose fields are checked where they
+ * are decoded.  A damaged file may hold shorter ones.
+ */
+static u32 record__min_size(u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP:		return offsetof(struct perf_record_mmap, filename);
+	case PERF_RECORD_MMAP2:		return offsetof(struct perf_record_mmap2, filename);
+	case PERF_RECORD_COMM:		return 16;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:		return sizeof(struct perf_record_fork);
+	case PERF_RECORD_LOST:		return sizeof(struct perf_record_lost);
+	case PERF_RECORD_LOST_SAMPLES:	return sizeof(struct perf_record_lost_samples);
+	case PERF_RECORD_KSYMBOL:	return sizeof(struct perf_record_ksymbol);
+	case PERF_RECORD_BPF_EVENT:	return 16;
+	case PERF_RECORD_ITRACE_START:	return 16;
+	case PERF_RECORD_AUX:		return 32;
+	case PERF_RECORD_CGROUP:	return 16;
+	case PERF_RECORD_STAT_ROUND:	return 24;
+	case PERF_RECORD_ID_INDEX:
+	case PERF_RECORD_THREAD_MAP:	return 16;
+	case PERF_RECORD_TIME_CONV:	return offsetof(struct perf_record_time_conv, time_cycles);
+	default:			return 8;
+	}
+}
+
 /* The rest of the decoded line, after "PERF_RECORD_<name>". */
 static void dump__fields(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
 			 const struct perf_sample *sample)
 {
 	u16 misc = ev->header.misc;
+	/* The record as words, for the fixed-size ones; sizes were checked by the session. */
+	const u32 *w = (const u32 *)ev;
+	const u64 *q = (const u64 *)ev;
 
+	if (ev->header.size < record__min_size(ev->header.type)) {
+		dump__printf(d, ": record too short for its type\n");
+		return;
+	}
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		dump__sample(d, s, ev, sample);
@@ -366,21 +461,57 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 		break;
 	case PERF_RECORD_THREAD_MAP:
 		dump__thread_map(d, ev);
-		if (d->maps_unhandled)
+		if (!d->script)
 			dump__printf(d, ": unhandled!\n");
 		break;
 	case PERF_RECORD_CPU_MAP:
 		dump__cpu_map(d, ev);
-		if (d->maps_unhandled)
+		if (!d->script)
 			dump__printf(d, ": unhandled!\n");
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
 		dump__event_update(d, ev);
 		break;
+	case PERF_RECORD_TIME_CONV:
+		dump__time_conv(d, ev);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		dump__switch(d, ev);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		dump__namespaces(d, ev);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		dump__printf(d, " pid: %u tid: %u\n", w[2], w[3]);
+		break;
+	case PERF_RECORD_AUX:
+		dump__printf(d, " offset: %#llx size: %#llx flags: %#llx [%s%s%s]\n",
+			     (unsigned long long)q[1], (unsigned long long)q[2],
+			     (unsigned long long)q[3], (q[3] & PERF_AUX_FLAG_TRUNCATED) ? "T" : "",
+			     (q[3] & PERF_AUX_FLAG_OVERWRITE) ? "O" : "",
+			     (q[3] & PERF_AUX_FLAG_PARTIAL) ? "P" : "");
+		break;
+	case PERF_RECORD_CGROUP:
+		dump__printf(d, " cgroup: %llu %.*s\n", (unsigned long long)q[1],
+			     (int)strnlen((const char *)(q + 2), ev->header.size - 16),
+			     (const char *)(q + 2));
+		break;
+	case PERF_RECORD_STAT_ROUND:
+		dump__printf(d, "\n... time %llu, type %s\n: unhandled!\n", (unsigned long long)q[2],
+			     q[1] == 1 ? "FINAL" : "INTERVAL");
+		break;
 	/* The distro ends these without a newline: the next record's blank line ends them. */
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
 	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_BUILD_ID:
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		/* Script's handler ends the line no more than the ones above. */
+		if (!d->script)
+			dump__printf(d, ": unhandled!\n");
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		dump__printf(d, "\n");

@@ -20,10 +20,12 @@ struct raw_dump {
 	struct outbuf *ob;	/* where the dump goes (perf script interleaves its own lines) */
 	struct outbuf *own;	/* ob when raw_dump__init_stdout() made it */
 	/*
-	 * The distro's perf report has no handler for THREAD_MAP and CPU_MAP
-	 * records and says so after each (": unhandled!"); perf script has one.
+	 * For perf script, not perf report.  The distro's two handle different
+	 * record types and follow a dump of one they have no handler for with
+	 * ": unhandled!": report does not handle THREAD_MAP, CPU_MAP, THROTTLE
+	 * and UNTHROTTLE records, script does.
 	 */
-	bool maps_unhandled;
+	bool script;
 };
 
 /* The dump to standard output through a buffer of its own (stdio is flushed first). */
