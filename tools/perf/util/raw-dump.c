@@ -14,6 +14,7 @@
 #include "raw-dump.h"
 #include "outbuf.h"
 #include "session.h"
+#include "cpumap.h"
 
 static void dump__printf(struct raw_dump *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -228,58 +229,70 @@ static void dump__thread_map(struct raw_dump *d, const union perf_event *ev)
 	dump__printf(d, "\n");
 }
 
-/* "0-3,5": the CPUs a CPU_MAP record lists, as ranges. */
-static void dump__cpu_map(struct raw_dump *d, const union perf_event *ev)
+/*
+ * The CPUs of a CPU_MAP record's body @p (@room bytes) into @map, which has
+ * room for @cap; returns how many.  Bodies are a u16 type, then for type 0
+ * a u16 count and u16 CPU numbers, for type 1 a u16 count of words, their
+ * u16 size and the mask words (4-byte ones packed from byte 6, 8-byte ones
+ * aligned at byte 8), for type 2 the any-CPU flag, a pad byte and the u16
+ * first and last CPUs of a range.
+ */
+static int cpu_map_record__cpus(const unsigned char *p, u32 room, int *map, int cap)
 {
-	const unsigned char *p = (const unsigned char *)ev + 8;
-	u32 room = ev->header.size - 8;
-	int cpus[4096], nr = 0;
-	u16 type, n;
+	u16 type, n, a, b;
+	int nr = 0;
 
 	if (room < 8)
-		goto out;
+		return 0;
 	memcpy(&type, p, 2);
-	if (type == 0) {		/* a list of u16 CPU numbers */
-		memcpy(&n, p + 2, 2);
-		for (u16 i = 0; i < n && 4u + 2u * i + 2 <= room && nr < 4096; i++) {
-			u16 c;
-
-			memcpy(&c, p + 4 + 2 * i, 2);
-			cpus[nr++] = c;
+	memcpy(&n, p + 2, 2);
+	memcpy(&a, p + 4, 2);
+	memcpy(&b, p + 6, 2);
+	if (type == 0) {
+		for (u32 i = 0; i < n && 4 + 2 * i + 2 <= room && nr < cap; i++) {
+			memcpy(&a, p + 4 + 2 * i, 2);
+			map[nr++] = a;
 		}
-	} else if (type == 2) {		/* a range: any_cpu, pad, start, end */
-		u16 start, end;
+	} else if (type == 1 && (a == 4 || a == 8)) {
+		u32 start = a == 4 ? 6 : 8;
+		u32 bits = min_t(u32, (u32)n * a, room - start) * 8;
 
-		memcpy(&start, p + 4, 2);
-		memcpy(&end, p + 6, 2);
-		if (p[2])
-			cpus[nr++] = -1;
-		for (u32 c = start; c <= end && nr < 4096; c++)
-			cpus[nr++] = (int)c;
-	} else if (type == 1) {		/* a mask: nr words of long_size bytes */
-		u16 long_size;
-		u32 words;
-
-		memcpy(&n, p + 2, 2);
-		memcpy(&long_size, p + 4, 2);
-		words = n;
-		if (long_size == 8 || long_size == 4) {
-			for (u32 i = 0; i < words && 8 + (i + 1) * long_size <= room; i++)
-				for (u32 b = 0; b < long_size * 8u && nr < 4096; b++)
-					if (p[8 + i * long_size + b / 8] & (1u << (b % 8)))
-						cpus[nr++] = (int)(i * long_size * 8 + b);
-		}
+		for (u32 bit = 0; bit < bits && nr < cap; bit++)
+			if (p[start + bit / 8] & (1u << (bit % 8)))
+				map[nr++] = (int)bit;
+	} else if (type == 2) {
+		if (p[2] && nr < cap)
+			map[nr++] = -1;
+		for (u32 c = a; c <= b && nr < cap; c++)
+			map[nr++] = (int)c;
 	}
-out:
+	return nr;
+}
+
+/* ": 0-3,5": the CPUs a CPU_MAP record names, printed as -C takes them. */
+static void dump__cpu_map(struct raw_dump *d, const union perf_event *ev)
+{
+	u32 room = ev->header.size - 8;
+	/* At most one CPU per bit of the record, and a range of 65536. */
+	int cap = (int)max_t(u32, room * 8, 65537);
+	struct cpu_map *map = malloc(sizeof(*map) + cap * sizeof(int));
+	char *buf = NULL;
+	int len;
+
 	dump__printf(d, ": ");
-	for (int i = 0, j; i < nr; i = j + 1) {
-		for (j = i; j + 1 < nr && cpus[j + 1] == cpus[j] + 1; j++)
-			;
-		dump__printf(d, "%s%d", i ? "," : "", cpus[i]);
-		if (j > i)
-			dump__printf(d, "-%d", cpus[j]);
+	if (map) {
+		map->refcnt = 1;
+		map->nr = cpu_map_record__cpus((const unsigned char *)ev + 8, room, map->map, cap);
+		len = cpu_map__snprint(map, NULL, 0);
+		buf = malloc(len + 1);
+		if (buf) {
+			cpu_map__snprint(map, buf, len + 1);
+			outbuf__write(d->ob, buf, len);
+		}
 	}
 	dump__printf(d, "\n");
+	free(buf);
+	cpu_map__put(map);
 }
 
 /* EVENT_UPDATE: the id, then a unit, a scale, a name or a CPU map. */
