@@ -550,9 +550,12 @@ static int session__pipe_tracing_data(struct perf_session *s, const union perf_e
 	return err < 0 ? err : 0;
 }
 
+static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset);
+
 /*
  * A record of a stream's head: dumped (-D) when the data is being
- * processed, else kept for perf_session__process_events to dump first.
+ * processed, else kept for perf_session__process_events to dump first
+ * (a head is a few KiB: attrs, features, the tracing data's header).
  */
 static int session__dump_head(struct perf_session *s, const union perf_event *ev, u64 off)
 {
@@ -561,7 +564,7 @@ static int session__dump_head(struct perf_session *s, const union perf_event *ev
 
 	if (s->tool) {
 		if (s->tool->dump)
-			raw_dump__record(s->tool->dump, s, ev, &(struct perf_sample){ .ip = 0 }, off);
+			session__dump_user(s, ev, off);
 		return 0;
 	}
 	if (s->pipe_head_len + need > s->pipe_head_cap) {
