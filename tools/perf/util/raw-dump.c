@@ -269,20 +269,21 @@ static int cpu_map_record__cpus(const unsigned char *p, u32 room, int *map, int 
 	return nr;
 }
 
-/* ": 0-3,5": the CPUs a CPU_MAP record names, printed as -C takes them. */
-static void dump__cpu_map(struct raw_dump *d, const union perf_event *ev)
+/*
+ * "0-3,5": the CPUs of a CPU map body (a CPU_MAP record's, or an
+ * EVENT_UPDATE's), printed as -C takes them, then a newline.
+ */
+static void dump__cpu_map(struct raw_dump *d, const unsigned char *body, u32 room)
 {
-	u32 room = ev->header.size - 8;
 	/* At most one CPU per bit of the record, and a range of 65536. */
 	int cap = (int)max_t(u32, room * 8, 65537);
 	struct cpu_map *map = malloc(sizeof(*map) + cap * sizeof(int));
 	char *buf = NULL;
 	int len;
 
-	dump__printf(d, ": ");
 	if (map) {
 		map->refcnt = 1;
-		map->nr = cpu_map_record__cpus((const unsigned char *)ev + 8, room, map->map, cap);
+		map->nr = cpu_map_record__cpus(body, room, map->map, cap);
 		len = cpu_map__snprint(map, NULL, 0);
 		buf = malloc(len + 1);
 		if (buf) {
@@ -295,7 +296,7 @@ static void dump__cpu_map(struct raw_dump *d, const union perf_event *ev)
 	cpu_map__put(map);
 }
 
-/* EVENT_UPDATE: the id, then a unit, a scale, a name or a CPU map. */
+/* EVENT_UPDATE: the id, then a unit, a scale, a name or the event's CPUs. */
 static void dump__event_update(struct raw_dump *d, const union perf_event *ev)
 {
 	const char *p = (const char *)ev;
@@ -322,6 +323,10 @@ static void dump__event_update(struct raw_dump *d, const union perf_event *ev)
 		break;
 	case 2:
 		dump__printf(d, "... name:  %.*s\n", (int)strnlen(p + 24, room), p + 24);
+		break;
+	case 3:
+		dump__printf(d, "... ");
+		dump__cpu_map(d, (const unsigned char *)p + 24, room);
 		break;
 	default:
 		dump__printf(d, "... unknown type\n");
@@ -478,7 +483,8 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 			dump__printf(d, ": unhandled!\n");
 		break;
 	case PERF_RECORD_CPU_MAP:
-		dump__cpu_map(d, ev);
+		dump__printf(d, ": ");
+		dump__cpu_map(d, (const unsigned char *)ev + 8, ev->header.size - 8);
 		if (!d->script)
 			dump__printf(d, ": unhandled!\n");
 		break;
@@ -519,6 +525,7 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 	case PERF_RECORD_HEADER_FEATURE:
 	case PERF_RECORD_HEADER_TRACING_DATA:
 	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
