@@ -3,7 +3,6 @@
  * distro's, so that the dumps of a file by the two can be compared byte for
  * byte; the code is this project's own.
  */
-#include <ctype.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,8 +44,10 @@ static void dump__hex(struct raw_dump *d, const unsigned char *p, u32 size)
 			o += line + i < size ? sprintf(o, " %02x", p[line + i]) : sprintf(o, "   ");
 		*o++ = ' ';
 		*o++ = ' ';
+		/* Printable ASCII as is, whatever the locale says of other bytes. */
 		for (i = 0; i < 16; i++)
-			*o++ = line + i >= size ? ' ' : isprint(p[line + i]) ? (char)p[line + i] : '.';
+			*o++ = line + i >= size ? ' ' :
+			       p[line + i] >= 0x20 && p[line + i] < 0x7f ? (char)p[line + i] : '.';
 		*o++ = '\n';
 		outbuf__advance(d->ob, o);
 	}
