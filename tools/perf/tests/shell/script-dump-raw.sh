@@ -1,7 +1,9 @@
 #!/bin/bash
 # perf report -D and perf script -D dump every record byte for byte as the distro does
 # Files recorded by the distro and by us (cpu-clock -g over a workload, a
-# compressed one, tracepoints system-wide, a stream written to a pipe) are
+# compressed one, one with user registers and stacks, tracepoints
+# system-wide, a stream written to a pipe; MMAP2 records with build ids
+# from the distro alone) are
 # dumped by both perfs, and the outputs must be identical: the offsets,
 # the hex dumps, the decoded lines, the order (user records as read, the
 # kernel's in time order), the thread and DSO of each sample, perf
@@ -40,10 +42,18 @@ for p in "$ORACLE" "$PERF"; do
 		fail "$n: record -z"
 	"$p" record -q -g -e cpu-clock -o - -- sh -c "$work" >$n-pipe.data 2>/dev/null ||
 		fail "$n: record -o -"
+	# User registers and stack: their lines, and the stack's offset.
+	"$p" record -q --call-graph dwarf,1024 -e cpu-clock -o $n-dwarf.data -- sh -c "$work" \
+		>/dev/null 2>&1 || fail "$n: record --call-graph dwarf"
 	same_dump $n-cg.data
 	same_dump $n-z.data
 	same_dump $n-pipe.data
+	same_dump $n-dwarf.data
 done
+# MMAP2 records that carry build ids (only the distro writes them).
+"$ORACLE" record -q --buildid-mmap -e cpu-clock -o dist-bid.data -- sh -c "$work" \
+	>/dev/null 2>&1 || fail "dist: record --buildid-mmap"
+same_dump dist-bid.data
 
 # Tracepoints, with CPU columns and several processes' side-band records.
 [ "$(id -u)" -eq 0 ] || skip "tracepoints system-wide need root (the rest passed)"
