@@ -3,11 +3,11 @@
 # Files recorded by the distro and by us (cpu-clock -g over a workload, a
 # compressed one, one with user registers and stacks, tracepoints
 # system-wide, a stream written to a pipe; MMAP2 records with build ids
-# from the distro alone) are
-# dumped by both perfs, and the outputs must be identical: the offsets,
-# the hex dumps, the decoded lines, the order (user records as read, the
-# kernel's in time order), the thread and DSO of each sample, perf
-# script's own lines between them and perf report's summary at the end.
+# from the distro alone) are dumped by both perfs, and the outputs must be
+# identical: the offsets, the hex dumps, the decoded lines, the order (user
+# records as read, the kernel's in time order), the thread and DSO of each
+# sample, perf script's own lines between them and perf report's summary
+# at the end.
 . "$(dirname "$0")/lib/common.sh"
 need_oracle
 cd "$TMPD"
