@@ -9,6 +9,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "util/session.h"
+#include "util/raw-dump.h"
 #include "util/debug.h"
 #include "util/callchain.h"
 #include "util/srcline.h"
@@ -1063,6 +1064,7 @@ static const char * const report_options[] = {
 	"    --header          show the data header first",
 	"    --header-only     show the data header and stop",
 	"    --stats           show the number of records of each type, and samples per event",
+	"-D, --dump-raw-trace  dump every record (offset, bytes, fields), then the --stats summary",
 	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
 	"-q, --quiet           do not show warnings or the comment lines",
 	SYMBOL_CONF_USAGE,
@@ -1266,6 +1268,7 @@ int cmd_report(int argc, const char **argv)
 		{ "header", no_argument, NULL, OPT_HEADER },
 		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "tasks", no_argument, NULL, OPT_TASKS },
 		{ "task", no_argument, NULL, OPT_TASKS },
 		{ "help", no_argument, NULL, 'h' },
@@ -1281,13 +1284,14 @@ int cmd_report(int argc, const char **argv)
 	const char *input = perf_session__default_input(), *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
 	bool truncated = false;	/* shown, but the exit status must say the file is cut */
+	struct raw_dump dump = { .script = false };	/* -D */
 	struct evsel *e;
 	char msg[256], *end;
 	int c, err;
 
 	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hD", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case 'i':
@@ -1383,6 +1387,11 @@ filter_done:
 		case OPT_STATS:
 			stats = true;
 			break;
+		case 'D':
+			/* The dump, then the --stats summary, as the distro prints them. */
+			r.tool.dump = &dump;
+			stats = true;
+			break;
 		case OPT_TASKS:
 			tasks = true;
 			break;
@@ -1450,7 +1459,7 @@ filter_done:
 			report__exit(&r);
 			return 0;
 		}
-	} else if (!quiet && !stats && !tasks) {
+	} else if (!quiet && (!stats || r.tool.dump) && !tasks) {
 		printf("# To display the perf.data header info, please use "
 		       "--header/--header-only options.\n#\n");
 	}
@@ -1483,8 +1492,13 @@ filter_done:
 	if (stats) {
 		/* --stats: the records of the file by type, and each event's samples. */
 		r.tool.sample = report__count_sample;
-		r.tool.other = report__count_other;
-		err = perf_session__process_events(r.session, &r.tool);
+		/* The distro's summary after -D counts no LOST_SAMPLES by event. */
+		r.tool.other = r.tool.dump ? NULL : report__count_other;
+		err = r.tool.dump ? raw_dump__init_stdout(&dump) : 0;
+		if (!err)
+			err = perf_session__process_events(r.session, &r.tool);
+		if (raw_dump__exit(&dump) && !err)
+			err = -EIO;
 		if (!err)
 			report__print_stats(&r);
 		else

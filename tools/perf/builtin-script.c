@@ -20,6 +20,7 @@
 #include <traceevent/trace-seq.h>
 #include "builtin.h"
 #include "util/session.h"
+#include "util/raw-dump.h"
 #include "util/unwind.h"
 #include "util/srcline.h"
 #include "util/debug.h"
@@ -758,6 +759,7 @@ static const char * const script_options[] = {
 	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
 	"                      several separated by commas",
 	"-q, --quiet           do not show warnings",
+	"-D, --dump-raw-trace  dump every record (offset, bytes, fields) along with the output",
 	SYMBOL_CONF_USAGE,
 	NULL
 };
@@ -783,11 +785,13 @@ int cmd_script(int argc, const char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct script sc = { .tool = { .sample = script__sample } };
+	struct raw_dump dump = { .ob = &sc.ob, .script = true };	/* -D */
 	const char *input = perf_session__default_input();
 	bool header = false, header_only = false;
 	struct evsel *e;
@@ -795,7 +799,7 @@ int cmd_script(int argc, const char **argv)
 	int c, err, out_err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:G", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:GD", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case OPT_HEADER_ONLY:
@@ -859,6 +863,9 @@ filter_done:
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'D':
+			sc.tool.dump = &dump;
 			break;
 		case SYMBOL_OPT_DEMANGLE:
 		case SYMBOL_OPT_NO_DEMANGLE:

@@ -151,6 +151,7 @@ struct perf_sample {
 	u64 *user_regs;
 	u64 user_stack_size;
 	void *user_stack;
+	u64 data_src;		/* PERF_SAMPLE_DATA_SRC */
 	u16 misc;
 };
 

@@ -217,7 +217,7 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		GET((void)v);
 	if (type & PERF_SAMPLE_DATA_SRC)
-		GET((void)v);
+		GET(sample->data_src = v);
 	if (type & PERF_SAMPLE_TRANSACTION)
 		GET((void)v);
 	if ((type & PERF_SAMPLE_REGS_INTR) &&

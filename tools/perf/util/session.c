@@ -17,6 +17,7 @@
 #include "session.h"
 #include "debug.h"
 #include "header.h"
+#include "raw-dump.h"
 
 #define WINDOW_SIZE	(64ull << 20)
 
@@ -549,6 +550,56 @@ static int session__pipe_tracing_data(struct perf_session *s, const union perf_e
 	return err < 0 ? err : 0;
 }
 
+static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset);
+
+/*
+ * A record of a stream's head: dumped (-D) when the data is being
+ * processed, else kept for perf_session__process_events to dump first
+ * (a head is a few KiB: attrs, features, the tracing data's header).
+ */
+static int session__dump_head(struct perf_session *s, const union perf_event *ev, u64 off)
+{
+	size_t need = 16 + ((ev->header.size + 7u) & ~7u);
+	u64 nr = (u64)s->evlist->nr_entries;
+
+	if (s->tool) {
+		if (s->tool->dump)
+			session__dump_user(s, ev, off);
+		return 0;
+	}
+	if (s->pipe_head_len + need > s->pipe_head_cap) {
+		size_t cap = (s->pipe_head_len + need) * 2;
+		char *p = realloc(s->pipe_head, cap);
+
+		if (!p)
+			return -ENOMEM;
+		s->pipe_head = p;
+		s->pipe_head_cap = cap;
+	}
+	memcpy(s->pipe_head + s->pipe_head_len, &off, sizeof(off));
+	memcpy(s->pipe_head + s->pipe_head_len + 8, &nr, sizeof(nr));
+	memcpy(s->pipe_head + s->pipe_head_len + 16, ev, ev->header.size);
+	s->pipe_head_len += need;
+	return 0;
+}
+
+/* -D on a stream: the head that perf_session__open read. */
+static void session__dump_pipe_head(struct perf_session *s)
+{
+	struct perf_sample none = { .ip = 0 };
+
+	for (size_t pos = 0; pos < s->pipe_head_len;) {
+		const union perf_event *ev = (const void *)(s->pipe_head + pos + 16);
+		u64 off, nr;
+
+		memcpy(&off, s->pipe_head + pos, sizeof(off));
+		memcpy(&nr, s->pipe_head + pos + 8, sizeof(nr));
+		/* Before the first attr there is no sample layout to show fields of. */
+		raw_dump__record(s->tool->dump, s, ev, nr ? &none : NULL, off);
+		pos += 16 + ((ev->header.size + 7u) & ~7u);
+	}
+}
+
 static int session__pipe_record(struct perf_session *s, const union perf_event *ev, u64 off)
 {
 	u32 type = ev->header.type;
@@ -575,6 +626,9 @@ static int session__pipe_record(struct perf_session *s, const union perf_event *
 	case PERF_RECORD_HEADER_EVENT_TYPE:
 		s->nr_events++;
 		s->nr_by_type[type]++;
+		err = session__dump_head(s, ev, off);
+		if (err)
+			return err;
 		break;
 	default:
 		return session__process_record(s, ev, off);
@@ -738,6 +792,7 @@ void perf_session__delete(struct perf_session *s)
 	free(s->align_buf);
 	free(s->tracing_data);
 	free(s->pipe_buf);
+	free(s->pipe_head);
 	zstd_reader__exit(&s->zstd);
 	free(s->hostname);
 	free(s->osrelease);
@@ -833,6 +888,8 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 		return corrupt(s, offset, "%s record fields run past its size %u",
 			       ev->header.type == PERF_RECORD_SAMPLE ? "sample" : "side-band",
 			       ev->header.size);
+	if (tool->dump)
+		raw_dump__record(tool->dump, s, ev, &sample, offset);
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		s->nr_samples++;
@@ -966,6 +1023,14 @@ static void session__unknown_type(struct perf_session *s, const union perf_event
 			   "the end-of-file summary counts them.\n");
 }
 
+/* A user record has no sample fields: its dump shows them as zeroes, as the distro's does. */
+static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset)
+{
+	struct perf_sample none = { .ip = 0 };
+
+	raw_dump__record(s->tool->dump, s, ev, &none, offset);
+}
+
 static int session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
@@ -978,6 +1043,9 @@ static int session__process_record(struct perf_session *s, const union perf_even
 		session__unknown_type(s, ev, offset);
 		return 0;
 	}
+	/* User records are dumped as read, the kernel's as delivered (session__deliver). */
+	if (type >= PERF_RECORD_USER_TYPE_START && s->tool->dump)
+		session__dump_user(s, ev, offset);
 	if (!s->nr_by_type[type]++ && record_type__unsupported(s, type))
 		pr_warning("WARNING: PERF_RECORD_%s records are not supported by this perf "
 			   "(the first is at offset %llu); skipping them.\n",
@@ -1088,6 +1156,8 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	s->tool = tool;
 	ordered_events__init(&s->oe, session__oe_deliver, s);
 	if (s->pipe) {
+		if (tool->dump)
+			session__dump_pipe_head(s);
 		err = session__process_pipe(s);
 		off = s->pipe_off;
 		if (err)

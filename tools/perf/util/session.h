@@ -18,6 +18,7 @@
 
 struct perf_session;
 struct tep_handle;
+struct raw_dump;
 
 struct perf_tool {
 	int (*sample)(struct perf_tool *tool, union perf_event *event,
@@ -25,6 +26,8 @@ struct perf_tool {
 	/* Side-band records, after the machine has taken them into account. */
 	int (*other)(struct perf_tool *tool, union perf_event *event,
 		     struct perf_sample *sample, struct machine *machine);
+	/* -D: every record is dumped here too, in the order the distro dumps them. */
+	struct raw_dump *dump;
 };
 
 struct perf_session {
@@ -82,6 +85,13 @@ struct perf_session {
 	bool pipe_pending;		/* pipe_buf holds the first record of the data */
 	void *pipe_buf;			/* the current record, 64 KiB */
 	u64 pipe_off, pipe_rec_off;	/* bytes read; where the current record began */
+	/*
+	 * The records of the head, as read by perf_session__open, for a -D
+	 * dump to show first: each an offset, the number of events known
+	 * before it, then the record padded to 8 bytes.
+	 */
+	char *pipe_head;
+	size_t pipe_head_len, pipe_head_cap;
 	/* The window of the data section currently mapped. */
 	char *win;
 	u64 win_off, win_len;

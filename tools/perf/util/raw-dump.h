@@ -1,0 +1,46 @@
+#ifndef PERF_UTIL_RAW_DUMP_H
+#define PERF_UTIL_RAW_DUMP_H
+/*
+ * -D/--dump-raw-trace of perf report and perf script: every record of a
+ * file as its bytes and as a decoded line, in the layout the distro's perf
+ * prints.  The session calls raw_dump__record() for a user record (ATTR,
+ * FINISHED_ROUND, ...) as it reads it, and for a kernel record (samples,
+ * MMAP, COMM, ...) as it delivers it, that is in time order: the distro
+ * dumps at the same two points, so the two dumps list records in the same
+ * order.
+ */
+#include <stdbool.h>
+#include "types.h"
+#include "event.h"
+
+struct outbuf;
+struct perf_session;
+
+struct raw_dump {
+	struct outbuf *ob;	/* where the dump goes (perf script interleaves its own lines) */
+	struct outbuf *own;	/* ob when raw_dump__init_stdout() made it */
+	/*
+	 * For perf script, not perf report.  The distro's two handle different
+	 * record types and follow a dump of one they have no handler for with
+	 * ": unhandled!": report does not handle THREAD_MAP, CPU_MAP, THROTTLE
+	 * and UNTHROTTLE records, script does.
+	 */
+	bool script;
+};
+
+/* The dump to standard output through a buffer of its own (stdio is flushed first). */
+int raw_dump__init_stdout(struct raw_dump *d);
+/* Writes out what that buffer holds and frees it; 0 or the first write error (-errno). */
+int raw_dump__exit(struct raw_dump *d);
+
+/*
+ * One record: "0x<offset>@<file> [0x<size>]: event: <type>", its bytes in
+ * hex and ASCII, and its fields.  For a user record @sample is all zeroes;
+ * NULL for one read before any event was known (the first ATTR of a stream).
+ * A sample is followed by its thread and the DSO of its ip, looked up in
+ * the session's machine as it stands.
+ */
+void raw_dump__record(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
+		      const struct perf_sample *sample, u64 offset);
+
+#endif
