@@ -14,14 +14,16 @@ cd "$TMPD"
 
 work='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 
-# $1: a file; both perfs dump it with report -D and with script -D.  perf
-# script's own lines come with -G: callchains of garbage frame pointers
-# (heap addresses in a user stack) are named apart from the distro's by
-# perf script itself, -D or not, and that is not what this test is about.
+# $1: a file; both perfs dump it with report -D and with script -D (whose
+# own sample lines, callchains included, come between the records).  For
+# stacks unwound from --call-graph dwarf, script -D -G: the distro's
+# unwinder sometimes adds a last frame at ffffffffffffffff, which ours does
+# not (dwarf-unwind.sh compares those chains).
 same_dump() {
-	local f=$1 cmd
+	local f=$1 cmd g=
 
-	for cmd in "report -D" "script -D -G"; do
+	case $f in *dwarf*) g=" -G";; esac
+	for cmd in "report -D" "script -D$g"; do
 		"$PERF" $cmd -i "$f" >ours.txt 2>ours.err ||
 			{ cat ours.err; fail "$cmd -i $f exited $?"; }
 		[ -s ours.err ] && { cat ours.err; fail "$cmd -i $f wrote to stderr"; }
