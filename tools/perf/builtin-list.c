@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -20,6 +21,9 @@ struct list_state {
 	const char *glob;
 	bool ids;		/* --ids: "sys:name id" per tracepoint, for tests */
 	int printed;
+	/* Tracepoints found, "sys:name" then NUL then the id as text. */
+	char **tps;
+	size_t nr_tps, cap_tps;
 };
 
 static bool list__match(const struct list_state *st, const char *name, const char *alias)
@@ -60,27 +64,64 @@ static void list__symbols(struct list_state *st, u32 type, const char *kind)
 			snprintf(name, sizeof(name), "%s OR %s", sym->name, sym->alias);
 		else
 			snprintf(name, sizeof(name), "%s", sym->name);
-		printf("  %-50s [%s]%s\n", name, kind,
-		       type == PERF_TYPE_HARDWARE && !list__supported(type, sym->config) ?
-		       " <not supported>" : "");
+		/* Hardware events this machine cannot count are left out, as the distro leaves them. */
+		if (type == PERF_TYPE_HARDWARE && !list__supported(type, sym->config))
+			continue;
+		printf("  %-50s [%s]\n", name, kind);
 		st->printed++;
 	}
 }
 
+/* Keeps a tracepoint that has an id (ftrace's own events have none: they cannot be opened). */
 static int list__tracepoint(const char *sys, const char *name, void *arg)
 {
 	struct list_state *st = arg;
-	char full[512];
+	char full[512], *copy;
+	int id;
 
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
 	if (!list__match(st, full, name))
 		return 0;
-	if (st->ids)
-		printf("%s %d\n", full, tracepoint__id(sys, name));
-	else
-		printf("  %-50s [Tracepoint event]\n", full);
-	st->printed++;
+	id = tracepoint__id(sys, name);
+	if (id < 0)
+		return 0;
+	if (st->nr_tps == st->cap_tps) {
+		size_t cap = st->cap_tps ? st->cap_tps * 2 : 1024;
+		char **n = realloc(st->tps, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->tps = n;
+		st->cap_tps = cap;
+	}
+	if (asprintf(&copy, "%s%c%d", full, '\0', id) < 0)
+		return -ENOMEM;
+	st->tps[st->nr_tps++] = copy;
 	return 0;
+}
+
+static int list__strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/* The tracepoints kept, ordered by their whole "sys:name" as the distro orders them. */
+static void list__print_tracepoints(struct list_state *st)
+{
+	qsort(st->tps, st->nr_tps, sizeof(*st->tps), list__strcmp);
+	for (size_t i = 0; i < st->nr_tps; i++) {
+		const char *full = st->tps[i];
+
+		if (st->ids)
+			printf("%s %s\n", full, full + strlen(full) + 1);
+		else
+			printf("  %-50s [Tracepoint event]\n", full);
+		st->printed++;
+		free(st->tps[i]);
+	}
+	free(st->tps);
+	st->tps = NULL;
+	st->nr_tps = st->cap_tps = 0;
 }
 
 static const char * const list_usage[] = {
@@ -149,11 +190,14 @@ int cmd_list(int argc, const char **argv)
 				return 1;
 			}
 			tracepoint__for_each("*", "*", list__tracepoint, &st);
+			list__print_tracepoints(&st);
 			return 0;
 		}
 	}
 	if (!st.ids) {
-		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
+		/* The distro heads the list on a terminal (its pager) only. */
+		if (isatty(STDOUT_FILENO))
+			printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
 		list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");
 		list__symbols(&st, PERF_TYPE_SOFTWARE, "Software event");
 		if (list__match(&st, "rNNN", NULL)) {
@@ -162,8 +206,11 @@ int cmd_list(int argc, const char **argv)
 		}
 	}
 	if (tracepoint__tracefs_dir())
+	{
 		tracepoint__for_each(st.glob && strchr(st.glob, ':') ? NULL : "*", "*",
 				     list__tracepoint, &st);
+		list__print_tracepoints(&st);
+	}
 	else if (!st.ids && !quiet)
 		fprintf(stderr, "\nNo tracepoints listed: %s\n", tracepoint__error());
 	if (st.glob && !st.printed) {

@@ -28,11 +28,21 @@ PERF_HELP_RAW=1 "$PERF" help report | grep -q '^--children::$' || fail "PERF_HEL
 grep -q '^  cpu-clock  *\[Software event\]$' sw || fail "perf list sw has no cpu-clock"
 grep -v '\[Software event\]$' sw && fail "perf list sw lists other kinds"
 "$PERF" list hw >hw || fail "perf list hw exited $?"
-grep -v '\[Hardware event\]' hw && fail "perf list hw lists other kinds"
+grep -v '\[Hardware event\]$' hw && fail "perf list hw lists other kinds, or unsupported events"
+# As the distro: the same hardware events (none on a machine without a PMU),
+# and the same tracepoints, in the same order.
+if [ -x "$ORACLE" ]; then
+	"$ORACLE" list hw 2>/dev/null | cmp -s - hw || fail "perf list hw differs from the distro's"
+fi
 if grep -q tracefs /proc/mounts; then
 	"$PERF" list tracepoint >tp || fail "perf list tracepoint exited $?"
 	grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' tp || fail "no sched:sched_switch"
 	grep -v '\[Tracepoint event\]$' tp && fail "perf list tracepoint lists other kinds"
+	if [ -x "$ORACLE" ]; then
+		"$ORACLE" list tracepoint 2>/dev/null | cmp -s - tp ||
+			{ diff tp <("$ORACLE" list tracepoint 2>/dev/null) | head -5;
+			  fail "perf list tracepoint differs from the distro's"; }
+	fi
 fi
 
 "$PERF" test list >all || fail "perf test list exited $?"
