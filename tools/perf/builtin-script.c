@@ -895,7 +895,11 @@ filter_done:
 		return 1;
 	}
 	if (header_only) {
-		perf_session__print_header(sc.session, stdout);
+		/* Of a stream, the distro's script prints the head only: the features come later. */
+		if (sc.session->pipe)
+			perf_session__print_file_header(sc.session, stdout);
+		else
+			perf_session__print_header(sc.session, stdout);
 		perf_session__delete(sc.session);
 		sample_filter__exit(&sc.filter);
 		return 0;

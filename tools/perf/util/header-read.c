@@ -686,6 +686,9 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 			break;
 		}
 	}
+	/* A stream's features are those that came: none is missing. */
+	if (s->pipe)
+		return;
 	fprintf(fp, "# missing features: ");
 	for (int bit = HEADER_TRACING_DATA; bit < HEADER_LAST_FEATURE; bit++)
 		if (!session__has_feat(s, bit))
@@ -708,9 +711,8 @@ static void session__print_ids(struct perf_session *s, struct evsel *e, FILE *fp
 		fprintf(fp, " }, ");
 }
 
-void perf_session__print_header(struct perf_session *s, FILE *fp)
+void perf_session__print_file_header(struct perf_session *s, FILE *fp)
 {
-	struct evsel *e;
 	struct stat st;
 
 	fprintf(fp, "# ========\n");
@@ -726,6 +728,16 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 	fprintf(fp, "# data size      : %llu\n", (unsigned long long)s->data_size);
 	fprintf(fp, "# feat offset    : %llu\n",
 		(unsigned long long)(s->data_offset + s->data_size));
+	/* A stream's features come after its head, as records: the distro ends the head here. */
+	if (s->pipe)
+		fprintf(fp, "# ========\n#\n");
+}
+
+void perf_session__print_header(struct perf_session *s, FILE *fp)
+{
+	struct evsel *e;
+
+	perf_session__print_file_header(s, fp);
 	if (s->hostname)
 		fprintf(fp, "# hostname : %s\n", s->hostname);
 	if (s->osrelease)
@@ -750,14 +762,18 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 			fprintf(fp, "%s ", s->cmdline[i]);
 		fputc('\n', fp);
 	}
+	/* A stream names its events only in its EVENT_DESC feature, when it has one. */
 	evlist__for_each_entry(s->evlist, e) {
+		if (s->pipe && !session__has_feat(s, HEADER_EVENT_DESC))
+			break;
 		fprintf(fp, "# event : name = %s, , ", evsel__name(e));
 		session__print_ids(s, e, fp);
 		perf_event_attr__fprintf(fp, &e->attr, " = ");
 		fputc('\n', fp);
 	}
 	session__print_features(s, fp);
-	fprintf(fp, "# ========\n#\n");
+	if (!s->pipe)
+		fprintf(fp, "# ========\n#\n");
 }
 
 /*

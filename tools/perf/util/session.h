@@ -112,6 +112,8 @@ void perf_session__delete(struct perf_session *s);
 /* Walks the data section; warnings about the file go to stderr. 0 or -errno. */
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool);
 void perf_session__print_header(struct perf_session *s, FILE *fp);
+/* Its first lines only: where the data and features are (a stream's head, closed). */
+void perf_session__print_file_header(struct perf_session *s, FILE *fp);
 /*
  * Walks the samples and sets dso->hit on the DSO of each sample's address
  * (the kernel's for kernel samples): what buildid-list --with-hits and

@@ -99,6 +99,21 @@ for f in plain.data zs.data; do
 			fail "$f cut at $off: exit $rc without a warning"
 	done
 done
+# 3. --header-only of a stream, by report (its features, as they came) and
+#    by script (its head only), as the distro prints them, for streams of
+#    both recorders (-k and -z add features).
+if [ -x "$ORACLE" ]; then
+	for rec in $recorders; do
+		"$(bin $rec)" record -q -k monotonic -z -o - -e $EV -e cpu-clock -- true >h.data 2>/dev/null ||
+			fail "$rec record -k -z -o -"
+		for cmd in report script; do
+			"$PERF" $cmd --header-only -i h.data >ours.hdr 2>&1
+			"$ORACLE" $cmd --header-only -i h.data >dist.hdr 2>&1
+			cmp -s ours.hdr dist.hdr ||
+				{ diff ours.hdr dist.hdr | head; fail "$cmd --header-only of $rec's stream"; }
+		done
+	done
+fi
 "$PERF" record -q -o file.data -e $EV -- $WORK || fail "record to a file"
 cat file.data | "$PERF" script >/dev/null 2>notpipe.err && fail "a perf.data file was read through a pipe"
 grep -q 'not a stream' notpipe.err || { cat notpipe.err; fail "a file through a pipe: no clear message"; }
