@@ -153,17 +153,19 @@ static int inject__set_evsel_ids(struct perf_session *s)
 	return 0;
 }
 
-/* What the input held that this machine cannot say again: its tracing data, cmdline and build ids. */
-static void inject__setup_info(struct inject *inj)
+/*
+ * What the input held that this machine cannot say again: its tracing data
+ * and build ids.  The command line is this one's, "perf inject ...", as the
+ * distro writes it.
+ */
+static void inject__setup_info(struct inject *inj, int argc, const char **argv)
 {
 	struct perf_session *s = inj->session;
 
 	inj->info.tracing_data = s->tracing_data;
 	inj->info.tracing_data_len = s->tracing_data_len;
-	if (s->nr_cmdline > 1) {
-		inj->info.argc = (int)s->nr_cmdline - 1;
-		inj->info.argv = (const char **)s->cmdline + 1;
-	}
+	inj->info.argc = argc;
+	inj->info.argv = argv;
 	inj->info.no_buildid_cache = true;
 	/* Without -b a file keeps the input's BUILD_ID as it was. */
 	for (size_t i = 0; !inj->build_ids && i < s->nr_build_ids; i++)
@@ -234,7 +236,7 @@ int cmd_inject(int argc, const char **argv)
 		fprintf(stderr, "perf inject: cannot create %s: %s\n", output, strerror(-err));
 		goto out_delete;
 	}
-	inject__setup_info(&inj);
+	inject__setup_info(&inj, argc, argv);
 	err = inj.out.is_pipe ?
 	      perf_header__write_pipe(&inj.out, inj.session->evlist, &inj.info) :
 	      perf_header__write_begin(&inj.out, inj.session->evlist);

@@ -55,6 +55,9 @@ eval "\"$PERF\" record -q -z -c 100000 -e cpu-clock -o z.data -- $WORK" || fail 
 "$PERF" script $FIELDS -i plain.data >plain.out
 cmp -s z.out plain.out || { diff z.out plain.out | head; fail "inject changed the samples"; }
 "$PERF" script --header-only -i plain.data | grep -q compressed && fail "the output is still compressed"
+# Its command line is the inject's, as the distro writes it.
+"$PERF" report --header-only -i plain.data | grep -Eq '^# cmdline : [^ ]*perf inject ' ||
+	fail "the output's cmdline is not the inject's"
 if [ -x "$ORACLE" ]; then
 	oracle_ok "report -D" report -D -i plain.data >dump.out
 	grep -q 'COMPRESSED events' dump.out && fail "the distro finds COMPRESSED records in the output"
