@@ -4,15 +4,63 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include <traceevent/event-parse.h>
 #include "util/session.h"
+#include "util/evsel.h"
 #include "util/debug.h"
 
 static const char evlist_usage[] = "perf evlist [<options>]";
 static const char * const evlist_options[] = {
 	"-i, --input <file>    Input file name (default perf.data)",
 	"-v, --verbose         Show all event attr details",
+	"-F, --freq            Show the sample frequency (or period)",
+	"    --trace-fields    Show tracepoint fields",
+	"-f, --force           don't complain, do it",
 	NULL
 };
+
+enum { OPT_TRACE_FIELDS = 256 };
+
+/*
+ * As the distro prints them: each name, then after ": " what -F and
+ * --trace-fields ask, joined by ", "; -v shows the whole attr instead.  A
+ * tip after any list with tracepoints, unless their fields were shown.
+ */
+static void evlist__fprintf_list(FILE *fp, struct evlist *evlist, bool details, bool freq,
+				 bool fields)
+{
+	bool tracepoints = false;
+	struct evsel *e;
+
+	evlist__for_each_entry(evlist, e) {
+		const char *sep = ": ";
+
+		tracepoints |= evsel__is_tracepoint(e);
+		fprintf(fp, "%s", evsel__name(e));
+		if (details) {
+			fprintf(fp, ": ");
+			perf_event_attr__fprintf(fp, &e->attr, ": ");
+			sep = ", ";
+		} else if (freq) {
+			fprintf(fp, "%s%s=%llu", sep, e->attr.freq ? "sample_freq" : "sample_period",
+				(unsigned long long)e->attr.sample_period);
+			sep = ", ";
+		}
+		if (fields && !evsel__is_tracepoint(e)) {
+			fprintf(fp, "%s(not a tracepoint)", sep);
+		} else if (fields) {
+			struct tep_format_field *f = e->tp_format ? e->tp_format->format.fields : NULL;
+
+			fprintf(fp, "%strace_fields: ", sep);
+			for (; f; f = f->next)
+				fprintf(fp, "%s%s", f->name, f->next ? "," : "");
+		}
+		fputc('\n', fp);
+	}
+	if (tracepoints && !fields)
+		fprintf(fp, "# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint "
+			"events\n");
+}
 
 /* Prints why a file could not be opened, with what to do about it. */
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
@@ -37,23 +85,35 @@ int cmd_evlist(int argc, const char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "freq", no_argument, NULL, 'F' },
+		{ "trace-fields", no_argument, NULL, OPT_TRACE_FIELDS },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *input = perf_session__default_input();
 	struct perf_session *s;
 	char msg[256];
-	bool details = false;
+	bool details = false, freq = false, fields = false;
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:vFfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 'v':
 			details = true;
+			break;
+		case 'F':
+			freq = true;
+			break;
+		case OPT_TRACE_FIELDS:
+			fields = true;
+			break;
+		case 'f':
+			/* Ownership is not checked here: nothing to force. */
 			break;
 		case 'h':
 			usage_with_options(evlist_usage, evlist_options);
@@ -68,7 +128,7 @@ int cmd_evlist(int argc, const char **argv)
 		perf_session__report_open_error("evlist", input, err, msg);
 		return 1;
 	}
-	evlist__fprintf_events(stdout, s->evlist, details);
+	evlist__fprintf_list(stdout, s->evlist, details, freq, fields);
 	perf_session__delete(s);
 	return 0;
 }

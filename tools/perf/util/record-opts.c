@@ -515,14 +515,19 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			opts->use_clockid = true;
 			break;
 		case 'z':
-			/* zstd's levels; -z alone is the distro's default, 1. */
+			/*
+			 * zstd's levels; -z alone is the distro's default, 1.  A number
+			 * past them is taken as the nearest, as the distro takes it.
+			 */
 			opts->comp_level = 1;
-			if (optarg && (record_opts__parse_positive(optarg, &v64) || v64 > 22)) {
+			if (optarg && (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg)) {
 				pr_err("Invalid compression level '%s': give 1 to 22.\n", optarg);
 				return -EINVAL;
 			}
-			if (optarg)
-				opts->comp_level = (int)v64;
+			if (optarg) {
+				v64 = strtoull(optarg, NULL, 10);
+				opts->comp_level = v64 < 1 ? 1 : v64 > 22 ? 22 : (int)v64;
+			}
 			break;
 		case 'q':
 			opts->quiet = true;

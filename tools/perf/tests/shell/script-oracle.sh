@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script and perf evlist -v agree with the distro perf on files it recorded
+# perf script and perf evlist (-v, -F, --trace-fields) agree with the distro perf on files it recorded
 # Records fresh files with /usr/bin/perf (tracepoints system-wide, cpu-clock
 # with -g over a workload, and a flight-recorder dump with --overwrite and
 # --switch-output) and compares our output with the distro's line by line.
@@ -65,11 +65,14 @@ compare() {
 		echo "FAIL $f: only $same of $n lines match the distro's (symbols)"; fail=1
 		diff "$f.ours" "$f.dist" | head -6
 	fi
-	"$PERF" evlist -v -i "$f" >"$f.ev1" 2>&1
-	"$DISTRO" evlist -v -i "$f" 2>/dev/null | grep -v '^#' >"$f.ev2"
-	if ! cmp -s "$f.ev1" "$f.ev2"; then
-		echo "FAIL $f: evlist -v differs:"; diff "$f.ev1" "$f.ev2" | head -6; fail=1
-	fi
+	local o
+	for o in -v "" -F --trace-fields "-v --trace-fields"; do
+		"$PERF" evlist $o -i "$f" >"$f.ev1" 2>&1
+		"$DISTRO" evlist $o -i "$f" >"$f.ev2" 2>/dev/null
+		if ! cmp -s "$f.ev1" "$f.ev2"; then
+			echo "FAIL $f: evlist $o differs:"; diff "$f.ev1" "$f.ev2" | head -6; fail=1
+		fi
+	done
 	# The out-of-order warning: the same count, or none when the distro gives none
 	# (always none with write_backward events).
 	if [ "$(grep 'out of order' "$f.err")" != "$(grep 'out of order' "$f.derr")" ]; then
