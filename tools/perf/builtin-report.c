@@ -1067,6 +1067,7 @@ static const char * const report_options[] = {
 	"-D, --dump-raw-trace  dump every record (offset, bytes, fields), then the --stats summary",
 	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
 	"-q, --quiet           do not show warnings or the comment lines",
+	"-v, --verbose         be more verbose (show why symbols were not found, ...)",
 	SYMBOL_CONF_USAGE,
 	NULL
 };
@@ -1252,6 +1253,7 @@ int cmd_report(int argc, const char **argv)
 		{ "fields", required_argument, NULL, 'F' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "children", no_argument, NULL, OPT_CHILDREN },
 		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
@@ -1291,7 +1293,7 @@ int cmd_report(int argc, const char **argv)
 
 	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hD", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hDv", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case 'i':
@@ -1309,6 +1311,9 @@ int cmd_report(int argc, const char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'v':
+			verbose++;
 			break;
 		case SYMBOL_OPT_DEMANGLE:
 		case SYMBOL_OPT_NO_DEMANGLE:

@@ -759,6 +759,7 @@ static const char * const script_options[] = {
 	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
 	"                      several separated by commas",
 	"-q, --quiet           do not show warnings",
+	"-v, --verbose         be more verbose (show why symbols were not found, ...)",
 	"-D, --dump-raw-trace  dump every record (offset, bytes, fields) along with the output",
 	SYMBOL_CONF_USAGE,
 	NULL
@@ -785,6 +786,7 @@ int cmd_script(int argc, const char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		SYMBOL_CONF_LONGOPTS,
@@ -799,7 +801,7 @@ int cmd_script(int argc, const char **argv)
 	int c, err, out_err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:GD", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:GDv", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case OPT_HEADER_ONLY:
@@ -863,6 +865,9 @@ filter_done:
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'v':
+			verbose++;
 			break;
 		case 'D':
 			sc.tool.dump = &dump;
