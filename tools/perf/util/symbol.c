@@ -630,6 +630,7 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			dso->segs[dso->nr_segs].offset = ph.p_offset;
 			dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
 			dso->segs[dso->nr_segs].size = ph.p_filesz;
+			dso->segs[dso->nr_segs].memsz = ph.p_memsz;
 			dso->nr_segs++;
 		}
 		elf__build_id(elf, id, id_len);
@@ -675,13 +676,9 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			/* Code labels (no type, in an executable section) count too. */
+			/* Labels (no type) count too, in code and in data, as the distro counts them. */
 			if (type == STT_NOTYPE) {
-				Elf_Scn *in = elf_getscn(elf, sym.st_shndx);
-				GElf_Shdr ish;
-
-				if (name[0] == '.' || name[0] == '$' || !in || !gelf_getshdr(in, &ish) ||
-				    !(ish.sh_flags & SHF_EXECINSTR))
+				if (name[0] == '.' || name[0] == '$')
 					continue;
 			} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
 				/* Objects too: data addresses (page faults) are named, as in the distro. */
@@ -821,13 +818,20 @@ int dso__load(struct dso *dso)
 	return err;
 }
 
+/*
+ * A file offset as a virtual address: in the segment whose bytes are there,
+ * else in one whose zero-filled tail (.bss, mapped past the file's end) it
+ * is, as a data address can be.
+ */
 static u64 dso__offset_to_vaddr(const struct dso *dso, u64 off)
 {
-	for (size_t i = 0; i < dso->nr_segs; i++) {
-		const struct dso_segment *s = &dso->segs[i];
+	for (int tail = 0; tail < 2; tail++) {
+		for (size_t i = 0; i < dso->nr_segs; i++) {
+			const struct dso_segment *s = &dso->segs[i];
 
-		if (off >= s->offset && off - s->offset < s->size)
-			return off - s->offset + s->vaddr;
+			if (off >= s->offset && off - s->offset < (tail ? s->memsz : s->size))
+				return off - s->offset + s->vaddr;
+		}
 	}
 	return off;
 }

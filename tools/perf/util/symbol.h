@@ -12,6 +12,7 @@ struct symbol {
 /* A program segment: maps file offsets to the addresses symbols use. */
 struct dso_segment {
 	u64 offset, vaddr, size;
+	u64 memsz;		/* with the zero-filled tail (.bss) the file does not hold */
 };
 
 /* A recent lookup of dso__find_symbol(). */
