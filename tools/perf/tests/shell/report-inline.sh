@@ -73,11 +73,14 @@ need_oracle
 	skip "the distro shows no inlined functions here (is addr2line installed?)"
 fails=0 runs=0
 for f in o-dw.data d-dw.data; do
+	# Entries of 1% and more: the loader's start-up frames below that are
+	# named by addr2line from symbol-table aliases (__GI_munmap for our
+	# __munmap, the DWARF name), which is not this test's business.
 	for mode in "" "--no-children" "-g caller" "--sort comm,dso,sym" "-g folded --no-children" \
 		    "--no-inline"; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
-		compare "$f" $mode || fails=$((fails + 1))
+		compare "$f" --percent-limit 1 $mode || fails=$((fails + 1))
 	done
 	# Not vacuous: the distro's report has the inlined frames we compared.
 	"$ORACLE" report --stdio -i "$f" 2>/dev/null | grep -q 'mix (inlined)' ||
