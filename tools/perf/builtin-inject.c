@@ -43,6 +43,7 @@ struct inject {
 	struct perf_session *session;
 	struct perf_data out;
 	struct perf_header_info info;
+	struct perf_host_desc host;	/* the input's machine, for the output's header */
 	bool build_ids;			/* -b */
 	struct perf_feat_buf bids;	/* the HEADER_BUILD_ID records, for a file's BUILD_ID */
 	u64 since_round;
@@ -162,6 +163,19 @@ static void inject__setup_info(struct inject *inj, int argc, const char **argv)
 {
 	struct perf_session *s = inj->session;
 
+	/* The machine that recorded, as the input describes it, and its clock. */
+	inj->host = (struct perf_host_desc){
+		.hostname = s->hostname, .osrelease = s->osrelease, .version = s->version,
+		.arch = s->arch, .cpudesc = s->cpudesc, .cpuid = s->cpuid,
+		.nr_cpus_avail = s->nr_cpus_avail, .nr_cpus_online = s->nr_cpus_online,
+		.total_mem = s->total_mem,
+	};
+	inj->info.host = &inj->host;
+	if (s->has_clock) {
+		inj->info.use_clockid = true;
+		inj->info.clock_res_ns = s->clockid_ns;
+		inj->info.clock = s->clock;
+	}
 	inj->info.tracing_data = s->tracing_data;
 	inj->info.tracing_data_len = s->tracing_data_len;
 	inj->info.argc = argc;

@@ -726,8 +726,35 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
 			 struct perf_header_info *info)
 {
+	const struct perf_host_desc *h = info ? info->host : NULL;
 	struct utsname uts;
 
+	/* Another machine's description (perf inject's input), as it was. */
+	if (h && feat >= HEADER_HOSTNAME && feat <= HEADER_TOTAL_MEM) {
+		static const int strs[] = { HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
+					    HEADER_ARCH, HEADER_CPUDESC, HEADER_CPUID };
+		const char *vals[] = { h->hostname, h->osrelease, h->version, h->arch, h->cpudesc,
+				       h->cpuid };
+
+		for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+			if (strs[i] != feat)
+				continue;
+			if (!vals[i])
+				return -ENOENT;
+			fbuf__add_string(b, vals[i]);
+			return 0;
+		}
+		if (feat == HEADER_NRCPUS && h->nr_cpus_avail) {
+			fbuf__add_u32(b, h->nr_cpus_avail);
+			fbuf__add_u32(b, h->nr_cpus_online);
+			return 0;
+		}
+		if (feat == HEADER_TOTAL_MEM && h->total_mem) {
+			fbuf__add_u64(b, h->total_mem);
+			return 0;
+		}
+		return -ENOENT;
+	}
 	if (feat >= HEADER_HOSTNAME && feat <= HEADER_ARCH && uname(&uts) < 0)
 		return -errno;
 	switch (feat) {

@@ -51,6 +51,16 @@ enum {
  * What the features of one file say beyond the evlist.  Zero it before use;
  * perf_header_info__exit() frees what note_event collected.
  */
+/*
+ * A machine as a file's features describe it (HOSTNAME to TOTAL_MEM): a
+ * NULL string or zero count is a feature the file did not have.
+ */
+struct perf_host_desc {
+	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	u32 nr_cpus_avail, nr_cpus_online;
+	u64 total_mem;
+};
+
 struct perf_header_info {
 	int argc;
 	/*
@@ -72,6 +82,7 @@ struct perf_header_info {
 	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
 	u32 comp_level, comp_ratio;	/* -z: COMPRESSED, written if comp_level != 0 */
 	/* perf inject: what its input held, written instead of what this machine has. */
+	const struct perf_host_desc *host;	/* HOSTNAME ... TOTAL_MEM; NULL: this machine */
 	const void *tracing_data;	/* TRACING_DATA payload */
 	size_t tracing_data_len;
 	const void *build_ids;		/* BUILD_ID payload: HEADER_BUILD_ID records */

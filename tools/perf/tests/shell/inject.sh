@@ -55,9 +55,18 @@ eval "\"$PERF\" record -q -z -c 100000 -e cpu-clock -o z.data -- $WORK" || fail 
 "$PERF" script $FIELDS -i plain.data >plain.out
 cmp -s z.out plain.out || { diff z.out plain.out | head; fail "inject changed the samples"; }
 "$PERF" script --header-only -i plain.data | grep -q compressed && fail "the output is still compressed"
-# Its command line is the inject's, as the distro writes it.
+# Its command line is the inject's, as the distro writes it; the machine
+# and the clock are the input's, so times of day still print.
 "$PERF" report --header-only -i plain.data | grep -Eq '^# cmdline : [^ ]*perf inject ' ||
 	fail "the output's cmdline is not the inject's"
+eval "\"$PERF\" record -q -k monotonic -c 100000 -e cpu-clock -o k.data -- $WORK" || fail "record -k"
+"$PERF" inject -i k.data -o k-inj.data || fail "inject -i k.data"
+"$PERF" script -F tod,event -i k-inj.data >tod.out 2>tod.err || { cat tod.err; fail "no times of day after inject"; }
+for f in version hostname 'os release' cpuid 'total memory' clockid; do
+	[ "$("$PERF" report --header-only -i k.data | grep "^# $f")" = \
+	  "$("$PERF" report --header-only -i k-inj.data | grep "^# $f")" ] ||
+		fail "inject changed the header's $f"
+done
 if [ -x "$ORACLE" ]; then
 	oracle_ok "report -D" report -D -i plain.data >dump.out
 	grep -q 'COMPRESSED events' dump.out && fail "the distro finds COMPRESSED records in the output"
