@@ -633,7 +633,11 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 {
 	switch (k) {
 	case SORT_COMM:
-		snprintf(buf, len, "%s", e->comm ? e->comm : "");
+		/* Cut to the column, which the thread's last comm sets (see report__print). */
+		if (width > 0)
+			snprintf(buf, len, "%-*.*s", width, width, e->comm ? e->comm : "");
+		else
+			snprintf(buf, len, "%s", e->comm ? e->comm : "");
 		break;
 	case SORT_PID:
 		/* "pid:comm", the comm in the columns left after the pid. */
@@ -860,8 +864,16 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		for (size_t i = 0; i < n; i++) {
 			int w;
 
+			/*
+			 * A comm column is as wide as the longest last comm of the
+			 * entries' threads, as the distro has it: an entry of a
+			 * thread that exec'd later ("perf-exec" then "sleep") is
+			 * cut to it.
+			 */
 			if (r->keys[k] == SORT_PID)
 				w = 8 + (int)strlen(entry__thread_comm(v[i]));
+			else if (r->keys[k] == SORT_COMM)
+				w = (int)strlen(entry__thread_comm(v[i]));
 			else if (r->keys[k] == SORT_CPU)
 				continue;
 			else {

@@ -1,8 +1,9 @@
 #!/bin/bash
 # perf report --stdio agrees with the distro's: top entries, shares, call graphs
 # Files recorded by ours and by the distro: cpu-clock with -g over a
-# workload, tracepoints system-wide, and a flight-recorder dump (--overwrite
-# --switch-output, SIGUSR2 or the exit dump) of the workload.  For each report mode below (and, on the
+# workload, tracepoints system-wide (and one execve seen system-wide), and a
+# flight-recorder dump (--overwrite --switch-output, SIGUSR2 or the exit
+# dump) of the workload.  For each report mode below (and, on the
 # cpu-clock files, the other layouts, -F, --comm, --percent-limit,
 # --max-stack and -G; --stats and --header-only byte for byte on all,
 # --tasks on the cpu-clock files), the distro's top 30
@@ -35,6 +36,11 @@ record_all() {	# <perf> <prefix>
 		return 1
 	"$p" record -q -o "$x-tp.data" -e 'raw_syscalls:*' -e sched:sched_switch -a \
 		-- sleep 0.2 >/dev/null 2>&1 || return 1
+	# The workload's execve, seen system-wide, is a sample of "perf-exec"
+	# in a thread whose last comm is "true": the comm column is as wide as
+	# the threads' last comms, so the distro cuts it to "perf-ex".
+	"$p" record -q -o "$x-ex.data" -e syscalls:sys_enter_execve -a \
+		-- true >/dev/null 2>&1 || return 1
 	# The flight recorder around the workload run twice: a dump on SIGUSR2
 	# while it runs (if it still does), and one when it exits.  Only the
 	# workload's own processes are in it, whatever else the machine runs.
@@ -106,9 +112,10 @@ for f in ?-*.data; do
 	done
 done
 # Columns byte for byte (blanks too): a last dso column is padded, wider
-# where an entry has no symbol; a CPU column without CPUs in the samples.
+# where an entry has no symbol; a CPU column without CPUs in the samples; a
+# comm column as wide as the entries' threads' last comms.
 for f in ?-*.data; do
-	for mode in "--sort dso" "--sort cpu,comm"; do
+	for mode in "--sort dso" "--sort cpu,comm" "--sort comm"; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
 		"$PERF" report --stdio -g none $mode -i "$f" 2>/dev/null | grep -v '^#' >ours.txt
