@@ -289,6 +289,12 @@ static int record__seed_table(void *arg, union perf_event *event)
 	return 0;
 }
 
+/* The output could not take a record: unlike a process that vanished, fatal. */
+static bool record__write_failed(int err)
+{
+	return err == -ENOSPC || err == -EIO || err == -EFBIG;
+}
+
 static int record__synthesize(struct record *rec)
 {
 	struct synth_ctx ctx = record__synth_ctx(rec, rec->fr ? record__process_tail_synth :
@@ -308,14 +314,11 @@ static int record__synthesize(struct record *rec)
 	 */
 	if (!rec->fr) {
 		err = perf_event__synthesize_bpf_progs(&ctx);
-		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+		if (record__write_failed(err))
 			return err;
 	}
 	err = record__synthesize_tasks(rec, &ctx);
-	/* A write error is fatal; a process that vanished is not. */
-	if (err == -ENOSPC || err == -EIO || err == -EFBIG)
-		return err;
-	return 0;
+	return record__write_failed(err) ? err : 0;
 }
 
 /* ---- the output file ------------------------------------------------- */
