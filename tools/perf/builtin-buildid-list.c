@@ -122,7 +122,7 @@ int cmd_buildid_list(int argc, const char **argv)
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("buildid-list", input, err, msg);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	if (with_hits || !s->nr_build_ids) {
 		err = perf_session__mark_dso_hits(s);
@@ -130,7 +130,7 @@ int cmd_buildid_list(int argc, const char **argv)
 			fprintf(stderr, "perf buildid-list: %s: %s\n", input,
 				s->errmsg[0] ? s->errmsg : strerror(-err));
 			perf_session__delete(s);
-			return 1;
+			return cmd_exit_status(err);
 		}
 		err = show_hit_dsos(s);
 	} else {
@@ -142,5 +142,5 @@ int cmd_buildid_list(int argc, const char **argv)
 		}
 	}
 	perf_session__delete(s);
-	return err ? 1 : 0;
+	return cmd_exit_status(err);
 }

@@ -126,7 +126,7 @@ int cmd_evlist(int argc, const char **argv)
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("evlist", input, err, msg);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	evlist__fprintf_list(stdout, s->evlist, details, freq, fields);
 	perf_session__delete(s);

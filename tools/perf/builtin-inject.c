@@ -241,7 +241,7 @@ int cmd_inject(int argc, const char **argv)
 	inj.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!inj.session) {
 		perf_session__report_open_error("inject", input, err, msg);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	err = inject__set_evsel_ids(inj.session);
 	if (!err)
@@ -278,5 +278,5 @@ int cmd_inject(int argc, const char **argv)
 out_delete:
 	free(inj.bids.p);
 	perf_session__delete(inj.session);
-	return err ? 1 : 0;
+	return cmd_exit_status(err);
 }

@@ -914,6 +914,12 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 
 	if (optind == 0 || optind == -129)
 		usage_with_options(RECORD_USAGE, record_usage);
+	/* An event that does not parse: that option's usage, as the distro shows it. */
+	if (optind == RECORD_OPTS__BAD_EVENT || optind == RECORD_OPTS__BAD_TRIGGER) {
+		usage_with_option(RECORD_USAGE, record_usage,
+				  optind == RECORD_OPTS__BAD_EVENT ? "-e," : "    --switch-output-event");
+		return -129;
+	}
 	if (optind <= 0)
 		return optind < 0 ? optind : 1;
 	rec->argc = argc - optind;
@@ -1419,7 +1425,7 @@ int cmd_record(int argc, const char **argv)
 	};
 	struct record_opts *opts = &rec.opts;
 	sigset_t loop_mask;
-	int err, status = 1;
+	int err, status = 255;	/* a failure, as the distro's -1 */
 
 	rec.evlist = evlist__new();
 	if (!rec.evlist) {
@@ -1428,7 +1434,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	err = record__parse_options(&rec, argc, argv);
 	if (err) {
-		status = err == 1 ? 0 : err == -129 ? 129 : 1;
+		status = err == 1 ? 0 : err == -129 ? 129 : cmd_exit_status(err);
 		goto out_delete;
 	}
 	if (!opts->workload && !opts->system_wide && !opts->cpu_list && !opts->target_pid &&

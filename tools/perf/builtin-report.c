@@ -1429,20 +1429,20 @@ filter_done:
 	if (!r.session) {
 		perf_session__report_open_error("report", input, err, msg);
 		sample_filter__exit(&r.filter);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	if (r.filter.cpus && !(evlist__first(r.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
 		fprintf(stderr, "perf report: %s has no CPU in its samples; remove -C/--cpu.\n",
 			input);
 		report__exit(&r);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	if (r.filter.time_arg &&
 	    sample_filter__set_time(&r.filter, r.filter.time_arg, false, r.session->first_sample_time,
 				    r.session->last_sample_time, msg, sizeof(msg))) {
 		fprintf(stderr, "perf report: %s\n", msg);
 		report__exit(&r);
-		return 1;
+		return cmd_exit_status(-EINVAL);
 	}
 	/* Call graphs when the file has callchains, as the distro does; children with them. */
 	if (report__file_has_callchains(&r)) {
@@ -1453,7 +1453,7 @@ filter_done:
 		fprintf(stderr, "perf report: -g was given but %s has no callchains; "
 			"record with -g to get them.\n", input);
 		report__exit(&r);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	if (r.children < 0)
 		r.children = r.callchain;
@@ -1493,7 +1493,7 @@ filter_done:
 	r.hists = calloc(r.session->evlist->nr_entries, sizeof(*r.hists));
 	if (!r.hists) {
 		report__exit(&r);
-		return 1;
+		return cmd_exit_status(-ENOMEM);
 	}
 	if (tasks) {
 		r.tool.sample = report__task_sample;
@@ -1504,7 +1504,7 @@ filter_done:
 			fprintf(stderr, "perf report: %s: %s\n", input,
 				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 		report__exit(&r);
-		return err ? 1 : 0;
+		return cmd_exit_status(err);
 	}
 	if (stats) {
 		/* --stats: the records of the file by type, and each event's samples. */
@@ -1524,7 +1524,7 @@ filter_done:
 		/* A cut file's counts are shown, and the exit status says it is cut. */
 		truncated = r.session->truncated;
 		report__exit(&r);
-		return err || truncated ? 1 : 0;
+		return err ? cmd_exit_status(err) : truncated;
 	}
 	err = perf_session__process_events(r.session, &r.tool);
 	if (err) {
@@ -1541,5 +1541,6 @@ filter_done:
 				report__print(&r, e, &r.hists[e->idx]);
 	}
 	report__exit(&r);
-	return err || truncated ? 1 : 0;
+	/* A cut file: what it holds is shown, and it exits 1, as gzip -d does on a cut stream. */
+	return err ? cmd_exit_status(err) : truncated;
 }

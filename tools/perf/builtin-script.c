@@ -795,7 +795,7 @@ int cmd_script(int argc, const char **argv)
 	struct script sc = { .tool = { .sample = script__sample } };
 	struct raw_dump dump = { .ob = &sc.ob, .script = true };	/* -D */
 	const char *input = perf_session__default_input();
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, truncated = false;
 	struct evsel *e;
 	char msg[256];
 	int c, err, out_err;
@@ -897,7 +897,7 @@ filter_done:
 	if (!sc.session) {
 		perf_session__report_open_error("script", input, err, msg);
 		sample_filter__exit(&sc.filter);
-		return 1;
+		return cmd_exit_status(-1);
 	}
 	if (header_only) {
 		/* Of a stream, the distro's script prints the head only: the features come later. */
@@ -958,8 +958,9 @@ filter_done:
 		else
 			fprintf(stderr, "perf script: reading %s failed: %s\n", input,
 				strerror(-err));
-	} else {
-		err = perf_session__warn_stats(sc.session);
+	} else if (perf_session__warn_stats(sc.session)) {
+		/* A cut file: what it holds is shown, and it exits 1, as gzip -d does. */
+		truncated = true;
 	}
 out_delete:
 	for (size_t i = 0; i < sc.nr_evsels; i++)
@@ -970,5 +971,5 @@ out_delete:
 	trace_seq_destroy(&sc.seq);
 	perf_session__delete(sc.session);
 	sample_filter__exit(&sc.filter);
-	return err ? 1 : 0;
+	return err ? cmd_exit_status(err) : truncated;
 }

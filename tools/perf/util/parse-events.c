@@ -535,8 +535,8 @@ int parse_events__add_event(struct parse_events_state *st, char *def, int def_id
 		req.attr.type = PERF_TYPE_RAW;
 		req.attr.config = strtoull(def + 1, NULL, 16);
 	} else {
-		parse_events__error(st, def_idx, "run 'perf list' to see the events this machine has",
-				    "unknown event '%s'", def);
+		/* The caller says where the list of events is. */
+		parse_events__error(st, def_idx, NULL, "unknown event '%s'", def);
 		goto out;
 	}
 	req.attr.size = sizeof(req.attr);

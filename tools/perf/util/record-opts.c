@@ -349,7 +349,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			last.list = evlist;
 			last.from = evlist->nr_entries;
 			if (parse_event_option(evlist, optarg))
-				return -EINVAL;
+				return RECORD_OPTS__BAD_EVENT;
 			break;
 		case OPT_SWITCH_OUTPUT_EVENT: {
 			struct evsel *evsel;
@@ -362,7 +362,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			last.list = opts->trigger_evlist;
 			last.from = last.list->nr_entries;
 			if (parse_event_option(last.list, optarg))
-				return -EINVAL;
+				return RECORD_OPTS__BAD_TRIGGER;
 			evlist__for_each_entry(last.list, evsel)
 				evsel->trigger = true;
 			/* Each occurrence asks for a dump, as SIGUSR2 does. */

@@ -20,8 +20,13 @@ struct evlist;
  * perf record's options into @opts, events (-e) onto @evlist.  Returns
  * the index of the first argument of the workload (argc: none), 0 when
  * help was asked for, -129 for a command line to fix (what is wrong
- * printed: the caller shows the usage), or another -errno (message printed).
+ * printed: the caller shows the usage), RECORD_OPTS__BAD_EVENT (or
+ * __BAD_TRIGGER for --switch-output-event) for an event that does not
+ * parse (the caller shows that option's usage), or another -errno
+ * (message printed).
  */
+#define RECORD_OPTS__BAD_EVENT		(-130)
+#define RECORD_OPTS__BAD_TRIGGER	(-131)
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
 		       const char **argv);
 

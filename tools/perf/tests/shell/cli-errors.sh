@@ -11,7 +11,7 @@ check() {
 	else
 		[ $rc -eq "$want" ] || fail "$what: exit $rc, want $want"
 	fi
-	[ $rc -lt 128 ] || [ $rc -eq 129 ] || fail "$what: crashed ($rc)"
+	crashed $rc && fail "$what: crashed ($rc)"
 	[ -s err.txt ] || fail "$what: no message on stderr"
 	echo "$what ($rc): $(head -1 err.txt)"
 }
@@ -27,6 +27,24 @@ grep -q '\\___' err.txt || fail "no caret line under the bad term"
 check 129 "perf record -e (no value)" record -e
 check any "perf script missing file" script -i /nonexistent.data
 check any "perf evlist missing file" evlist -i /nonexistent.data
+# Exit statuses as the distro's: 255 for what it fails as -1, 129 for usage
+# (a bad event included), 234 for EINVAL.
+if [ -x "$ORACLE" ]; then
+	echo "not a perf.data file" >text.data
+	printf '%s\n' "script -i /nonexistent.data" "report --stdio -i /nonexistent.data" \
+		"evlist -i /nonexistent.data" "buildid-list -i /nonexistent.data" \
+		"inject -i /nonexistent.data -o inj.data" "script -i text.data" \
+		"report --stdio -i text.data" "record -e nosuch -- true" \
+		"record -e sched:nosuch -- true" "record -o /nonexistent/dir/p.data -- true" \
+		"record -o r.data -- /nonexistent/program" >cases.txt
+	while read -r args; do
+		# shellcheck disable=SC2086
+		"$ORACLE" $args >/dev/null 2>&1; want=$?
+		[ $want -ne 0 ] || continue
+		# shellcheck disable=SC2086
+		check $want "perf $args" $args
+	done <cases.txt
+fi
 "$PERF" --version | grep -q '^perf version ' || fail "--version"
 "$PERF" help record | grep -q 'perf-record' || fail "perf help record"
 exit 0

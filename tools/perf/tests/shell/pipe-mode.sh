@@ -92,7 +92,7 @@ for f in plain.data zs.data; do
 		off=$(( (size * i / 26) | 1 ))	# odd
 		head -c $off $f | timeout 20 "$PERF" script >/dev/null 2>cut.err
 		rc=$?
-		if [ $rc -ge 124 ] || grep -Eq 'AddressSanitizer|runtime error:' cut.err; then
+		if crashed $rc || grep -Eq 'AddressSanitizer|runtime error:' cut.err; then
 			head -3 cut.err; fail "$f cut at $off: exit $rc"
 		fi
 		[ $f = zs.data ] || { [ $rc -ne 0 ] && grep -q 'ends inside' cut.err; } ||

@@ -9,7 +9,7 @@ expect_error() {
 	"$PERF" record "$@" >out.txt 2>err.txt
 	local rc=$?
 	[ $rc -ne 0 ] || fail "$what: exit status 0"
-	[ $rc -lt 128 ] || [ $rc -eq 129 ] || fail "$what: crashed (exit $rc)"
+	crashed $rc && fail "$what: crashed (exit $rc)"
 	[ -s err.txt ] || fail "$what: no message"
 	[ ! -e perf.data ] || fail "$what: left a perf.data behind"
 	[ "$(cat perf.data.old)" = precious ] || fail "$what: perf.data.old was touched"

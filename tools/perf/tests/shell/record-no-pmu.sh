@@ -16,7 +16,7 @@ for e in instructions:u instructions branches:u cache-misses branch-misses r00c0
 	"$PERF" record -e "$e" -o o.data -- true >out.txt 2>err.txt
 	rc=$?
 	[ $rc -ne 0 ] || { cat err.txt; fail "-e $e recorded (as cpu-clock?) where the distro fails"; }
-	[ $rc -lt 128 ] || fail "-e $e: crashed ($rc)"
+	crashed $rc && fail "-e $e: crashed ($rc)"
 	grep -q "^The $name event is not supported\." err.txt ||
 		{ cat err.txt; fail "-e $e: the error does not name $name"; }
 	grep -q 'falling back' err.txt && [ "$e" = "${e#\{}" ] && fail "-e $e: said it falls back"

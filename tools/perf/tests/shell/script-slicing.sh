@@ -81,7 +81,7 @@ fi
 for bad in "--time 5,1" "--time x%/2" "--cpu 1-0" "--pid abc" "--reltime --deltatime"; do
 	# shellcheck disable=SC2086
 	"$PERF" script -i t.data $bad >/dev/null 2>err; rc=$?
-	[ $rc -ne 0 ] && [ $rc -lt 128 -o $rc -eq 129 ] || fail "$bad: exit $rc"
+	[ $rc -ne 0 ] && ! crashed $rc || fail "$bad: exit $rc"
 	[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "$bad: expected one line of error"; }
 done
 exit 0

@@ -22,6 +22,11 @@ own_tmpd() {	# <name>
 	mkdir -p "$HOME"
 }
 
+# Whether exit status $1 is a death by a signal (128 + n) or timeout(1)'s
+# 124.  A command's own failures exit 1, 129 (usage) or, as the distro's
+# perf exits, the low byte of a negative errno: 234 (EINVAL), 255 (-1).
+crashed() { [ "$1" -eq 124 ] || { [ "$1" -gt 129 ] && [ "$1" -lt 193 ]; }; }
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_oracle() { [ -x "$ORACLE" ] || skip "the distro perf ($ORACLE) is not installed"; }
 need_tracefs() {
