@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
 #include <traceevent/event-parse.h>
@@ -14,6 +15,7 @@ static const char * const evlist_options[] = {
 	"-i, --input <file>    Input file name (default perf.data)",
 	"-v, --verbose         Show all event attr details",
 	"-F, --freq            Show the sample frequency (or period)",
+	"-g, --group           Show event group information",
 	"    --trace-fields    Show tracepoint fields",
 	"-f, --force           don't complain, do it",
 	NULL
@@ -27,7 +29,7 @@ enum { OPT_TRACE_FIELDS = 256 };
  * tip after any list with tracepoints, unless their fields were shown.
  */
 static void evlist__fprintf_list(FILE *fp, struct evlist *evlist, bool details, bool freq,
-				 bool fields)
+				 bool fields, bool group)
 {
 	bool tracepoints = false;
 	struct evsel *e;
@@ -36,7 +38,21 @@ static void evlist__fprintf_list(FILE *fp, struct evlist *evlist, bool details, 
 		const char *sep = ": ";
 
 		tracepoints |= evsel__is_tracepoint(e);
+		/* -g: a group as one line, "{a,b}" ("name{a,b}"), and nothing more. */
+		if (group && !evsel__is_group_leader(e))
+			continue;
+		if (group && e->nr_members > 1) {
+			char *desc = evsel__group_desc(e, false);
+
+			fprintf(fp, "%s\n", desc ? desc : evsel__name(e));
+			free(desc);
+			continue;
+		}
 		fprintf(fp, "%s", evsel__name(e));
+		if (group) {
+			fputc('\n', fp);
+			continue;
+		}
 		if (details) {
 			fprintf(fp, ": ");
 			perf_event_attr__fprintf(fp, &e->attr, ": ");
@@ -86,6 +102,7 @@ int cmd_evlist(int argc, const char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "freq", no_argument, NULL, 'F' },
+		{ "group", no_argument, NULL, 'g' },
 		{ "trace-fields", no_argument, NULL, OPT_TRACE_FIELDS },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -94,11 +111,11 @@ int cmd_evlist(int argc, const char **argv)
 	const char *input = perf_session__default_input();
 	struct perf_session *s;
 	char msg[256];
-	bool details = false, freq = false, fields = false;
+	bool details = false, freq = false, fields = false, group = false;
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:vFfh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:vFgfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -108,6 +125,9 @@ int cmd_evlist(int argc, const char **argv)
 			break;
 		case 'F':
 			freq = true;
+			break;
+		case 'g':
+			group = true;
 			break;
 		case OPT_TRACE_FIELDS:
 			fields = true;
@@ -123,12 +143,17 @@ int cmd_evlist(int argc, const char **argv)
 			return 129;
 		}
 	}
+	if (group && (details || freq)) {
+		fprintf(stderr, "  Error: --group option is not compatible with other options\n\n");
+		usage_with_options(evlist_usage, evlist_options);
+		return 129;
+	}
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("evlist", input, err, msg);
 		return cmd_exit_status(-1);
 	}
-	evlist__fprintf_list(stdout, s->evlist, details, freq, fields);
+	evlist__fprintf_list(stdout, s->evlist, details, freq, fields, group);
 	perf_session__delete(s);
 	return 0;
 }

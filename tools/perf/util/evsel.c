@@ -49,11 +49,40 @@ void evsel__delete(struct evsel *evsel)
 	evsel__close(evsel);
 	evsel__free_config_terms(evsel);
 	free(evsel->name);
+	free(evsel->group_name);
 	free(evsel->tp_sys);
 	free(evsel->tp_name);
 	free(evsel->modifiers);
 	free(evsel->filter);
 	free(evsel);
+}
+
+char *evsel__group_desc(const struct evsel *leader, bool spaced)
+{
+	const struct evsel *e = leader;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (leader->group_name)
+		fprintf(f, spaced ? "%s { " : "%s{", leader->group_name);
+	else
+		fputs(spaced ? "anon group { " : "{", f);
+	/* The members follow their leader in the list. */
+	for (int i = 0; i < leader->nr_members && e->leader == leader; i++) {
+		fprintf(f, "%s%s", i ? (spaced ? ", " : ",") : "", evsel__name((struct evsel *)e));
+		if (leader->evlist && e->node.next == &leader->evlist->entries)
+			break;
+		e = list_entry(e->node.next, const struct evsel, node);
+	}
+	fputs(spaced ? " }" : "}", f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 int evsel__append_filter(struct evsel *evsel, const char *expr)
@@ -365,6 +394,11 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	/* -D: the recorder enables the recorded events itself, later. */
 	if (opts->delay_ms && !evsel->tracking && !evsel->trigger)
 		attr->enable_on_exec = 0;
+	/* A group member counts whenever its leader does: only the leader is switched. */
+	if (evsel->leader != evsel) {
+		attr->disabled = 0;
+		attr->enable_on_exec = 0;
+	}
 	/* A trigger is served as it happens: every sample wakes the recorder. */
 	if (evsel->trigger) {
 		attr->watermark = 0;

@@ -48,6 +48,7 @@ struct evsel {
 
 	struct evsel *leader;		/* itself unless in a {group} */
 	int nr_members;			/* leader only: size of its group */
+	char *group_name;		/* leader only: "name" of -e 'name{a,b}', or NULL */
 
 	char *tp_sys, *tp_name;		/* tracepoints only */
 	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */
@@ -82,6 +83,18 @@ struct evsel {
 struct evsel *evsel__new(const struct perf_event_attr *attr);
 void evsel__delete(struct evsel *evsel);
 const char *evsel__name(struct evsel *evsel);
+
+static inline bool evsel__is_group_leader(const struct evsel *evsel)
+{
+	return evsel->leader == evsel;
+}
+
+/*
+ * A group as the distro names it, in a new string: "name{a,b}" ("{a,b}"
+ * without a name), or with @spaced, as report's sample line has it,
+ * "name { a, b }" ("anon group { a, b }").
+ */
+char *evsel__group_desc(const struct evsel *leader, bool spaced);
 int evsel__set_name(struct evsel *evsel, const char *name);
 /* Appends a term; @str is copied when the term carries a string. */
 int evsel__add_config_term(struct evsel *evsel, enum evsel_term_type type, u64 val,

@@ -96,6 +96,64 @@ static int session__event_desc(struct perf_session *s, struct fcur *c)
 }
 
 /*
+ * GROUP_DESC: the groups, as leader position and size (and name), onto
+ * the evsels.  A group that does not fit the attrs is refused, as the
+ * distro refuses it.
+ */
+static int session__group_desc(struct perf_session *s, struct fcur *c)
+{
+	struct evsel *e, *leader = NULL;
+	u32 nr, idx, nr_members, left = 0;
+	struct {
+		char *name;
+		u32 idx, nr;
+	} *g;
+	int err = -EINVAL;
+
+	if (fcur__u32(c, &nr) || nr > (u64)(c->end - c->p) / 12)
+		return -EINVAL;
+	g = calloc(nr ? nr : 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++) {
+		g[i].name = fcur__string(c);
+		if (!g[i].name || fcur__u32(c, &idx) || fcur__u32(c, &nr_members))
+			goto out;
+		/* In order, apart, and within the attrs. */
+		if (nr_members < 1 || idx >= (u32)s->evlist->nr_entries ||
+		    nr_members > (u32)s->evlist->nr_entries - idx ||
+		    (i && idx < g[i - 1].idx + g[i - 1].nr))
+			goto out;
+		g[i].idx = idx;
+		g[i].nr = nr_members;
+	}
+	for (u32 i = 0; i < nr; i++) {
+		evlist__for_each_entry(s->evlist, e) {
+			if ((u32)e->idx == g[i].idx) {
+				leader = e;
+				left = g[i].nr;
+				free(leader->group_name);
+				leader->group_name = strcmp(g[i].name, "{anon_group}") ?
+						     g[i].name : NULL;
+				if (leader->group_name)
+					g[i].name = NULL;
+				leader->nr_members = (int)g[i].nr;
+			}
+			if (left) {
+				e->leader = leader;
+				left--;
+			}
+		}
+	}
+	err = 0;
+out:
+	for (u32 i = 0; i < nr; i++)
+		free(g[i].name);
+	free(g);
+	return err;
+}
+
+/*
  * BUILD_ID: a list of records { header, pid, build_id[20], size, pad[3],
  * filename } (size is valid when misc has bit 15, else the id is 20
  * bytes).  User-space ids (and the kernel's) go onto their DSOs, so
@@ -248,6 +306,8 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return 0;
 	case HEADER_EVENT_DESC:
 		return session__event_desc(s, c);
+	case HEADER_GROUP_DESC:
+		return session__group_desc(s, c);
 	case HEADER_BUILD_ID:
 		return session__build_ids(s, c);
 	case HEADER_PMU_MAPPINGS:
@@ -294,7 +354,7 @@ static const char *const feat_names[] = {
 	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
 	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
-	[HEADER_BPF_BTF] = "BPF_BTF",
+	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_GROUP_DESC] = "GROUP_DESC",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -632,6 +692,20 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 			if (s->pmu_mappings)
 				fprintf(fp, "# pmu mappings: %s\n", s->pmu_mappings);
 			break;
+		case HEADER_GROUP_DESC: {
+			struct evsel *e;
+			char *desc;
+
+			evlist__for_each_entry(s->evlist, e) {
+				if (!evsel__is_group_leader(e) || e->nr_members < 2)
+					continue;
+				desc = evsel__group_desc(e, false);
+				if (desc)
+					fprintf(fp, "# group: %s\n", desc);
+				free(desc);
+			}
+			break;
+		}
 		case HEADER_AUXTRACE:
 			fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
 			break;

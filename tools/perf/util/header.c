@@ -677,6 +677,32 @@ static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
 	return 0;
 }
 
+/*
+ * GROUP_DESC: u32 nr_groups, then for each group of more than one event its
+ * name ("{anon_group}" for none), the position of its leader among the
+ * attrs and its number of members.  Without groups it is left out.
+ */
+static int write_group_desc(struct perf_feat_buf *b, struct evlist *evlist)
+{
+	struct evsel *evsel;
+	u32 nr = 0;
+
+	evlist__for_each_entry(evlist, evsel)
+		if (evsel->leader == evsel && evsel->nr_members > 1)
+			nr++;
+	if (!nr)
+		return -ENOENT;
+	fbuf__add_u32(b, nr);
+	evlist__for_each_entry(evlist, evsel) {
+		if (evsel->leader != evsel || evsel->nr_members <= 1)
+			continue;
+		fbuf__add_string(b, evsel->group_name ? evsel->group_name : "{anon_group}");
+		fbuf__add_u32(b, evsel->idx);
+		fbuf__add_u32(b, evsel->nr_members);
+	}
+	return 0;
+}
+
 void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
 			 const char *name)
 {
@@ -796,6 +822,8 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		return write_cmdline(b, info);
 	case HEADER_EVENT_DESC:
 		return write_event_desc(b, evlist);
+	case HEADER_GROUP_DESC:
+		return write_group_desc(b, evlist);
 	case HEADER_SAMPLE_TIME:
 		if (!info || !info->last_sample_time)
 			return -ENOENT;
@@ -841,8 +869,8 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	static const int feats[] = {
 		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
 		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
-		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
-		HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
+		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_GROUP_DESC,
+		HEADER_SAMPLE_TIME, HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
 	struct perf_feat_buf payload = { 0 };

@@ -585,8 +585,8 @@ out:
 	return ret;
 }
 
-int parse_events__add_group(struct parse_events_state *st, struct parse_events_span *span,
-			    char *mod, int mod_idx)
+int parse_events__add_group(struct parse_events_state *st, char *name,
+			    struct parse_events_span *span, char *mod, int mod_idx)
 {
 	struct evsel *leader = span->first, *evsel = leader;
 	struct modifier group_mod;
@@ -625,7 +625,11 @@ int parse_events__add_group(struct parse_events_state *st, struct parse_events_s
 		evsel = list_entry(evsel->node.next, struct evsel, node);
 	}
 	leader->nr_members = span->nr;
+	/* A group of one is no group, but its name still goes with the event. */
+	leader->group_name = name;
+	name = NULL;
 out:
+	free(name);
 	free(mod);
 	return ret;
 }

@@ -76,8 +76,9 @@ bool parse_events__is_event_name(const char *str, size_t len);
 int parse_events__add_event(struct parse_events_state *st, char *def, int def_idx, bool tracepoint,
 			    struct list_head *terms, int cfg_end, char *mod, int mod_idx,
 			    struct parse_events_span *span);
-int parse_events__add_group(struct parse_events_state *st, struct parse_events_span *span,
-			    char *mod, int mod_idx);
+/* @name (owned; NULL for an anonymous group) is that of -e 'name{a,b}'. */
+int parse_events__add_group(struct parse_events_state *st, char *name,
+			    struct parse_events_span *span, char *mod, int mod_idx);
 struct list_head *parse_events__terms_new(void);
 int parse_events__terms_add(struct parse_events_state *st, struct list_head *terms, char *name,
 			    int name_idx, char *value, int value_idx);

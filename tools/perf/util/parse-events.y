@@ -2,7 +2,7 @@
  * The -e grammar:
  *
  *	events     := item (',' item)*
- *	item       := event | '{' event (',' event)* '}' [modifier]
+ *	item       := event | [NAME] '{' event (',' event)* '}' [modifier]
  *	event      := (NAME | TRACEPOINT) ['/' [term (',' term)*] '/'] [modifier]
  *	term       := TERM ['=' VALUE]
  *
@@ -71,7 +71,11 @@ item:
 	event
 |	'{' group_events '}' modifier_opt
 	{
-		ABORT_ON(parse_events__add_group(st, &$2, $4, @4.first_column));
+		ABORT_ON(parse_events__add_group(st, NULL, &$2, $4, @4.first_column));
+	}
+|	PE_NAME '{' group_events '}' modifier_opt
+	{
+		ABORT_ON(parse_events__add_group(st, $1, &$3, $5, @5.first_column));
 	}
 ;
 

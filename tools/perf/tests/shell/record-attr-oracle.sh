@@ -20,6 +20,9 @@ freq|-e cpu-clock -F 999
 overwrite|-e cpu-clock --overwrite
 overwrite-count|-e cpu-clock --overwrite -c 10000
 two|-e cpu-clock -e task-clock
+group|-e {cpu-clock,task-clock}
+named-group|-e grp{cpu-clock,task-clock}:u
+overwrite-group|-e {cpu-clock,task-clock} --overwrite
 tracepoint|-e sched:sched_switch
 clock|-e cpu-clock -k monotonic
 data|-d -e page-faults -c 10'
@@ -40,6 +43,8 @@ overwrite*|-|cpu-clock bpf_event: 1|(the same)
 overwrite*|+|dummy:u *|(the same)
 overwrite|+|cpu-clock sample_type IDENTIFIER|the dummy:u samples no PERIOD: IDENTIFIER tells the two apart, as the distro does when layouts differ
 overwrite-count|+|cpu-clock sample_type ID|with -c neither samples PERIOD: ID tells the two apart, as the distro does when layouts are alike
+overwrite-group|-|*-clock sample_type ID|the dummy:u samples no PERIOD: IDENTIFIER tells the events apart, as in overwrite
+overwrite-group|+|*-clock sample_type IDENTIFIER|(the same)
 '
 
 # One line per attribute field, "event field: value", and per bit of a
