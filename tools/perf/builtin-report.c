@@ -45,7 +45,13 @@ struct hist_entry {
 	u64 period_acc;		/* ... and those with this entry in their callchain */
 	struct callchain_root *cc;
 	u32 max_depth;		/* frames of its longest chain */
+	u32 grp;		/* group view: where its members' values are (report__print) */
 	bool used;		/* the slot holds an entry */
+};
+
+/* Group view: a member event's values for one entry of its leader. */
+struct grp_stat {
+	u64 period, nr, period_acc, total;
 };
 
 struct hists {
@@ -76,6 +82,7 @@ struct report {
 	struct hist_entry **seen;	/* entries already credited for this sample */
 	/* Columns and filters. */
 	bool show_nr;
+	int group;		/* groups in one view (-1: when the file has groups) */
 	/* -F: the columns in order (keys as SORT_*, the rest as COL_*); 0 columns: defaults. */
 	int cols[SORT__MAX + 4];
 	int nr_cols;
@@ -566,6 +573,30 @@ static int dso__order(const struct dso *x, const struct dso *y)
 }
 
 static bool sort_children, sort_depth;
+/* Group view: the members' values (nr_members - 1 for each entry), or NULL. */
+static const struct grp_stat *sort_gs;
+static int sort_nr_gs;
+
+enum grp_value { GV_ACC, GV_SELF, GV_SAMPLES };
+
+static u64 grp_stat__value(const struct grp_stat *g, enum grp_value what)
+{
+	return what == GV_ACC ? g->period_acc : what == GV_SELF ? g->period : g->nr;
+}
+
+/* Equal leaders: the members' values decide, in order, each descending, as the distro. */
+static int entry__members_cmp(const struct hist_entry *x, const struct hist_entry *y,
+			      enum grp_value what)
+{
+	for (int j = 0; sort_gs && j < sort_nr_gs; j++) {
+		u64 a = grp_stat__value(&sort_gs[(size_t)x->grp * sort_nr_gs + j], what);
+		u64 b = grp_stat__value(&sort_gs[(size_t)y->grp * sort_nr_gs + j], what);
+
+		if (a != b)
+			return a > b ? -1 : 1;
+	}
+	return 0;
+}
 static const struct report *sort_report;
 static int entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, int k);
 static enum callchain_order sort_order;
@@ -579,6 +610,8 @@ static int entry__cmp(const void *a, const void *b)
 	if (sort_children) {
 		if (x->period_acc != y->period_acc)
 			return x->period_acc > y->period_acc ? -1 : 1;
+		if ((c = entry__members_cmp(x, y, GV_ACC)))
+			return c;
 		/*
 		 * Equal totals within one thread: callers above their callees, as
 		 * the distro has it (the longer chains start further out) when it
@@ -592,6 +625,8 @@ static int entry__cmp(const void *a, const void *b)
 	}
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
+	if ((c = entry__members_cmp(x, y, GV_SELF)))
+		return c;
 	/* Equal shares: by the sort keys in their order, each ascending, as the distro. */
 	for (int k = 0; k < sort_report->nr_keys; k++)
 		if ((c = entry__key_cmp(x, y, sort_report->keys[k])))
@@ -739,6 +774,8 @@ static int entry__cols_cmp(const void *a, const void *b)
 			case COL_CHILDREN:
 				c = x->period_acc == y->period_acc ? 0 :
 				    x->period_acc > y->period_acc ? -1 : 1;
+				if (!c)
+					c = entry__members_cmp(x, y, GV_ACC);
 				/* Callers above callees, as without -F. */
 				if (!c && sort_depth && x->tid == y->tid && x->max_depth != y->max_depth)
 					c = (x->max_depth > y->max_depth) ==
@@ -747,9 +784,13 @@ static int entry__cols_cmp(const void *a, const void *b)
 			case COL_SELF:
 			case COL_PERIOD:
 				c = x->period == y->period ? 0 : x->period > y->period ? -1 : 1;
+				if (!c)
+					c = entry__members_cmp(x, y, GV_SELF);
 				break;
 			case COL_SAMPLES:
 				c = x->nr == y->nr ? 0 : x->nr > y->nr ? -1 : 1;
+				if (!c)
+					c = entry__members_cmp(x, y, GV_SAMPLES);
 				break;
 			default:
 				c = entry__key_cmp(x, y, k);
@@ -818,20 +859,102 @@ static int report__name_unnamed(struct report *r, struct hists *h)
 	return 0;
 }
 
+/* The entry for @key in @h, or NULL. */
+static struct hist_entry *hists__find(const struct hists *h, const struct hist_entry *key)
+{
+	if (!h->cap)
+		return NULL;
+	for (size_t i = entry__hash(key) & (h->cap - 1); h->e[i].used; i = (i + 1) & (h->cap - 1))
+		if (entry__same(&h->e[i], key))
+			return &h->e[i];
+	return NULL;
+}
+
+/*
+ * Group view: the tables of @leader's members (they follow it in the list)
+ * into @members, their number returned (-ENOMEM).  Every key a member has
+ * gets an entry in the leader's table too, without samples when the leader
+ * had none there, so that each key has its line, as in the distro.
+ */
+static int report__group_members(struct report *r, struct evsel *leader, struct hists *h,
+				 struct hists ***members)
+{
+	struct hists **m = calloc(leader->nr_members, sizeof(*m));
+	struct evsel *e = leader;
+	int nr = 0;
+
+	if (!m)
+		return -ENOMEM;
+	while (nr < leader->nr_members - 1 && e->node.next != &r->session->evlist->entries) {
+		e = list_entry(e->node.next, struct evsel, node);
+		if (e->leader != leader)
+			break;
+		m[nr++] = &r->hists[e->idx];
+	}
+	for (int j = 0; j < nr; j++) {
+		struct hists *mh = m[j];
+
+		if (report__name_unnamed(r, mh))
+			goto fail;
+		for (size_t i = 0; i < mh->cap; i++) {
+			struct hist_entry key;
+
+			if (!mh->e[i].used)
+				continue;
+			if (hists__reserve(h, 1))
+				goto fail;
+			key = mh->e[i];
+			key.period = key.nr = key.period_acc = 0;
+			key.cc = NULL;
+			key.max_depth = 0;
+			hists__findnew(h, &key, mh->e[i].thread);
+		}
+	}
+	*members = m;
+	return nr;
+fail:
+	free(m);
+	return -ENOMEM;
+}
+
+/* A percentage column's value (the leader's, then with --group each member's). */
+static void print_percent(bool first, u64 v, u64 total)
+{
+	printf(first ? "  %7.2f%%" : "%7.2f%%", total ? 100.0 * v / total : 0);
+}
+
+static void print_count(bool first, u64 v)
+{
+	printf(first ? "  %12llu" : "%12llu", (unsigned long long)v);
+}
+
 static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
 {
-	struct hist_entry **v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
-	int width[SORT__MAX];
-	char buf[1024], unit = ' ';
-	u64 nr = h->nr_samples;
+	struct hist_entry **v = NULL;
+	struct hists **members = NULL;
+	struct grp_stat *gs = NULL;
+	int width[SORT__MAX], nm = 0;
+	char buf[1024], unit = ' ', *desc = NULL;
+	u64 nr = h->nr_samples, total = h->total_period;
 	size_t n = 0;
 
 	int cols[SORT__MAX + 4], key_idx[SORT__MAX + 4], nr_cols = 0;
 
-	if (!v || report__name_unnamed(r, h)) {
-		free(v);
+	if (report__name_unnamed(r, h))
 		return;
+	if (r->group && evsel->nr_members > 1) {
+		nm = report__group_members(r, evsel, h, &members);
+		if (nm < 0)
+			return;
+		for (int j = 0; j < nm; j++) {
+			nr += members[j]->nr_samples;
+			total += members[j]->total_period;
+		}
+		desc = evsel__group_desc(evsel, true);
 	}
+	v = malloc((h->nr ? h->nr : 1) * sizeof(*v));
+	if (!v)
+		goto out;
 	/* The columns: -F's, or Children, Self/Overhead, Samples (-n), then the keys. */
 	if (r->nr_cols) {
 		memcpy(cols, r->cols, r->nr_cols * sizeof(*cols));
@@ -852,6 +975,27 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->e[i].used)
 			v[n++] = &h->e[i];
+	if (nm) {
+		gs = calloc(n * nm + 1, sizeof(*gs));
+		if (!gs)
+			goto out;
+		for (size_t i = 0; i < n; i++) {
+			v[i]->grp = (u32)i;
+			for (int j = 0; j < nm; j++) {
+				const struct hist_entry *f = hists__find(members[j], v[i]);
+				struct grp_stat *g = &gs[i * nm + j];
+
+				g->total = members[j]->total_period;
+				if (f) {
+					g->period = f->period;
+					g->nr = f->nr;
+					g->period_acc = f->period_acc;
+				}
+			}
+		}
+	}
+	sort_gs = gs;
+	sort_nr_gs = nm;
 	sort_children = r->children;
 	sort_depth = r->trees;
 	sort_order = r->cc.order;
@@ -859,6 +1003,7 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	/* "Self" beside the default Children column; -F names it "Overhead" as given. */
 	col_names[1] = r->children && !r->nr_cols ? "Self" : "Overhead";
 	qsort(v, n, sizeof(*v), r->nr_cols ? entry__cols_cmp : entry__cmp);
+	sort_gs = NULL;
 	for (int k = 0; k < r->nr_keys; k++) {
 		width[k] = (int)strlen(key_names[r->keys[k]]);
 		for (size_t i = 0; i < n; i++) {
@@ -896,24 +1041,28 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		}
 	}
 	if (!quiet) {
-		printf("# Samples: %llu%c of event '%s'", (unsigned long long)nr, unit,
-		       evsel__name(evsel));
+		/* A group's leader, even shown alone (--no-group), says "events". */
+		printf("# Samples: %llu%c of event%s '%s'", (unsigned long long)nr, unit,
+		       evsel->nr_members > 1 ? "s" : "", desc ? desc : evsel__name(evsel));
 		/* --time, as given. */
 		if (r->filter.time_arg)
 			printf(" (time slices: %s)", r->filter.time_arg);
 		putchar('\n');
-		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+		/* A value column of a group holds one value for each of its events. */
 		for (int c = 0; c < nr_cols; c++) {
 			const char *sep = c ? "  " : "# ";
 
 			if (cols[c] < SORT__MAX)
 				printf("%s%-*s", sep, width[key_idx[c]], key_names[cols[c]]);
 			else
-				printf("%s%*s", sep, cols[c] >= COL_SAMPLES ? 12 : 8, col_names[cols[c] - COL_CHILDREN]);
+				printf("%s%*s", sep, (cols[c] >= COL_SAMPLES ? 12 : 8) * (nm + 1),
+				       col_names[cols[c] - COL_CHILDREN]);
 		}
 		printf("\n");
 		for (int c = 0; c < nr_cols; c++) {
-			int w = cols[c] < SORT__MAX ? width[key_idx[c]] : cols[c] >= COL_SAMPLES ? 12 : 8;
+			int w = cols[c] < SORT__MAX ? width[key_idx[c]] :
+				(cols[c] >= COL_SAMPLES ? 12 : 8) * (nm + 1);
 
 			printf(c ? "  " : "# ");
 			for (int i = 0; i < w; i++)
@@ -928,20 +1077,28 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		if (entry__percent(r, e, h) < r->percent_limit)
 			continue;
 		for (int c = 0; c < nr_cols; c++) {
+			const struct grp_stat *g = gs ? &gs[(size_t)e->grp * nm] : NULL;
+
 			switch (cols[c]) {
 			case COL_CHILDREN:
-				printf("  %7.2f%%", h->total_period ?
-				       100.0 * e->period_acc / h->total_period : 0);
+				print_percent(true, e->period_acc, h->total_period);
+				for (int j = 0; j < nm; j++)
+					print_percent(false, g[j].period_acc, g[j].total);
 				break;
 			case COL_SELF:
-				printf("  %7.2f%%", h->total_period ?
-				       100.0 * e->period / h->total_period : 0);
+				print_percent(true, e->period, h->total_period);
+				for (int j = 0; j < nm; j++)
+					print_percent(false, g[j].period, g[j].total);
 				break;
 			case COL_SAMPLES:
-				printf("  %12llu", (unsigned long long)e->nr);
+				print_count(true, e->nr);
+				for (int j = 0; j < nm; j++)
+					print_count(false, g[j].nr);
 				break;
 			case COL_PERIOD:
-				printf("  %12llu", (unsigned long long)e->period);
+				print_count(true, e->period);
+				for (int j = 0; j < nm; j++)
+					print_count(false, g[j].period);
 				break;
 			default:
 				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
@@ -960,6 +1117,10 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	}
 	if (!quiet)
 		printf("\n\n");
+out:
+	free(gs);
+	free(desc);
+	free(members);
 	free(v);
 }
 
@@ -1067,6 +1228,8 @@ static const char * const report_options[] = {
 	"-G, --inverted        caller-based call graphs (the same as -g caller)",
 	"    --max-stack <n>   use at most n frames of each callchain",
 	"-n, --show-nr-samples show the number of samples of each entry",
+	"    --group           show the events of a group together (default when the file has groups)",
+	"    --no-group        show each event of a group on its own",
 	"    --percent-limit <n> hide entries below n percent",
 	"    --comm <list>     only the samples of these comms",
 	"    --pid <list>      only the samples of these process ids",
@@ -1087,6 +1250,7 @@ static const char * const report_options[] = {
 enum {
 	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
 	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS, OPT_TASKS,
+	OPT_GROUP, OPT_NO_GROUP,
 };
 
 static void report__exit(struct report *r)
@@ -1285,6 +1449,8 @@ int cmd_report(int argc, const char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "tasks", no_argument, NULL, OPT_TASKS },
 		{ "task", no_argument, NULL, OPT_TASKS },
+		{ "group", no_argument, NULL, OPT_GROUP },
+		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 		{ "help", no_argument, NULL, 'h' },
 		SYMBOL_CONF_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
@@ -1293,7 +1459,7 @@ int cmd_report(int argc, const char **argv)
 		.tool = { .sample = report__sample },
 		.keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nr_keys = 3,
 		.key_used = { [SORT_COMM] = true, [SORT_DSO] = true, [SORT_SYM] = true },
-		.children = -1, .max_stack = -1,
+		.children = -1, .max_stack = -1, .group = -1,
 	};
 	const char *input = perf_session__default_input(), *sort_arg = NULL, *fields_arg = NULL;
 	bool header = false, header_only = false, elided = false, stats = false, tasks = false;
@@ -1412,6 +1578,12 @@ filter_done:
 		case OPT_TASKS:
 			tasks = true;
 			break;
+		case OPT_GROUP:
+			r.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			r.group = 0;
+			break;
 		case 'h':
 			usage_with_options(report_usage, report_options);
 			return 0;
@@ -1457,6 +1629,13 @@ filter_done:
 	}
 	if (r.children < 0)
 		r.children = r.callchain;
+	/* The groups a file recorded are shown as such unless --no-group, as the distro does. */
+	if (r.group < 0) {
+		r.group = 0;
+		evlist__for_each_entry(r.session->evlist, e)
+			if (e->nr_members > 1)
+				r.group = 1;
+	}
 	if (!r.callchain)
 		r.children = 0;
 	/* With children the distro shows callers first unless told otherwise. */
@@ -1536,9 +1715,13 @@ filter_done:
 		if (!quiet)
 			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
 			       (unsigned long long)r.session->nr_lost);
-		evlist__for_each_entry(r.session->evlist, e)
+		evlist__for_each_entry(r.session->evlist, e) {
+			/* A group's members are shown with their leader. */
+			if (r.group && !evsel__is_group_leader(e))
+				continue;
 			if (r.hists[e->idx].nr_samples)
 				report__print(&r, e, &r.hists[e->idx]);
+		}
 	}
 	report__exit(&r);
 	/* A cut file: what it holds is shown, and it exits 1, as gzip -d does on a cut stream. */

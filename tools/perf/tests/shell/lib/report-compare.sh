@@ -26,7 +26,7 @@ entries() {
 		}
 		next
 	}
-	/^# Samples: .* of event / { flush(); n = 0; ev = $0; sub(/.* of event /, "", ev) }
+	/^# Samples: .* of events? / { flush(); n = 0; ev = $0; sub(/.* of events? /, "", ev) }
 	/^#/ || /^$/ { next }
 	# Which of equal branches comes last (" --" rather than "|--") follows their order.
 	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); tree = tree "\001" line }
