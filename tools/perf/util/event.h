@@ -152,6 +152,14 @@ struct perf_sample {
 	u64 user_stack_size;
 	void *user_stack;
 	u64 data_src;		/* PERF_SAMPLE_DATA_SRC */
+	/*
+	 * PERF_SAMPLE_READ: read_nr counts (one without PERF_FORMAT_GROUP),
+	 * each read_stride words from read_values: the count, its id
+	 * read_id_off words on (with PERF_FORMAT_ID), ...
+	 */
+	const u64 *read_values;
+	u64 read_nr;
+	u32 read_stride, read_id_off;
 	u16 misc;
 };
 

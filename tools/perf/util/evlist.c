@@ -197,6 +197,18 @@ void evlist__config(struct evlist *evlist, const struct record_opts *opts)
 
 	evlist__for_each_entry(evlist, evsel)
 		evsel__config(evsel, opts);
+	/*
+	 * Leader sampling ('{a,b}:S'): only the leader samples, and its samples
+	 * carry the members' counts; a member lays its (no) samples out as the
+	 * leader does, as the distro sets it.
+	 */
+	evlist__for_each_entry(evlist, evsel) {
+		if (evsel->leader == evsel || !evsel->leader->sample_read)
+			continue;
+		evsel->attr.freq = 0;
+		evsel->attr.sample_period = 0;
+		evsel->attr.sample_type = evsel->leader->attr.sample_type;
+	}
 	if (evlist->nr_entries < 2)
 		return;
 	/*

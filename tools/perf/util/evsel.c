@@ -346,6 +346,17 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 			break;
 		}
 	}
+	/*
+	 * :S: each sample reads the counts, of the whole group from its
+	 * leader (the kernel reads a group only without inherit).
+	 */
+	if (evsel->sample_read) {
+		attr->sample_type |= PERF_SAMPLE_READ;
+		if (evsel->leader->nr_members > 1) {
+			attr->read_format |= PERF_FORMAT_GROUP;
+			attr->inherit = 0;
+		}
+	}
 	if (!is_dummy)
 		evsel__apply_callchain(evsel, cg, stack_size);
 	/* -d: the address each sample touched (and where, for memory events), as the distro samples it. */

@@ -49,6 +49,7 @@ struct evsel {
 	struct evsel *leader;		/* itself unless in a {group} */
 	int nr_members;			/* leader only: size of its group */
 	char *group_name;		/* leader only: "name" of -e 'name{a,b}', or NULL */
+	bool sample_read;		/* :S: its samples read the counts (of its group) */
 
 	char *tp_sys, *tp_name;		/* tracepoints only */
 	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */

@@ -330,13 +330,14 @@ static int evsel__apply_term(struct evsel *evsel, const struct resolved_term *rt
 struct modifier {
 	bool user, kernel, hv;	/* the privilege levels asked for */
 	int precise;
+	bool sample_read;	/* S: samples read the counts (a group's, with its leader's) */
 };
 
 static int modifier__parse(struct parse_events_state *st, const char *str, int idx,
 			   struct modifier *mod)
 {
 	static const char help[] = "valid modifiers: u (user), k (kernel), h (hypervisor), "
-				   "p, pp, ppp (precise ip)";
+				   "p, pp, ppp (precise ip), S (read the group's counts)";
 
 	memset(mod, 0, sizeof(*mod));
 	if (!*str) {
@@ -354,6 +355,9 @@ static int modifier__parse(struct parse_events_state *st, const char *str, int i
 			break;
 		case 'h':
 			mod->hv = true;
+			break;
+		case 'S':
+			mod->sample_read = true;
 			break;
 		case 'p':
 			if (++mod->precise > 3) {
@@ -396,6 +400,7 @@ struct event_req {
 	struct perf_event_attr attr;
 	char *name;			/* NULL for tracepoints: each is named sys:name */
 	const char *mod_str;
+	bool sample_read;		/* the S modifier */
 	struct resolved_term *terms;
 	int nr_terms;
 	struct parse_events_span span;
@@ -413,6 +418,7 @@ static int event_req__new_evsel(struct event_req *req, struct evsel **evselp)
 	for (int i = 0; i < req->nr_terms; i++)
 		if (evsel__apply_term(evsel, &req->terms[i]))
 			goto out_nomem;
+	evsel->sample_read = req->sample_read;
 	list_add_tail(&evsel->node, &req->st->list);
 	if (!req->span.nr++)
 		req->span.first = evsel;
@@ -545,6 +551,7 @@ int parse_events__add_event(struct parse_events_state *st, char *def, int def_id
 		if (modifier__parse(st, mod, mod_idx, &modifier))
 			goto out;
 		modifier__apply(&modifier, &req.attr);
+		req.sample_read = modifier.sample_read;
 	}
 
 	if (terms) {
@@ -612,7 +619,9 @@ int parse_events__add_group(struct parse_events_state *st, char *name,
 			own.kernel |= group_mod.kernel;
 			own.hv |= group_mod.hv;
 			own.precise = max_t(int, own.precise, group_mod.precise);
+			own.sample_read |= group_mod.sample_read;
 			modifier__apply(&own, &evsel->attr);
+			evsel->sample_read = own.sample_read;
 			if (asprintf(&both, "%s%s", evsel->modifiers ? evsel->modifiers : "",
 				     mod) < 0) {
 				parse_events__error(st, mod_idx, NULL, "out of memory");

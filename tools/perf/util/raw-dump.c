@@ -132,6 +132,35 @@ static void dump__sample_where(struct raw_dump *d, struct perf_session *s,
 	dump__printf(d, " ...... dso: %s\n", dso ? dso->name : "<not found>");
 }
 
+/* The counts a sample read: the times, then each count with its id (and lost). */
+static void dump__sample_read(struct raw_dump *d, const struct perf_sample *sample, u64 rf)
+{
+	bool group = rf & PERF_FORMAT_GROUP;
+	/* A group's times come before its counts; one count's, after it. */
+	const u64 *t = group ? sample->read_values - !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) -
+			       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) : sample->read_values + 1;
+
+	dump__printf(d, "... sample_read:\n");
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		dump__printf(d, "...... time enabled %016llx\n", (unsigned long long)*t++);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		dump__printf(d, "...... time running %016llx\n", (unsigned long long)*t++);
+	if (group)
+		dump__printf(d, ".... group nr %llu\n", (unsigned long long)sample->read_nr);
+	for (u64 i = 0; i < sample->read_nr; i++) {
+		const u64 *v = sample->read_values + i * sample->read_stride;
+		u64 id = (rf & PERF_FORMAT_ID) ? v[sample->read_id_off] : 0;
+
+		dump__printf(d, "..... id %016llx, value %016llx", (unsigned long long)id,
+			     (unsigned long long)v[0]);
+		if (rf & PERF_FORMAT_LOST)
+			dump__printf(d, ", lost %llu",
+				     (unsigned long long)v[sample->read_id_off +
+							  !!(rf & PERF_FORMAT_ID)]);
+		dump__printf(d, "\n");
+	}
+}
+
 static void dump__sample(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
 			 const struct perf_sample *sample)
 {
@@ -160,6 +189,17 @@ static void dump__sample(struct raw_dump *d, struct perf_session *s, const union
 					    sizeof(u64)));
 	if (type & PERF_SAMPLE_DATA_SRC)
 		dump__printf(d, " . data_src: 0x%llx\n", (unsigned long long)sample->data_src);
+	if ((type & PERF_SAMPLE_READ) && sample->read_values) {
+		u64 rf = evsel->attr.read_format;
+
+		dump__sample_read(d, sample, rf);
+		/* Where each sample it gives is, as each is delivered. */
+		if (rf & PERF_FORMAT_ID) {
+			for (int n = perf_session__read_samples(s, sample); n > 0; n--)
+				dump__sample_where(d, s, sample);
+			return;
+		}
+	}
 	dump__sample_where(d, s, sample);
 }
 

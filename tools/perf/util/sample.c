@@ -78,28 +78,39 @@ static int sample__parse_id_trailer(u64 type, const union perf_event *event,
 	return 0;
 }
 
-/* Skips the READ block; its size depends on read_format only. */
-static int sample__skip_read(struct sample_cursor *c, u64 read_format)
+/*
+ * The READ block: its size depends on read_format only.  Group: nr, the
+ * times, then { value, id, lost } each; alone: value, the times, id, lost.
+ */
+static int sample__read(struct sample_cursor *c, u64 read_format, struct perf_sample *s)
 {
 	u64 per_value = 1 + !!(read_format & PERF_FORMAT_ID) + !!(read_format & PERF_FORMAT_LOST);
+	u64 times = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	u64 nr = 1;
 
 	if (read_format & PERF_FORMAT_GROUP) {
 		if (cursor__u64(c, &nr))
 			return -EFAULT;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			c->p++;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			c->p++;
-		if (c->p > c->end || nr > (u64)(c->end - c->p) / per_value)
+		if (cursor__need(c, times))
 			return -EFAULT;
+		c->p += times;
+		if (nr > (u64)(c->end - c->p) / per_value)
+			return -EFAULT;
+		s->read_values = c->p;
+		s->read_nr = nr;
+		s->read_stride = (u32)per_value;
+		s->read_id_off = 1;
 		c->p += nr * per_value;
 		return 0;
 	}
-	per_value += !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-		     !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	per_value += times;
 	if (cursor__need(c, per_value))
 		return -EFAULT;
+	s->read_values = c->p;
+	s->read_nr = 1;
+	s->read_stride = (u32)per_value;
+	s->read_id_off = 1 + (u32)times;
 	c->p += per_value;
 	return 0;
 }
@@ -162,7 +173,7 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 		GET(sample->cpu = (u32)v);
 	if (type & PERF_SAMPLE_PERIOD)
 		GET(sample->period = v);
-	if ((type & PERF_SAMPLE_READ) && sample__skip_read(&c, attr->read_format))
+	if ((type & PERF_SAMPLE_READ) && sample__read(&c, attr->read_format, sample))
 		return -EFAULT;
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		GET(sample->nr_callchain = v);

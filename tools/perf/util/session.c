@@ -104,7 +104,8 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
+/* The slot of @id in s->ids, or -1. */
+static ssize_t session__id_slot(const struct perf_session *s, u64 id)
 {
 	size_t lo = 0, hi = s->nr_ids;
 
@@ -112,13 +113,20 @@ struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (s->ids[mid].id == id)
-			return s->ids[mid].evsel;
+			return (ssize_t)mid;
 		if (s->ids[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return -1;
+}
+
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
+{
+	ssize_t i = session__id_slot(s, id);
+
+	return i < 0 ? NULL : s->ids[i].evsel;
 }
 
 /* Where the id sits: in a sample (words after the header), in a trailer (words from the end). */
@@ -262,6 +270,7 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 					ids.offset + j * sizeof(u64));
 			if (err)
 				goto out;
+			s->ids[s->nr_ids].read = 0;
 			s->ids[s->nr_ids++].evsel = e;
 		}
 	}
@@ -491,6 +500,7 @@ static int session__pipe_attr(struct perf_session *s, const union perf_event *ev
 		return err;
 	for (u64 j = 0; j < n; j++) {
 		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
+		s->ids[s->nr_ids].read = 0;
 		s->ids[s->nr_ids++].evsel = e;
 	}
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
@@ -873,6 +883,51 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	return perf_session__evsel_by_id(s, *w);
 }
 
+/*
+ * A sample that reads counts (PERF_SAMPLE_READ, e.g. a group's leader
+ * sampling, -e '{a,b}:S'): one sample for each count read, of the event
+ * the count's id names, its period what that count grew since the last
+ * read, as the distro delivers them; a count that did not grow gives none.
+ */
+int perf_session__read_samples(const struct perf_session *s, const struct perf_sample *sample)
+{
+	int n = 0;
+
+	for (u64 i = 0; i < sample->read_nr; i++) {
+		const u64 *v = sample->read_values + i * sample->read_stride;
+		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+
+		n += slot >= 0 && s->ids[slot].evsel && v[0] != s->ids[slot].read;
+	}
+	return n;
+}
+
+static int session__deliver_read(struct perf_session *s, union perf_event *ev,
+				 struct perf_sample *sample)
+{
+	struct perf_tool *tool = s->tool;
+
+	for (u64 i = 0; i < sample->read_nr; i++) {
+		const u64 *v = sample->read_values + i * sample->read_stride;
+		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+		int err;
+
+		if (slot < 0 || !s->ids[slot].evsel) {
+			s->nr_unknown_id++;
+			continue;
+		}
+		sample->id = s->ids[slot].id;
+		sample->period = v[0] - s->ids[slot].read;
+		s->ids[slot].read = v[0];
+		if (!sample->period)
+			continue;
+		err = tool->sample(tool, ev, sample, s->ids[slot].evsel, &s->machine);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int session__deliver(struct perf_session *s, union perf_event *ev, struct evsel *evsel,
 			    u64 offset)
 {
@@ -893,7 +948,12 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		s->nr_samples++;
-		return tool->sample ? tool->sample(tool, ev, &sample, evsel, &s->machine) : 0;
+		if (!tool->sample)
+			return 0;
+		if ((evsel->attr.sample_type & PERF_SAMPLE_READ) &&
+		    (evsel->attr.read_format & PERF_FORMAT_ID))
+			return session__deliver_read(s, ev, &sample);
+		return tool->sample(tool, ev, &sample, evsel, &s->machine);
 	case PERF_RECORD_MMAP:
 		err = machine__process_mmap(&s->machine, ev);
 		break;

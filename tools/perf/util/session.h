@@ -38,7 +38,8 @@ struct perf_session {
 	u64 data_offset, data_size, data_end;
 	u64 features[4];		/* adds_features bitmap */
 	struct evlist *evlist;
-	struct { u64 id; struct evsel *evsel; } *ids;	/* sorted by id */
+	/* Sorted by id; read: the id's last count a sample read (PERF_SAMPLE_READ). */
+	struct { u64 id; struct evsel *evsel; u64 read; } *ids;
 	size_t nr_ids, ids_cap;
 	bool one_layout;		/* every evsel has the same sample_type */
 
@@ -126,6 +127,8 @@ const char *perf_session__default_input(void);
 const char *perf_event__type_name(u32 type);
 /* The event a sample id belongs to; NULL if none. */
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
+/* How many samples a sample that reads counts (PERF_SAMPLE_READ) will give. */
+int perf_session__read_samples(const struct perf_session *s, const struct perf_sample *sample);
 /*
  * Prints the end-of-file summary (lost, out of order, unknown ids, records
  * of unknown or unsupported types, truncation).  -EIO when the file is

@@ -23,6 +23,7 @@ two|-e cpu-clock -e task-clock
 group|-e {cpu-clock,task-clock}
 named-group|-e grp{cpu-clock,task-clock}:u
 overwrite-group|-e {cpu-clock,task-clock} --overwrite
+leader-sampling|-e {cpu-clock,task-clock}:S
 tracepoint|-e sched:sched_switch
 clock|-e cpu-clock -k monotonic
 data|-d -e page-faults -c 10'

@@ -2,12 +2,16 @@
 # Event groups: recorded as groups, listed by evlist -g, reported together as the distro does
 # Both recorders record a workload with an anonymous and a named group
 # ('{cpu-clock,task-clock}' and 'grp{page-faults,minor-faults}:u'), one
-# group with -g, a flight-recorder dump of a group and a stream (-o -).
+# group with -g, one sampled by its leader ('{...}:S': the leader's samples
+# read the group's counts, each count a sample of its event), a
+# flight-recorder dump of a group and a stream (-o -).
 # On each file the distro's evlist -g and "# group:" header lines must be
 # ours byte for byte, and its report (the group view: one line per entry,
 # a value for each event of the group; and --no-group, -n, -F, --sort)
 # must be ours as report-oracle compares them: the top 30 entries with
-# every percentage within 0.01, the call graphs of the top 10.
+# every percentage within 0.01, the call graphs of the top 10.  Of the
+# leader-sampled files, script and report -D print what the distro's do,
+# byte for byte.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/report-compare.sh"
 need_root
@@ -23,6 +27,8 @@ record_all() {	# <perf> <prefix>
 		>/dev/null 2>&1 || return 1
 	"$p" record -q -o - -e '{cpu-clock,task-clock}' -- sh -c "$w" >"$x-pipe.data" \
 		2>/dev/null || return 1
+	"$p" record -q -o "$x-read.data" -e '{cpu-clock,task-clock}:S' -- sh -c "$w" \
+		>/dev/null 2>&1 || return 1
 	# The dump the flight recorder takes when the workload exits.
 	rm -f "$x"-fr.data.*
 	"$p" record -q -o "$x-fr.data" -e '{cpu-clock,task-clock}' --overwrite --switch-output \
@@ -55,6 +61,17 @@ for f in ?-*.data; do
 	done
 	grep -q "^# Samples: .* of events '\(anon group\|grp\) {" theirs.txt ||
 		{ echo "$f: the distro shows no group"; fails=$((fails + 1)); }
+done
+for f in d-read.data o-read.data; do
+	for cmd in "script" "script -F comm,tid,event,period,ip,sym" "report -D"; do
+		runs=$((runs + 1))
+		# shellcheck disable=SC2086
+		"$PERF" $cmd -i "$f" >ours.txt 2>&1
+		# shellcheck disable=SC2086
+		"$ORACLE" $cmd -i "$f" >theirs.txt 2>&1
+		grep -q 'task-clock' theirs.txt && cmp -s ours.txt theirs.txt ||
+			{ echo "$f $cmd:"; diff ours.txt theirs.txt | head -5; fails=$((fails + 1)); }
+	done
 done
 for f in d-cg.data o-cg.data; do
 	for mode in "--no-children" "-g caller"; do
