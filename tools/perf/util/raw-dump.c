@@ -90,24 +90,40 @@ static const char *const x86_64_regs[] = {
 	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 };
 
-static void dump__user_regs(struct raw_dump *d, const struct perf_sample *sample)
+/* User or interrupt registers: "user" or "intr", the mask, the ABI, a line each. */
+static void dump__regs(struct raw_dump *d, const char *which, u64 mask, u64 abi_nr,
+		       const u64 *regs)
 {
 	static const char *const abi[] = { "none", "32-bit", "64-bit" };
-	u64 mask = sample->user_regs_mask;
 	unsigned int n = 0;
 
-	if (!sample->user_regs)
+	if (!regs)
 		return;
-	dump__printf(d, "... user regs: mask 0x%llx ABI %s\n", (unsigned long long)mask,
-		     sample->user_regs_abi < ARRAY_SIZE(abi) ? abi[sample->user_regs_abi] :
-							       "unknown");
+	dump__printf(d, "... %s regs: mask 0x%llx ABI %s\n", which, (unsigned long long)mask,
+		     abi_nr < ARRAY_SIZE(abi) ? abi[abi_nr] : "unknown");
 	for (unsigned int bit = 0; bit < 64; bit++) {
 		if (!(mask & (1ULL << bit)))
 			continue;
 		dump__printf(d, ".... %-5s 0x%016llx\n",
 			     bit < ARRAY_SIZE(x86_64_regs) ? x86_64_regs[bit] : "unknown",
-			     (unsigned long long)sample->user_regs[n++]);
+			     (unsigned long long)regs[n++]);
 	}
+}
+
+/* A page size as the distro names it: "N/A" for none, else 4K, 2M, 1G... */
+static const char *page_size_name(u64 size, char *buf, size_t len)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	if (!size)
+		return "N/A";
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)size, units[i]);
+	return buf;
 }
 
 /* The thread and DSO lines that follow a sample: the machine as it stands. */
@@ -165,6 +181,7 @@ static void dump__sample(struct raw_dump *d, struct perf_session *s, const union
 			 const struct perf_sample *sample)
 {
 	struct evsel *evsel = perf_session__evsel_by_id(s, sample->id);
+	char size[32];
 	u64 type;
 
 	if (!evsel)
@@ -180,15 +197,39 @@ static void dump__sample(struct raw_dump *d, struct perf_session *s, const union
 				     (unsigned long long)sample->callchain[i]);
 	}
 	if (type & PERF_SAMPLE_REGS_USER)
-		dump__user_regs(d, sample);
+		dump__regs(d, "user", sample->user_regs_mask, sample->user_regs_abi,
+			   sample->user_regs);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		dump__regs(d, "intr", evsel->attr.sample_regs_intr, sample->intr_regs_abi,
+			   sample->intr_regs);
 	/* The offset is that of the stack's size word, which comes before its bytes. */
 	if ((type & PERF_SAMPLE_STACK_USER) && sample->user_stack)
 		dump__printf(d, "... ustack: size %llu, offset 0x%x\n",
 			     (unsigned long long)sample->user_stack_size,
 			     (unsigned int)((const char *)sample->user_stack - (const char *)ev -
 					    sizeof(u64)));
+	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		/* The struct: a 32-bit weight, then two 16-bit latencies. */
+		if (type & PERF_SAMPLE_WEIGHT_STRUCT)
+			dump__printf(d, "... weight: %llu,0x%x,0x%x\n",
+				     (unsigned long long)(sample->weight & 0xffffffff),
+				     (unsigned int)(sample->weight >> 32 & 0xffff),
+				     (unsigned int)(sample->weight >> 48));
+		else
+			dump__printf(d, "... weight: %llu\n", (unsigned long long)sample->weight);
+	}
 	if (type & PERF_SAMPLE_DATA_SRC)
 		dump__printf(d, " . data_src: 0x%llx\n", (unsigned long long)sample->data_src);
+	if (type & PERF_SAMPLE_PHYS_ADDR)
+		dump__printf(d, " .. phys_addr: 0x%llx\n", (unsigned long long)sample->phys_addr);
+	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+		dump__printf(d, " .. data page size: %s\n",
+			     page_size_name(sample->data_page_size, size, sizeof(size)));
+	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+		dump__printf(d, " .. code page size: %s\n",
+			     page_size_name(sample->code_page_size, size, sizeof(size)));
+	if (type & PERF_SAMPLE_TRANSACTION)
+		dump__printf(d, "... transaction: %llx\n", (unsigned long long)sample->transaction);
 	if ((type & PERF_SAMPLE_READ) && sample->read_values) {
 		u64 rf = evsel->attr.read_format;
 
@@ -458,6 +499,7 @@ static u32 record__min_size(u32 type)
 	case PERF_RECORD_ID_INDEX:
 	case PERF_RECORD_THREAD_MAP:	return 16;
 	case PERF_RECORD_TIME_CONV:	return offsetof(struct perf_record_time_conv, time_cycles);
+	case PERF_RECORD_READ:		return 56;
 	default:			return 8;
 	}
 }
@@ -552,6 +594,33 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 			     (q[3] & PERF_AUX_FLAG_OVERWRITE) ? "O" : "",
 			     (q[3] & PERF_AUX_FLAG_PARTIAL) ? "P" : "");
 		break;
+	case PERF_RECORD_READ: {
+		/*
+		 * A task's count at its exit (record -s): pid, tid, then the
+		 * count and what read_format adds, read where the distro reads
+		 * them (value, times, id, lost), named by the record's event.
+		 */
+		struct evsel *e = perf_session__evsel_by_id(s, sample->id);
+		u64 rf;
+
+		if (!e)
+			e = evlist__first(s->evlist);
+		rf = e ? e->attr.read_format : 0;
+		dump__printf(d, ": %d %d %s %llu\n", (int)w[2], (int)w[3],
+			     e ? evsel__name(e) : "unknown", (unsigned long long)q[2]);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			dump__printf(d, "... time enabled : %llu\n", (unsigned long long)q[3]);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			dump__printf(d, "... time running : %llu\n", (unsigned long long)q[4]);
+		if (rf & PERF_FORMAT_ID)
+			dump__printf(d, "... id           : %llu\n", (unsigned long long)q[5]);
+		if (rf & PERF_FORMAT_LOST)
+			dump__printf(d, "... lost         : %llu\n", (unsigned long long)q[6]);
+		/* Script has no handler for it, and says so. */
+		if (d->script)
+			dump__printf(d, ": unhandled!\n");
+		break;
+	}
 	case PERF_RECORD_CGROUP:
 		dump__printf(d, " cgroup: %llu %.*s\n", (unsigned long long)q[1],
 			     (int)strnlen((const char *)(q + 2), ev->header.size - 16),

@@ -226,22 +226,22 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 		}
 	}
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		GET((void)v);
+		GET(sample->weight = v);
 	if (type & PERF_SAMPLE_DATA_SRC)
 		GET(sample->data_src = v);
 	if (type & PERF_SAMPLE_TRANSACTION)
-		GET((void)v);
+		GET(sample->transaction = v);
 	if ((type & PERF_SAMPLE_REGS_INTR) &&
-	    sample__regs(&c, attr->sample_regs_intr, &v, NULL))
+	    sample__regs(&c, attr->sample_regs_intr, &sample->intr_regs_abi, &sample->intr_regs))
 		return -EFAULT;
 	if (type & PERF_SAMPLE_PHYS_ADDR)
-		GET((void)v);
+		GET(sample->phys_addr = v);
 	if (type & PERF_SAMPLE_CGROUP)
-		GET((void)v);
+		GET(sample->cgroup = v);
 	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
-		GET((void)v);
+		GET(sample->data_page_size = v);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
-		GET((void)v);
+		GET(sample->code_page_size = v);
 	if (type & PERF_SAMPLE_AUX) {
 		u64 size;
 

@@ -2,8 +2,10 @@
 # perf report -D and perf script -D dump every record byte for byte as the distro does
 # Files recorded by the distro and by us (cpu-clock -g over a workload, a
 # compressed one, one with user registers and stacks, tracepoints
-# system-wide, a stream written to a pipe; MMAP2 records with build ids
-# from the distro alone) are dumped by both perfs, and the outputs must be
+# system-wide, a stream written to a pipe; MMAP2 records with build ids,
+# samples with physical addresses, page sizes, weights, transactions and
+# interrupt registers, and READ records from the distro alone) are dumped
+# by both perfs, and the outputs must be
 # identical: the offsets, the hex dumps, the decoded lines, the order (user
 # records as read, the kernel's in time order), the thread and DSO of each
 # sample, perf script's own lines between them and perf report's summary
@@ -56,6 +58,18 @@ done
 "$ORACLE" record -q --buildid-mmap -e cpu-clock -o dist-bid.data -- sh -c "$work" \
 	>/dev/null 2>&1 || fail "dist: record --buildid-mmap"
 same_dump dist-bid.data
+# Sample fields only the distro records: physical and page sizes, weight
+# and transaction, interrupt registers; and the READ record of each task's
+# count at its exit (-s).
+n=0
+for opts in "--phys-data --data-page-size --code-page-size" "-W --transaction" \
+	    "--intr-regs" "-s"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$ORACLE" record -q $opts -e cpu-clock -o dist-fields$n.data -- sh -c "$work" \
+		>/dev/null 2>&1 || fail "dist: record $opts"
+	same_dump dist-fields$n.data
+done
 
 # Tracepoints, with CPU columns and several processes' side-band records.
 [ "$(id -u)" -eq 0 ] || skip "tracepoints system-wide need root (the rest passed)"
