@@ -10,6 +10,7 @@
  * compiled formats (util/tp-print.c) unless libtraceevent is needed.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@ enum {
 	/* The source line of the address, on a line of its own below it. */
 	F_SRCLINE = 1 << 14,
 	F_TOD = 1 << 15,	/* the time of day, from CLOCK_DATA (perf record -k) */
+	/* Sample fields of their own, printed as the distro prints them. */
+	F_WEIGHT = 1 << 16, F_INS_LAT = 1 << 17, F_IREGS = 1 << 18, F_UREGS = 1 << 19,
+	F_PHYS_ADDR = 1 << 20, F_DATA_PAGE_SIZE = 1 << 21, F_CODE_PAGE_SIZE = 1 << 22,
 };
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
@@ -44,7 +48,9 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
 	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "srcline", F_SRCLINE },
-	{ "tod", F_TOD },
+	{ "tod", F_TOD }, { "weight", F_WEIGHT }, { "ins_lat", F_INS_LAT }, { "iregs", F_IREGS },
+	{ "uregs", F_UREGS }, { "phys_addr", F_PHYS_ADDR }, { "data_page_size", F_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -65,6 +71,12 @@ static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[
 	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
 	{ F_TOD, PERF_SAMPLE_TIME, "TIME" }, { F_IP, PERF_SAMPLE_IP, "IP" },
 	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+	{ F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+	{ F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	{ F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS" }, { F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS" },
+	{ F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
 };
 
 /* What perf script prints for one evsel, worked out on its first sample. */
@@ -337,6 +349,55 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 }
 
 /* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
+/* printf onto the output; a line's pieces are short. */
+static void __attribute__((format(printf, 2, 3))) script__printf(struct script *sc,
+								 const char *fmt, ...)
+{
+	char *p = outbuf__room(&sc->ob, 256);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, 256, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		outbuf__advance(&sc->ob, p + (n < 256 ? n : 255));
+}
+
+/* Registers as the distro's script lists them: " ABI:2 " then "   AX:0x1 " each. */
+static void script__print_regs(struct script *sc, u64 mask, u64 abi, const u64 *regs)
+{
+	unsigned int n = 0;
+
+	if (!regs)
+		return;
+	script__printf(sc, " ABI:%llu ", (unsigned long long)abi);
+	for (unsigned int bit = 0; bit < 64; bit++)
+		if (mask & (1ULL << bit))
+			script__printf(sc, "%5s:0x%llx ", perf_reg_name(bit),
+				       (unsigned long long)regs[n++]);
+}
+
+/* What the distro prints after the address (or the call chain), in its order. */
+static void script__print_tail(struct script *sc, struct evsel *evsel, unsigned int f,
+			       const struct perf_sample *sample)
+{
+	char size[32];
+
+	if (f & F_IREGS)
+		script__print_regs(sc, evsel->attr.sample_regs_intr, sample->intr_regs_abi,
+				   sample->intr_regs);
+	if (f & F_UREGS)
+		script__print_regs(sc, sample->user_regs_mask, sample->user_regs_abi,
+				   sample->user_regs);
+	if (f & F_PHYS_ADDR)
+		script__printf(sc, "%16llx", (unsigned long long)sample->phys_addr);
+	if (f & F_DATA_PAGE_SIZE)
+		script__printf(sc, " %s", page_size_name(sample->data_page_size, size, sizeof(size)));
+	if (f & F_CODE_PAGE_SIZE)
+		script__printf(sc, " %s", page_size_name(sample->code_page_size, size, sizeof(size)));
+}
+
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
@@ -348,6 +409,9 @@ static void script__print_addr(struct script *sc, unsigned f, struct addr_locati
 
 	if (al->sym && al->sym->module)
 		dso = al->sym->module;
+	/* An inlined function says so, whether objects are shown or not, as the distro's. */
+	if (al->sym && symbol__inlined(al->sym) && (f & F_SYM))
+		f |= F_DSO;
 	dso_len = (f & F_DSO) ? strlen(dso) : 0;
 	/* The fixed parts fit in 64 bytes; names longer than a room go in pieces. */
 	if (sym_len + dso_len > OUTBUF_MAX_ITEM - 64) {
@@ -501,6 +565,15 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			script__print_addr(sc, f & ~F_IP, &al, sample->addr, false);
 		}
 	}
+	if (f & F_WEIGHT) {
+		/* Of the struct, its 32-bit weight; the latency is ins_lat's. */
+		u64 w = (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
+			sample->weight & 0xffffffff : sample->weight;
+
+		script__printf(sc, "%16llu", (unsigned long long)w);
+	}
+	if (f & F_INS_LAT)
+		script__printf(sc, "%16u", (unsigned int)(sample->weight >> 32 & 0xffff));
 	if (se->chain) {
 		u64 nr = 0;
 		const u64 *chain = script__chain_valid(sample) ?
@@ -534,7 +607,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 					script__print_srcline(sc, &a, ip);
 			}
 		}
-		outbuf__write(&sc->ob, "\n\n", 2);
+		outbuf__putc(&sc->ob, '\n');
+		script__print_tail(sc, evsel, f, sample);
+		outbuf__putc(&sc->ob, '\n');
 		return 0;
 	}
 	if (f & F_IP) {
@@ -543,6 +618,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		if (f & F_SRCLINE)
 			script__print_srcline(sc, &al, sample->ip);
 	}
+	script__print_tail(sc, evsel, f, sample);
 	outbuf__putc(&sc->ob, '\n');
 	return 0;
 }
@@ -711,7 +787,8 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		if (i == ARRAY_SIZE(field_names)) {
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period,addr,callindent,srcline,tod\n", tok);
+				"period,addr,callindent,srcline,tod,weight,ins_lat,iregs,uregs,"
+				"phys_addr,data_page_size,code_page_size\n", tok);
 			err = -EINVAL;
 			break;
 		}
@@ -911,7 +988,7 @@ filter_done:
 	}
 	trace_seq_init(&sc.seq);
 	if (script__check_fields(&sc)) {
-		err = -EINVAL;
+		err = -1;	/* the distro's status for it: 255 */
 		goto out_delete;
 	}
 	if (sc.filter.cpus &&

@@ -90,6 +90,11 @@ static const char *const x86_64_regs[] = {
 	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 };
 
+const char *perf_reg_name(unsigned int bit)
+{
+	return bit < ARRAY_SIZE(x86_64_regs) ? x86_64_regs[bit] : "unknown";
+}
+
 /* User or interrupt registers: "user" or "intr", the mask, the ABI, a line each. */
 static void dump__regs(struct raw_dump *d, const char *which, u64 mask, u64 abi_nr,
 		       const u64 *regs)
@@ -104,14 +109,12 @@ static void dump__regs(struct raw_dump *d, const char *which, u64 mask, u64 abi_
 	for (unsigned int bit = 0; bit < 64; bit++) {
 		if (!(mask & (1ULL << bit)))
 			continue;
-		dump__printf(d, ".... %-5s 0x%016llx\n",
-			     bit < ARRAY_SIZE(x86_64_regs) ? x86_64_regs[bit] : "unknown",
+		dump__printf(d, ".... %-5s 0x%016llx\n", perf_reg_name(bit),
 			     (unsigned long long)regs[n++]);
 	}
 }
 
-/* A page size as the distro names it: "N/A" for none, else 4K, 2M, 1G... */
-static const char *page_size_name(u64 size, char *buf, size_t len)
+const char *page_size_name(u64 size, char *buf, size_t len)
 {
 	static const char units[] = "BKMG";
 	int i = 0;

@@ -43,4 +43,9 @@ int raw_dump__exit(struct raw_dump *d);
 void raw_dump__record(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
 		      const struct perf_sample *sample, u64 offset);
 
+/* The x86-64 name of bit @bit of a registers mask (sample_regs_user/intr). */
+const char *perf_reg_name(unsigned int bit);
+/* A page size as the distro names it: "N/A" for none, else 4K, 2M, 1G... */
+const char *page_size_name(u64 size, char *buf, size_t len);
+
 #endif

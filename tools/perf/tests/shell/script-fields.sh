@@ -1,8 +1,10 @@
 #!/bin/bash
 # perf script -G, -F +field/-field, type: lists and edits, addr, period, --show-task/mmap-events print as the distro
 # Files the distro recorded: cpu-clock with -g, cpu-clock with -d (sample
-# addresses), and sched_switch with -g (a tracepoint with callchains shows
-# its stack by default).  Each form of -F below must print the distro's
+# addresses), sched_switch with -g (a tracepoint with callchains shows
+# its stack by default), and cpu-clock with physical addresses, page sizes,
+# weights and registers (the weight, ins_lat, phys_addr, data_page_size,
+# code_page_size, iregs and uregs fields).  Each form of -F below must print the distro's
 # lines; symbol names may differ where a library exports two names for one
 # address (symbol choice is not this test's business), so chain lines are
 # compared up to the address and whole lines at 95%.  Everything is
@@ -31,6 +33,13 @@ w='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; ls -R /usr/share/doc >/dev/
 	skip "the distro perf cannot record page-faults here"
 "$ORACLE" record -q -o sw.data --switch-events -e cpu-clock -- sh -c "$w; sleep 0.05" >/dev/null 2>&1 ||
 	skip "the distro perf cannot record --switch-events here"
+# Sample fields our recorder does not ask for: physical addresses and page
+# sizes, weights (as a struct), interrupt and user registers.
+"$ORACLE" record -q -o pa.data --phys-data --data-page-size --code-page-size -e cpu-clock \
+	-- sh -c "$w" >/dev/null 2>&1 &&
+"$ORACLE" record -q -o wt.data -W --transaction -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 &&
+"$ORACLE" record -q -o ir.data --intr-regs --user-regs=ip,sp,bp -e cpu-clock -- sh -c "$w" \
+	>/dev/null 2>&1 || skip "the distro perf cannot record those sample fields here"
 "$PERF" record -q -o ocg.data -g -e cpu-clock -- sh -c "$w" >/dev/null 2>&1 || fail "our record failed"
 "$PERF" record -q -o ofp.data -c 10 -d -e page-faults -- sh -c "$w" >/dev/null 2>&1 ||
 	fail "our record -d failed"
@@ -101,12 +110,18 @@ ocg.data --show-task-events --show-mmap-events
 ocg.data --show-task-events -F comm,tid,time,ip
 sw.data --show-switch-events
 sw.data --show-switch-events --show-task-events -F comm,tid,time,event
+pa.data -F ip,sym,phys_addr,data_page_size,code_page_size
+wt.data -F comm,weight,ins_lat,ip,sym
+ir.data -F ip,sym,iregs
+ir.data -F comm,ip,uregs
+ir.data -F +iregs,+uregs
 EOS
-[ $n -eq 39 ] || fail "ran $n forms, not 39"
+[ $n -eq 44 ] || fail "ran $n forms, not 44"
 
 # Refused: a field the event lacks, edits mixed into a list, symoff alone, an unknown type.
 for bad in "cg.data -F comm,cpu" "cg.data -F +addr" "cg.data -F comm,ip,+cpu" \
-	   "cg.data -F -sym" "cg.data -F bogus:comm" "tpg.data -F comm,addr"; do
+	   "cg.data -F -sym" "cg.data -F bogus:comm" "tpg.data -F comm,addr" \
+	   "cg.data -F ip,weight" "cg.data -F ip,iregs" "pa.data -F ip,uregs"; do
 	# shellcheck disable=SC2086
 	"$PERF" script -i $bad >out 2>err && fail "$bad: succeeded"
 	[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "$bad: expected one line of error"; }
