@@ -82,6 +82,7 @@ struct report {
 	struct hist_entry **seen;	/* entries already credited for this sample */
 	/* Columns and filters. */
 	bool show_nr;
+	bool show_period;	/* --show-total-period */
 	int group;		/* groups in one view (-1: when the file has groups) */
 	/* -F: the columns in order (keys as SORT_*, the rest as COL_*); 0 columns: defaults. */
 	int cols[SORT__MAX + 4];
@@ -965,6 +966,8 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 		cols[nr_cols++] = COL_SELF;
 		if (r->show_nr)
 			cols[nr_cols++] = COL_SAMPLES;
+		if (r->show_period)
+			cols[nr_cols++] = COL_PERIOD;
 		for (int k = 0; k < r->nr_keys; k++)
 			cols[nr_cols++] = r->keys[k];
 	}
@@ -1231,7 +1234,8 @@ static const char * const report_options[] = {
 	"    --group           show the events of a group together (default when the file has groups)",
 	"    --no-group        show each event of a group on its own",
 	"    --percent-limit <n> hide entries below n percent",
-	"    --comm <list>     only the samples of these comms",
+	"-c, --comm <list>     only the samples of these comms",
+	"    --show-total-period add a Period column: the period of the line itself",
 	"    --pid <list>      only the samples of these process ids",
 	"    --tid <list>      only the samples of these thread ids",
 	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
@@ -1250,7 +1254,7 @@ static const char * const report_options[] = {
 enum {
 	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
 	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS, OPT_TASKS,
-	OPT_GROUP, OPT_NO_GROUP,
+	OPT_GROUP, OPT_NO_GROUP, OPT_SHOW_PERIOD,
 };
 
 static void report__exit(struct report *r)
@@ -1439,6 +1443,7 @@ int cmd_report(int argc, const char **argv)
 		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "show-total-period", no_argument, NULL, OPT_SHOW_PERIOD },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -1471,7 +1476,7 @@ int cmd_report(int argc, const char **argv)
 
 	callchain_param__init(&r.cc);
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hDv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hDvc:", longopts, NULL)) != -1) {
 		msg[0] = '\0';
 		switch (c) {
 		case 'i':
@@ -1540,8 +1545,12 @@ int cmd_report(int argc, const char **argv)
 			}
 			break;
 		case OPT_COMM:
+		case 'c':
 			err = sample_filter__add_comms(&r.filter, optarg, msg, sizeof(msg));
 			goto filter_done;
+		case OPT_SHOW_PERIOD:
+			r.show_period = true;
+			break;
 		case OPT_PID:
 		case OPT_TID:
 			err = sample_filter__add_pids(&r.filter, optarg, c == OPT_TID, msg,

@@ -168,7 +168,7 @@ static const struct neg_case neg_cases[] = {
 	{ "nosuch:event", 0, "unknown tracepoint 'nosuch:event' (searched ", "perf list" },
 	{ "sched:nosuch*", 0, "unknown tracepoint", NULL },
 	{ "cycles,nosuch:event", 7, "unknown tracepoint", NULL },
-	{ "nosuch", 0, "unknown event 'nosuch'", "perf list" },
+	{ "nosuch", 0, "unknown event 'nosuch'", NULL },
 	{ "cycles,bogus", 7, "unknown event 'bogus'", NULL },
 	{ "cycles:x", 7, "unknown modifier 'x'", "valid modifiers" },
 	{ "cycles:uz", 8, "unknown modifier 'z'", NULL },

@@ -24,6 +24,8 @@ check any "perf list no match" list 'no-such-event-*'
 check any "perf record -e bad" record -e 'cpu-clock/bogus/' -- true
 grep -q "event syntax error: 'cpu-clock/bogus/'" err.txt || fail "no syntax error line"
 grep -q '\\___' err.txt || fail "no caret line under the bad term"
+check 129 "perf record -e unknown" record -e nosuch -- true
+[ "$(grep -ci "run 'perf list'" err.txt)" = 1 ] || { cat err.txt; fail "not one pointer to perf list"; }
 check 129 "perf record -e (no value)" record -e
 check any "perf script missing file" script -i /nonexistent.data
 check any "perf evlist missing file" evlist -i /nonexistent.data

@@ -54,7 +54,8 @@ for f in ?-*.data; do
 		[ -s theirs.txt ] && cmp -s ours.txt theirs.txt ||
 			{ echo "$f # group:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
 	fi
-	for mode in "" "-n" "--no-group" "--sort comm,dso" "-F overhead,sample,period,comm,dso"; do
+	for mode in "" "-n --show-total-period" "--no-group" "--sort comm,dso" \
+		    "-F overhead,sample,period,comm,dso"; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
 		compare "$f" $mode || fails=$((fails + 1))

@@ -4,8 +4,8 @@
 # workload, tracepoints system-wide (and one execve seen system-wide), and a
 # flight-recorder dump (--overwrite --switch-output, SIGUSR2 or the exit
 # dump) of the workload.  For each report mode below (and, on the
-# cpu-clock files, the other layouts, -F, --comm, --percent-limit,
-# --max-stack and -G; --stats and --header-only byte for byte on all,
+# cpu-clock files, the other layouts, -F, --comm (-c), --percent-limit,
+# --max-stack, -G and --show-total-period; --stats and --header-only byte for byte on all,
 # --tasks on the cpu-clock files), the distro's top 30
 # entries must be ours too, with every percentage within 0.01, and the call
 # graphs of the top 10 must be the same trees.  Entries with equal shares
@@ -92,7 +92,8 @@ for f in d-cg.data o-cg.data; do
 	for mode in "-g fractal --no-children" "-g flat --no-children" "-g folded,caller" \
 		    "-g graph,2,callee,period" "-F overhead,sample,comm,dso,sym" \
 		    "-F comm,overhead,period --no-children -g none" "--comm sh --no-children" \
-		    "--percent-limit 5" "--max-stack 3" "-G --no-children"; do
+		    "--percent-limit 5" "--max-stack 3" "-G --no-children" \
+		    "-n --show-total-period --no-children" "-c sh --show-total-period"; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
 		compare "$f" $mode || fails=$((fails + 1))
