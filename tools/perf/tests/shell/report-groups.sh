@@ -81,6 +81,12 @@ for f in d-cg.data o-cg.data; do
 		compare "$f" $mode || fails=$((fails + 1))
 	done
 done
-[ $fails -eq 0 ] || fail "$fails of $runs comparisons differ from the distro's"
+if [ $fails -ne 0 ]; then
+	# Keep the files for whoever looks into it (the last failed run's only).
+	keep=${TMPDIR:-/tmp}/report-groups.failed
+	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data "$keep"/ 2>/dev/null &&
+		echo "the files are kept in $keep"
+	fail "$fails of $runs comparisons differ from the distro's"
+fi
 echo "$runs comparisons agree with the distro's"
 exit 0
