@@ -39,6 +39,15 @@ compare() {
 	"$PERF" report --stdio -i "$f" "$@" >ours.txt 2>ours.err ||
 		{ echo "our report exited $? on $f $*"; head -3 ours.err; return 1; }
 	"$ORACLE" report --stdio -i "$f" "$@" >theirs.txt 2>/dev/null
+	# The distro 6.1 itself crashes now and then: on a stream with groups,
+	# --no-group segfaults for some values of the first event's ids (the
+	# same bytes with other ids do not), its own streams too.  Nothing to
+	# compare with then.
+	local rc=$?
+	if crashed $rc; then
+		echo "the distro crashed (exit $rc) on $f $*: not compared"
+		return 0
+	fi
 	entries <ours.txt >ours.e
 	entries <theirs.txt >theirs.e
 	[ -s theirs.e ] || { echo "the distro reports nothing on $f $*"; return 1; }
