@@ -51,7 +51,7 @@ struct hist_entry {
 
 /* Group view: a member event's values for one entry of its leader. */
 struct grp_stat {
-	u64 period, nr, period_acc, total;
+	u64 period, nr, period_acc;
 };
 
 struct hists {
@@ -988,7 +988,6 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				const struct hist_entry *f = hists__find(members[j], v[i]);
 				struct grp_stat *g = &gs[i * nm + j];
 
-				g->total = members[j]->total_period;
 				if (f) {
 					g->period = f->period;
 					g->nr = f->nr;
@@ -1086,12 +1085,12 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 			case COL_CHILDREN:
 				print_percent(true, e->period_acc, h->total_period);
 				for (int j = 0; j < nm; j++)
-					print_percent(false, g[j].period_acc, g[j].total);
+					print_percent(false, g[j].period_acc, members[j]->total_period);
 				break;
 			case COL_SELF:
 				print_percent(true, e->period, h->total_period);
 				for (int j = 0; j < nm; j++)
-					print_percent(false, g[j].period, g[j].total);
+					print_percent(false, g[j].period, members[j]->total_period);
 				break;
 			case COL_SAMPLES:
 				print_count(true, e->nr);
@@ -1231,11 +1230,11 @@ static const char * const report_options[] = {
 	"-G, --inverted        caller-based call graphs (the same as -g caller)",
 	"    --max-stack <n>   use at most n frames of each callchain",
 	"-n, --show-nr-samples show the number of samples of each entry",
+	"    --show-total-period add a Period column: the period of the line itself",
 	"    --group           show the events of a group together (default when the file has groups)",
 	"    --no-group        show each event of a group on its own",
 	"    --percent-limit <n> hide entries below n percent",
 	"-c, --comm <list>     only the samples of these comms",
-	"    --show-total-period add a Period column: the period of the line itself",
 	"    --pid <list>      only the samples of these process ids",
 	"    --tid <list>      only the samples of these thread ids",
 	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",

@@ -565,15 +565,10 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			script__print_addr(sc, f & ~F_IP, &al, sample->addr, false);
 		}
 	}
-	if (f & F_WEIGHT) {
-		/* Of the struct, its 32-bit weight; the latency is ins_lat's. */
-		u64 w = (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
-			sample->weight & 0xffffffff : sample->weight;
-
-		script__printf(sc, "%16llu", (unsigned long long)w);
-	}
+	if (f & F_WEIGHT)
+		script__printf(sc, "%16llu", (unsigned long long)sample->weight);
 	if (f & F_INS_LAT)
-		script__printf(sc, "%16u", (unsigned int)(sample->weight >> 32 & 0xffff));
+		script__printf(sc, "%16u", sample->ins_lat);
 	if (se->chain) {
 		u64 nr = 0;
 		const u64 *chain = script__chain_valid(sample) ?

@@ -152,8 +152,9 @@ struct perf_sample {
 	u64 user_stack_size;
 	void *user_stack;
 	u64 data_src;		/* PERF_SAMPLE_DATA_SRC */
-	u64 weight;		/* PERF_SAMPLE_WEIGHT, or the WEIGHT_STRUCT word */
-	u64 transaction, phys_addr, cgroup, data_page_size, code_page_size;
+	u64 weight;		/* PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's 32-bit weight */
+	u16 ins_lat, p_stage_cyc;	/* ... and its two 16-bit latencies */
+	u64 transaction, phys_addr, data_page_size, code_page_size;
 	u64 intr_regs_abi;	/* PERF_SAMPLE_REGS_INTR, the mask is the attr's */
 	u64 *intr_regs;
 	/*

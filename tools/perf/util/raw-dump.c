@@ -212,12 +212,10 @@ static void dump__sample(struct raw_dump *d, struct perf_session *s, const union
 			     (unsigned int)((const char *)sample->user_stack - (const char *)ev -
 					    sizeof(u64)));
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		/* The struct: a 32-bit weight, then two 16-bit latencies. */
 		if (type & PERF_SAMPLE_WEIGHT_STRUCT)
 			dump__printf(d, "... weight: %llu,0x%x,0x%x\n",
-				     (unsigned long long)(sample->weight & 0xffffffff),
-				     (unsigned int)(sample->weight >> 32 & 0xffff),
-				     (unsigned int)(sample->weight >> 48));
+				     (unsigned long long)sample->weight, sample->ins_lat,
+				     sample->p_stage_cyc);
 		else
 			dump__printf(d, "... weight: %llu\n", (unsigned long long)sample->weight);
 	}

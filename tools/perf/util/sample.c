@@ -126,8 +126,7 @@ static int sample__regs(struct sample_cursor *c, u64 mask, u64 *abi, u64 **regs)
 		return 0;
 	if (cursor__need(c, nr))
 		return -EFAULT;
-	if (regs)
-		*regs = (u64 *)c->p;
+	*regs = (u64 *)c->p;
 	c->p += nr;
 	return 0;
 }
@@ -227,6 +226,12 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 	}
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		GET(sample->weight = v);
+	/* The struct: a 32-bit weight, then two 16-bit latencies. */
+	if (type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		sample->ins_lat = (u16)(sample->weight >> 32);
+		sample->p_stage_cyc = (u16)(sample->weight >> 48);
+		sample->weight &= 0xffffffff;
+	}
 	if (type & PERF_SAMPLE_DATA_SRC)
 		GET(sample->data_src = v);
 	if (type & PERF_SAMPLE_TRANSACTION)
@@ -237,7 +242,7 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 	if (type & PERF_SAMPLE_PHYS_ADDR)
 		GET(sample->phys_addr = v);
 	if (type & PERF_SAMPLE_CGROUP)
-		GET(sample->cgroup = v);
+		GET((void)v);
 	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
 		GET(sample->data_page_size = v);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)

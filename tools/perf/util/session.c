@@ -221,15 +221,18 @@ static struct evsel *session__add_attr(struct perf_session *s, const char *buf, 
 /* Room for @n more ids. */
 static int session__grow_ids(struct perf_session *s, u64 n)
 {
+	size_t cap = (s->nr_ids + n) * 2;
 	void *p;
 
 	if (s->nr_ids + n <= s->ids_cap)
 		return 0;
-	s->ids_cap = (s->nr_ids + n) * 2;
-	p = realloc(s->ids, s->ids_cap * sizeof(*s->ids));
+	p = realloc(s->ids, cap * sizeof(*s->ids));
 	if (!p)
 		return -ENOMEM;
 	s->ids = p;
+	/* New slots start with no count read (PERF_SAMPLE_READ). */
+	memset(s->ids + s->ids_cap, 0, (cap - s->ids_cap) * sizeof(*s->ids));
+	s->ids_cap = cap;
 	return 0;
 }
 
@@ -270,7 +273,6 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 					ids.offset + j * sizeof(u64));
 			if (err)
 				goto out;
-			s->ids[s->nr_ids].read = 0;
 			s->ids[s->nr_ids++].evsel = e;
 		}
 	}
@@ -500,7 +502,6 @@ static int session__pipe_attr(struct perf_session *s, const union perf_event *ev
 		return err;
 	for (u64 j = 0; j < n; j++) {
 		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
-		s->ids[s->nr_ids].read = 0;
 		s->ids[s->nr_ids++].evsel = e;
 	}
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
@@ -883,12 +884,6 @@ static struct evsel *session__evsel_of(struct perf_session *s, const union perf_
 	return perf_session__evsel_by_id(s, *w);
 }
 
-/*
- * A sample that reads counts (PERF_SAMPLE_READ, e.g. a group's leader
- * sampling, -e '{a,b}:S'): one sample for each count read, of the event
- * the count's id names, its period what that count grew since the last
- * read, as the distro delivers them; a count that did not grow gives none.
- */
 int perf_session__read_samples(const struct perf_session *s, const struct perf_sample *sample)
 {
 	int n = 0;
@@ -902,6 +897,12 @@ int perf_session__read_samples(const struct perf_session *s, const struct perf_s
 	return n;
 }
 
+/*
+ * A sample that reads counts (PERF_SAMPLE_READ, e.g. a group's leader
+ * sampling, -e '{a,b}:S'): one sample for each count read, of the event
+ * the count's id names, its period what that count grew since the last
+ * read, as the distro delivers them; a count that did not grow gives none.
+ */
 static int session__deliver_read(struct perf_session *s, union perf_event *ev,
 				 struct perf_sample *sample)
 {

@@ -83,12 +83,6 @@ for f in d-cg.data o-cg.data; do
 		compare "$f" $mode || fails=$((fails + 1))
 	done
 done
-if [ $fails -ne 0 ]; then
-	# Keep the files for whoever looks into it (the last failed run's only).
-	keep=${TMPDIR:-/tmp}/report-groups.failed
-	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data "$keep"/ 2>/dev/null &&
-		echo "the files are kept in $keep"
-	fail "$fails of $runs comparisons differ from the distro's"
-fi
+[ $fails -eq 0 ] || fail_keeping report-groups "$fails of $runs comparisons differ from the distro's"
 echo "$runs comparisons agree with the distro's"
 exit 0

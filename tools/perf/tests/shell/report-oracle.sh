@@ -134,12 +134,6 @@ for f in d-cg.data o-cg.data; do
 	grep -q '(time slices: 10%/2)$' theirs.txt && cmp -s ours.txt theirs.txt ||
 		{ echo "$f --time 10%/2:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
 done
-if [ $fails -ne 0 ]; then
-	# Keep the files for whoever looks into it (the last failed run's only).
-	keep=${TMPDIR:-/tmp}/report-oracle.failed
-	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data "$keep"/ 2>/dev/null &&
-		echo "the files are kept in $keep"
-	fail "$fails of $runs reports differ from the distro's"
-fi
+[ $fails -eq 0 ] || fail_keeping report-oracle "$fails of $runs reports differ from the distro's"
 echo "$runs reports agree with the distro's"
 exit 0

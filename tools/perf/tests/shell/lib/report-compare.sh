@@ -33,6 +33,16 @@ entries() {
 	END { flush() }'
 }
 
+# fail_keeping <name> <message>: the run's files go to ${TMPDIR:-/tmp}/<name>.failed
+# (the last failed run's only) for whoever looks into it, then the test fails.
+fail_keeping() {
+	local keep=${TMPDIR:-/tmp}/$1.failed
+
+	rm -rf "$keep" && mkdir -p "$keep" && cp ./*.data "$keep"/ 2>/dev/null &&
+		echo "the files are kept in $keep"
+	fail "$2"
+}
+
 # compare <file> <mode...>: exit status 0 when the reports agree.
 compare() {
 	local f=$1; shift
