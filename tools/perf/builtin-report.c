@@ -1718,9 +1718,20 @@ filter_done:
 		fprintf(stderr, "perf report: %s: %s\n", input,
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
+		u64 nr_samples = 0;
+
 		if (perf_session__warn_stats(r.session))
 			truncated = true;
-		if (!quiet)
+		evlist__for_each_entry(r.session->evlist, e)
+			nr_samples += r.hists[e->idx].nr_samples;
+		/*
+		 * No sample at all (none in the file, or none in --time or
+		 * --cpu), as the distro says it; samples only filtered by
+		 * --comm, --pid or --tid still give their tables.
+		 */
+		if (!nr_samples)
+			fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		else if (!quiet)
 			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
 			       (unsigned long long)r.session->nr_lost);
 		evlist__for_each_entry(r.session->evlist, e) {
