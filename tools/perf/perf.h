@@ -2,7 +2,15 @@
 #define PERF_PERF_H
 #include "util/types.h"
 
-#define PERF_VERSION "0.1"
+/*
+ * `perf version` and the VERSION feature of every file, in upstream's form
+ * (the kernel's VERSION.PATCHLEVEL.SUBLEVEL, then an EXTRAVERSION).  6.1 is
+ * the release whose perf.data format, options and output we match (the
+ * distro's linux-perf 6.1); the sublevel is 0 because we follow none of its
+ * stable updates, and "-flight" says the binary is this flight recorder,
+ * not upstream's perf.
+ */
+#define PERF_VERSION "6.1.0-flight"
 
 enum callchain_mode {
 	CALLCHAIN_NONE,
