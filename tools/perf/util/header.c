@@ -244,6 +244,13 @@ void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlis
 			info->clock_res_ns = (u64)res.tv_sec * 1000000000ULL + (u64)res.tv_nsec;
 		}
 	}
+	/*
+	 * The distro writes the size of one ring buffer with its header page,
+	 * which its reader takes as the most one COMPRESSED record expands to:
+	 * never less than our chunk, which is what ours expand to.
+	 */
+	info->comp_mmap_len = max_t(u64, (opts->mmap_pages + 1) * sysconf(_SC_PAGESIZE),
+				    ZSTD_WRITER_CHUNK);
 	info->no_buildid = opts->no_buildid;
 	info->no_buildid_cache = opts->no_buildid_cache;
 	if (!opts->no_buildid && !opts->buildid_all)
@@ -846,11 +853,11 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 	case HEADER_COMPRESSED:
 		if (!info || !info->comp_level)
 			return -ENOENT;
-		fbuf__add_u32(b, 1);			/* version */
+		fbuf__add_u32(b, 0);			/* version: the distro's */
 		fbuf__add_u32(b, 1);			/* zstd */
 		fbuf__add_u32(b, info->comp_level);
 		fbuf__add_u32(b, info->comp_ratio);
-		fbuf__add_u32(b, ZSTD_WRITER_CHUNK);	/* the most one record expands to */
+		fbuf__add_u32(b, info->comp_mmap_len);
 		return 0;
 	default:
 		return -ENOENT;

@@ -81,6 +81,7 @@ struct perf_header_info {
 	bool no_buildid;		/* -B: no BUILD_ID feature, no cache */
 	bool no_buildid_cache;		/* -N: BUILD_ID feature, but no cache */
 	u32 comp_level, comp_ratio;	/* -z: COMPRESSED, written if comp_level != 0 */
+	u32 comp_mmap_len;		/* -z: the COMPRESSED feature's mmap_len (from -m) */
 	/* perf inject: what its input held, written instead of what this machine has. */
 	const struct perf_host_desc *host;	/* HOSTNAME ... TOTAL_MEM; NULL: this machine */
 	const void *tracing_data;	/* TRACING_DATA payload */

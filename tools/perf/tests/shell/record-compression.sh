@@ -20,6 +20,20 @@ same_as_oracle() {
 		{ diff "$1.oracle" "$1.ours" | head; fail "$1: our records differ from the distro's"; }
 	[ "$(grep -c "$EV" "$1.ours")" -ge 30000 ] || fail "$1: fewer than 30000 syscalls"
 }
+# The u32 fields of feature $2 in file $1 (the section table follows the data).
+u64_at() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+feature_u32s() {
+	local f=$1 feat=$2 i=0 b byte table
+	byte=$(od -An -t u1 -j $((72 + feat / 8)) -N 1 "$f")
+	(( (byte >> (feat % 8)) & 1 )) || fail "$f has no feature $feat"
+	for ((b = 0; b < feat; b++)); do
+		byte=$(od -An -t u1 -j $((72 + b / 8)) -N 1 "$f")
+		(( (byte >> (b % 8)) & 1 )) && i=$((i + 1))
+	done
+	table=$(( $(u64_at "$f" 40) + $(u64_at "$f" 48) + 16 * i ))
+	od -An -t u4 -v -j "$(u64_at "$f" $table)" -N "$(u64_at "$f" $((table + 8)))" "$f" | xargs
+}
+HEADER_COMPRESSED=27
 compressed_records() {
 	"$ORACLE" report -D -i "$1" 2>/dev/null | awk '/COMPRESSED events:/ { print $3 }'
 }
@@ -61,6 +75,23 @@ done
 	fail "the distro's record -z failed"
 [ "$(compressed_records distro-z.data)" -gt 0 ] || fail "the distro wrote no COMPRESSED records"
 same_as_oracle distro-z.data
+
+# 3b. The COMPRESSED feature is the distro's for the same command, field for
+#     field: version, type (zstd), level, ratio (record bytes over what they
+#     took in the file, rounded: the workload's, not the same number) and
+#     mmap_len (one ring buffer of -m with its header page).
+read -r dver dtype dlevel dratio dlen < <(feature_u32s distro-z.data $HEADER_COMPRESSED)
+read -r over otype olevel oratio olen < <(feature_u32s z.data $HEADER_COMPRESSED)
+echo "COMPRESSED feature: distro $dver $dtype $dlevel $dratio $dlen, ours $over $otype $olevel $oratio $olen"
+[ "$over" = "$dver" ] || fail "COMPRESSED version $over, the distro writes $dver"
+[ "$otype" = "$dtype" ] && [ "$olevel" = "$dlevel" ] || fail "COMPRESSED type/level $otype/$olevel, not $dtype/$dlevel"
+[ "$olen" = "$dlen" ] || fail "COMPRESSED mmap_len $olen, the distro writes $dlen for -m 4M"
+pdata=$(u64_at plain.data 48) zdata=$(u64_at z.data 48)
+want=$(( (pdata + zdata / 2) / zdata ))
+[ "$oratio" -ge $((want * 3 / 4)) ] && [ "$oratio" -le $((want * 5 / 4 + 1)) ] ||
+	fail "COMPRESSED ratio $oratio, but the data took $zdata bytes for $pdata plain ($want)"
+oracle_ok "header" report --header-only -i z.data | grep -qx "# compressed : Zstd, level = $olevel, ratio = $oratio" ||
+	fail "the distro does not read the COMPRESSED feature as written"
 
 # 4. Flight-recorder dumps with -z: one on a signal, one at the end.
 "$PERF" record -q -z -e $EV --overwrite --switch-output -m 4M -o fr.data -- \
