@@ -174,10 +174,16 @@ static int test__daemon_answers(void)
 	TEST_ASSERT_VAL(arg, !strcmp(arg, "/x/perf.data.1"));
 	TEST_ASSERT_EQUAL("ack and a blank", daemon_session__parse_answer("ack ", &arg), ANSWER_ACK);
 	TEST_ASSERT_EQUAL("snapshot error", daemon_session__parse_answer(
-		"error: snapshot needs --switch-output", &arg), ANSWER_DUMP_ERROR);
+		"error: snapshot needs --switch-output", &arg), ANSWER_ERROR);
 	TEST_ASSERT_VAL(arg, !strcmp(arg, "snapshot needs --switch-output"));
+	/* Any error ends the wait for a dump, whether or not it says "snapshot". */
+	TEST_ASSERT_EQUAL("failed dump", daemon_session__parse_answer(
+		"error: the dump failed (see the recorder's messages)", &arg), ANSWER_ERROR);
+	TEST_ASSERT_VAL(arg, !strncmp(arg, "the dump failed", 15));
 	TEST_ASSERT_EQUAL("other error", daemon_session__parse_answer(
-		"error: unknown command 'x'", &arg), ANSWER_OTHER);
+		"error: unknown command 'x'", &arg), ANSWER_ERROR);
+	TEST_ASSERT_EQUAL("error without a colon", daemon_session__parse_answer(
+		"errors", &arg), ANSWER_OTHER);
 	TEST_ASSERT_EQUAL("acknowledged is not ack", daemon_session__parse_answer("acked", &arg),
 			  ANSWER_OTHER);
 

@@ -296,8 +296,10 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms)
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
 	for (int step = 0; step < 3; step++) {
+		long long end = daemon_session__now() + (step < 2 ? timeout_ms : 60000);
+
 		daemon_session__ask_stop(s, step);
-		for (int waited = 0; waited < (step < 2 ? timeout_ms : 60000); waited += 10) {
+		while (daemon_session__now() < end) {
 			if (daemon_session__ended(s))
 				return;
 			nanosleep(&tick, NULL);
@@ -338,10 +340,13 @@ enum session_answer daemon_session__parse_answer(const char *line, const char **
 		*arg = line + 4 + strspn(line + 4, " ");
 		return **arg ? ANSWER_DUMP : ANSWER_ACK;
 	}
-	/* The recorder names the command an error is about: "snapshot needs ...". */
-	if (!strncmp(line, "error:", 6) && strstr(line, "snapshot")) {
+	/*
+	 * Whatever the words ("snapshot needs ...", "the dump failed ..."): the
+	 * recorder answers in order, and a dump asked for is what is waiting.
+	 */
+	if (!strncmp(line, "error:", 6)) {
 		*arg = line + 6 + strspn(line + 6, " ");
-		return ANSWER_DUMP_ERROR;
+		return ANSWER_ERROR;
 	}
 	return ANSWER_OTHER;
 }

@@ -88,8 +88,8 @@ long long daemon_session__now(void);
 enum session_answer {
 	ANSWER_ACK,		/* "ack": a command done (ping, stop, ...) */
 	ANSWER_DUMP,		/* "ack FILE": a snapshot's dump is complete; *arg: FILE */
-	ANSWER_DUMP_ERROR,	/* "error: ... snapshot ...": no dump; *arg: the reason */
-	ANSWER_OTHER,		/* another error, or a line we do not know */
+	ANSWER_ERROR,		/* "error: REASON": the command failed (no dump); *arg: REASON */
+	ANSWER_OTHER,		/* a line we do not know */
 };
 
 enum session_answer daemon_session__parse_answer(const char *line, const char **arg);

@@ -144,6 +144,14 @@ wait_lines "$BASE/output" 1 "config:$(grep -c '' "$CFG"): expected ']'" "$DPID"
 wait_lines "$BASE/output" 1 'config not reloaded' "$DPID"
 [ "$(field a 1)" = "$APID" ] && [ "$(field b 1)" = "$BPID" ] || fail "a bad config changed the sessions"
 
+# 9b. Nor does one that start would refuse: an empty file sets no base.
+: > "$CFG.new" && mv "$CFG.new" "$CFG"
+wait_lines "$BASE/output" 1 'config not reloaded: it sets no base directory' "$DPID"
+# (The client finds the daemon by --base: the config names none now.)
+pid_of() { "$PERF" daemon --base "$BASE" -x: | awk -F: -v n="$1" '$2 == n { print $1 }'; }
+[ "$(pid_of a)" = "$APID" ] && [ "$(pid_of b)" = "$BPID" ] || fail "an empty config changed the sessions"
+grep -q 'no longer in the config' "$BASE/output" && fail "an empty config removed sessions"
+
 # 10. Removing every session stops them all; restoring them starts them again.
 write_config
 wait_until '[ "$(D -x: | wc -l)" -eq 1 ]'
@@ -157,6 +165,9 @@ APID=$(field a 1) BPID=$(field b 1)
 # 11. A second daemon on the same base fails, naming the first.
 "$PERF" daemon start --config "$CFG" 2>second.err && fail "a second daemon started"
 grep -q "pid $DPID" second.err || { cat second.err; fail "the error does not name pid $DPID"; }
+# Its first word is the distro's, which scripts (the distro's own test) read.
+[ "$(awk 'NR == 1 { print $1 }' second.err)" = failed: ] ||
+	{ cat second.err; fail "the error does not start with 'failed:', as the distro's does"; }
 "$PERF" daemon start --foreground --config "$CFG" 2>second.err && fail "a second daemon started (-f)"
 kill -0 "$DPID" || fail "the second start hurt the first daemon"
 
@@ -244,5 +255,18 @@ for p in $APID $BPID; do
 done
 D start || fail "start after a killed daemon exited $?"
 wait_until 'ping_ok a && ping_ok b'
+
+# 16. A dump that fails (its directory is gone) ends signal --wait at once,
+#     with the recorder's reason and a non-zero exit.
+mkdir -p "$BASE/session-g/out"
+write_config a "$RUN_A" b "$RUN_B" g "$RUN_A -o out/g.data"
+wait_until 'running g && ping_ok g'
+rm -rf "$BASE/session-g/out"
+t0=$SECONDS
+D signal --session g --wait=60 >gw.txt 2>gw.err; rc=$?
+cat gw.txt gw.err
+[ $rc -ne 0 ] || fail "signal --wait for a dump that failed exited 0"
+grep -q "^session 'g' wrote no dump: the dump failed" gw.err || fail "--wait does not say the dump failed"
+[ $((SECONDS - t0)) -lt 30 ] || fail "signal --wait waited $((SECONDS - t0)) s for a dump that had failed"
 D stop || fail "stop exited $?"
 exit 0
