@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "tests.h"
 #include "util/control.h"
+#include "util/debug.h"
 
 static int control_feed(int fd, const char *s, size_t len)
 {
@@ -80,3 +81,45 @@ static int test__control_channel(void)
 }
 
 DEFINE_SUITE(control_channel, "perf record --control: commands split, joined, too long; answers");
+
+/* Answers nobody reads: those the full pipe refused and those left in it are counted. */
+static int test__control_undelivered(void)
+{
+	struct control c = CONTROL_INIT;
+	unsigned int not_written, unread;
+	char spec[64], buf[4096];
+	int cmdp[2], ackp[2], ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("pipes", !pipe(cmdp) && !pipe(ackp));
+	/* One page: 1024 answers "ack\n" fill it. */
+	if (fcntl(ackp[1], F_SETPIPE_SZ, 4096) != 4096)
+		goto out;
+	snprintf(spec, sizeof(spec), "fd:%d,%d", cmdp[0], ackp[1]);
+	if (control__open(&c, spec))
+		goto out;
+	for (int i = 0; i < 1100; i++)
+		control__reply(&c, "ack");
+	if (control__undelivered(&c, &not_written, &unread) != 1100 || not_written != 76 ||
+	    unread != 1024) {
+		pr_debug("1100 answers, 1024 fit: %u not written, %u unread\n", not_written, unread);
+		goto out_close;
+	}
+	/* A reader takes 100 of them, then the rest. */
+	if (read(ackp[0], buf, 400) != 400 ||
+	    control__undelivered(&c, &not_written, &unread) != 76 + 924 || unread != 924)
+		goto out_close;
+	if (read(ackp[0], buf, sizeof(buf)) != 924 * 4 ||
+	    control__undelivered(&c, &not_written, &unread) != 76 || unread)
+		goto out_close;
+	ret = TEST_OK;
+out_close:
+	control__close(&c);
+out:
+	close(cmdp[0]);
+	close(cmdp[1]);
+	close(ackp[0]);
+	close(ackp[1]);
+	return ret;
+}
+
+DEFINE_SUITE(control_undelivered, "perf record --control: answers nobody read are counted");

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include "control.h"
 #include "debug.h"
@@ -124,8 +126,50 @@ int control__open(struct control *c, const char *spec)
 	return 0;
 }
 
+/* Bytes written to the ack pipe that no reader has taken yet; 0 if it cannot tell. */
+static int control__pending_bytes(const struct control *c)
+{
+	struct stat st;
+	int n;
+
+	if (c->ack_fd < 0 || fstat(c->ack_fd, &st) < 0 || !S_ISFIFO(st.st_mode) ||
+	    ioctl(c->ack_fd, FIONREAD, &n) < 0)
+		return 0;
+	return n;
+}
+
+unsigned int control__undelivered(const struct control *c, unsigned int *not_written,
+				  unsigned int *unread)
+{
+	int left = control__pending_bytes(c);
+	unsigned int i;
+
+	/* The unread bytes are the newest answers' (a pipe is read from its front). */
+	for (i = 0; left > 0 && i < c->nr_sent && i < CONTROL_SENT_MAX; i++)
+		left -= c->sent_len[(c->nr_sent - 1 - i) % CONTROL_SENT_MAX];
+	*not_written = c->not_written;
+	*unread = i;
+	return *not_written + *unread;
+}
+
+/* At the end: answers never read are said once, after a reader's last chance to take them. */
+static void control__report_undelivered(const struct control *c)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	unsigned int not_written, unread;
+
+	for (int i = 0; i < 20 && control__pending_bytes(c) > 0; i++)
+		nanosleep(&tick, NULL);
+	if (!control__undelivered(c, &not_written, &unread))
+		return;
+	pr_warning("Warning: %u control answers were never read (%u could not be written, %u "
+		   "were left in the ack channel): read it while sending commands.\n",
+		   not_written + unread, not_written, unread);
+}
+
 void control__close(struct control *c)
 {
+	control__report_undelivered(c);
 	if (c->close_fds) {
 		if (c->ctl_fd >= 0)
 			close(c->ctl_fd);
@@ -244,6 +288,12 @@ void control__reply(struct control *c, const char *fmt, ...)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
 	/* A whole line or nothing: a reader that is not there cannot stop us. */
-	if (write(c->ack_fd, line, n) != n)
-		pr_debug("control: the answer '%.*s' was not delivered\n", n - 1, line);
+	if (write(c->ack_fd, line, n) == n) {
+		c->sent_len[c->nr_sent++ % CONTROL_SENT_MAX] = n;
+		return;
+	}
+	if (c->not_written++ == 0)
+		pr_warning("Warning: the control answer '%.*s' could not be written to the ack "
+			   "channel (%s): is anyone reading it?  Answers lost are counted at exit.\n",
+			   n - 1, line, errno == EAGAIN ? "it is full" : strerror(errno));
 }

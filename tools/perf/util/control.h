@@ -5,12 +5,15 @@
  * line, read from a FIFO or an inherited file descriptor; answers go to an
  * optional second one.  Both ends are non-blocking: a command that has not
  * fully arrived waits for the rest, and an answer nobody reads never stops
- * the recorder (it is dropped once the pipe is full).
+ * the recorder (it is dropped once the pipe is full, with a warning the
+ * first time and a count of every answer never read at close).
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #define CONTROL_LINE_MAX 256
+/* How many of the last answers are remembered to count the unread ones. */
+#define CONTROL_SENT_MAX 1024
 
 enum control_cmd {
 	CONTROL_NONE,		/* no whole command yet */
@@ -31,6 +34,14 @@ struct control {
 	size_t len;
 	bool skipping;		/* inside a line that was too long */
 	bool eof;		/* fd: the writer closed its end */
+	/*
+	 * Answers nobody took, reported at close: those that could not be
+	 * written, and the lengths of the last ones written, to count those
+	 * still unread in the pipe.
+	 */
+	unsigned int not_written;
+	unsigned int nr_sent;
+	unsigned short sent_len[CONTROL_SENT_MAX];
 };
 
 #define CONTROL_INIT { .ctl_fd = -1, .ack_fd = -1 }
@@ -42,7 +53,15 @@ struct control {
 int control__open(struct control *c, const char *spec);
 /* Whether @spec has one of those forms (what it names is checked on open); says why not. */
 int control__check_spec(const char *spec);
+/* Says how many answers were never read (see control__undelivered), then closes. */
 void control__close(struct control *c);
+/*
+ * Answers that did not reach a reader: *@not_written could not be written
+ * (the pipe was full, or its reader gone), *@unread are still in the pipe.
+ * Their sum; the second is a lower bound past CONTROL_SENT_MAX answers.
+ */
+unsigned int control__undelivered(const struct control *c, unsigned int *not_written,
+				  unsigned int *unread);
 bool control__active(const struct control *c);
 /*
  * The next whole command, if any has arrived: its kind, and in @arg (of

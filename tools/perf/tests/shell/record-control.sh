@@ -91,6 +91,27 @@ echo stop >&7
 wait $REC || { cat pipe.err; fail "record exited $? once its answers had nowhere to go"; }
 [ -s pipe.data ] || fail "no pipe.data"
 
+# 8b. Answers nobody reads (no one opened the ack FIFO) are counted at exit.
+mkfifo ctl3 ack3
+exec 9<>ctl3
+"$PERF" record -e cpu-clock -a -m 64K --overwrite --switch-output -o nr.data \
+	--control=fifo:ctl3,ack3 2>nr.err &
+REC=$!
+for i in 1 2 3; do
+	echo snapshot >&9
+	wait_files 'nr.data.*' $i
+done
+echo stop >&9
+wait $REC || { cat nr.err; fail "record exited $? with its answers unread"; }
+exec 9>&-
+grep -qx "Warning: 4 control answers were never read (0 could not be written, 4 were left in the ack channel): read it while sending commands." nr.err ||
+	{ cat nr.err; fail "the 4 answers nobody read were not counted"; }
+# Section 8's answers had nowhere to go at all: said once, then counted.
+[ "$(grep -c 'could not be written to the ack channel' pipe.err)" -eq 1 ] ||
+	{ cat pipe.err; fail "the first answer that could not be written was not said once"; }
+grep -q 'control answers were never read ([1-9][0-9]* could not be written' pipe.err ||
+	{ cat pipe.err; fail "the answers that could not be written were not counted"; }
+
 # 9. -D -1: nothing until 'enable'; stopped before it, the file has no samples.
 "$PERF" record -e cpu-clock -a -m 64K -D -1 -o d1.data --control=fifo:ctl,ack 2>d1.err &
 REC=$!
