@@ -438,8 +438,10 @@ static void daemon__stop_all(struct daemon *d)
 			daemon_session__ask_stop(s, step);
 		while (daemon_session__now() < end) {
 			alive = false;
-			list_for_each_entry(s, &d->sessions, node)
+			list_for_each_entry(s, &d->sessions, node) {
+				daemon_session__discard_acks(s);
 				alive |= !daemon_session__ended(s);
+			}
 			if (!alive)
 				break;
 			nanosleep(&tick, NULL);

@@ -162,9 +162,10 @@ static void control__report_undelivered(const struct control *c)
 		nanosleep(&tick, NULL);
 	if (!control__undelivered(c, &not_written, &unread))
 		return;
-	pr_warning("Warning: %u control answers were never read (%u could not be written, %u "
-		   "were left in the ack channel): read it while sending commands.\n",
-		   not_written + unread, not_written, unread);
+	pr_warning("Warning: %u control answer%s never read (%u could not be written, %u "
+		   "left in the ack channel): read it while sending commands.\n",
+		   not_written + unread, not_written + unread == 1 ? " was" : "s were",
+		   not_written, unread);
 }
 
 void control__close(struct control *c)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
+#include "debug.h"
 
 int argv__split(const char *line, char ***argv)
 {
@@ -291,6 +292,14 @@ bool daemon_session__ended(struct daemon_session *s)
 	return false;
 }
 
+void daemon_session__discard_acks(struct daemon_session *s)
+{
+	char line[256];
+
+	while (daemon_session__read_ack(s, line, sizeof(line)) > 0)
+		pr_debug("session '%s' answered '%s' while stopping\n", s->name, line);
+}
+
 void daemon_session__stop(struct daemon_session *s, int timeout_ms)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
@@ -300,6 +309,7 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms)
 
 		daemon_session__ask_stop(s, step);
 		while (daemon_session__now() < end) {
+			daemon_session__discard_acks(s);
 			if (daemon_session__ended(s))
 				return;
 			nanosleep(&tick, NULL);

@@ -74,6 +74,11 @@ int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size);
 void daemon_session__ask_stop(struct daemon_session *s, int step);
 /* Reaps the recorder if it has ended (no restart is scheduled): true if none runs. */
 bool daemon_session__ended(struct daemon_session *s);
+/*
+ * Reads and drops what the recorder answered: while it stops, nobody waits
+ * for its answers, and one left unread would be reported by the recorder.
+ */
+void daemon_session__discard_acks(struct daemon_session *s);
 /* The three steps, each given @timeout_ms to work; returns once it is reaped. */
 void daemon_session__stop(struct daemon_session *s, int timeout_ms);
 /*

@@ -209,6 +209,8 @@ for p in $DPID $APID $BPID; do
 done
 ! pgrep -s "$DPID" > /dev/null || fail "processes of the daemon's session remain: $(pgrep -s "$DPID")"
 [ ! -e "$BASE/control" ] || fail "the socket is left behind"
+# The daemon read every answer, the stops' too (restarts, reloads, stop).
+! grep 'never read' "$BASE"/session-*/output || fail "a recorder's answers were left unread by the daemon"
 D -x: 2>stop.err && fail "a list after stop succeeded"
 grep -q 'no daemon answers' stop.err || { cat stop.err; fail "no clear error after stop"; }
 

@@ -104,13 +104,15 @@ done
 echo stop >&9
 wait $REC || { cat nr.err; fail "record exited $? with its answers unread"; }
 exec 9>&-
-grep -qx "Warning: 4 control answers were never read (0 could not be written, 4 were left in the ack channel): read it while sending commands." nr.err ||
+grep -qx "Warning: 4 control answers were never read (0 could not be written, 4 left in the ack channel): read it while sending commands." nr.err ||
 	{ cat nr.err; fail "the 4 answers nobody read were not counted"; }
-# Section 8's answers had nowhere to go at all: said once, then counted.
-[ "$(grep -c 'could not be written to the ack channel' pipe.err)" -eq 1 ] ||
-	{ cat pipe.err; fail "the first answer that could not be written was not said once"; }
-grep -q 'control answers were never read ([1-9][0-9]* could not be written' pipe.err ||
-	{ cat pipe.err; fail "the answers that could not be written were not counted"; }
+# Section 8's 4 answers (3 pings, the stop) went to a reader that took one
+# byte and left: written before it left, or refused (EPIPE) after, which
+# is said once at most; all 4 are counted either way.
+[ "$(grep -c 'could not be written to the ack channel' pipe.err)" -le 1 ] ||
+	{ cat pipe.err; fail "answers that could not be written were said more than once"; }
+grep -q '^Warning: 4 control answers were never read' pipe.err ||
+	{ cat pipe.err; fail "the 4 answers whose reader had gone were not counted"; }
 
 # 9. -D -1: nothing until 'enable'; stopped before it, the file has no samples.
 "$PERF" record -e cpu-clock -a -m 64K -D -1 -o d1.data --control=fifo:ctl,ack 2>d1.err &
