@@ -898,6 +898,7 @@ static const char * const record_usage[] = {
 	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
 	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
 	"    --buildid-all         record the build ids of all DSOs, hit or not",
+	"    --switch-events       record context switch events",
 	"-k, --clockid <clock>     sample times in this clock: monotonic, monotonic_raw, realtime,",
 	"                          boottime, tai, or a number",
 	"-z, --compression-level[=n] compress the records with zstd, level n (1-22, default 1)",
@@ -988,6 +989,28 @@ static int record__create_maps(struct record *rec)
 }
 
 /*
+ * --switch-events: the kernel writes a context switch record into the
+ * buffer of each event that asks for them.  As the distro does, that is
+ * the tracking event; in overwrite mode ours feeds the process table and
+ * never reaches a dump, so the first overwrite event carries them: a dump
+ * then holds the switches of the window its samples cover.
+ */
+static void record__config_switch_events(struct record *rec, struct evsel *tracking)
+{
+	struct evsel *evsel;
+
+	if (!rec->opts.switch_events)
+		return;
+	evlist__for_each_entry(rec->evlist, evsel) {
+		if (evsel->overwrite) {
+			evsel->attr.context_switch = 1;
+			return;
+		}
+	}
+	tracking->attr.context_switch = 1;
+}
+
+/*
  * Decides each event's buffer and the tracking event.  In overwrite mode a
  * dummy event in the forward stream carries the mmap/comm/task records, so
  * they are never overwritten and every dump can name its samples' tasks.
@@ -1043,6 +1066,7 @@ static int record__setup_events(struct record *rec)
 	}
 	tracking->tracking = true;
 	evlist__config(rec->evlist, opts);
+	record__config_switch_events(rec, tracking);
 	if (opts->trigger_evlist) {
 		evlist__for_each_entry(opts->trigger_evlist, evsel) {
 			evsel->overwrite = false;

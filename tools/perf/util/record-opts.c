@@ -227,6 +227,7 @@ enum {
 	OPT_SWITCH_OUTPUT_DELAY,
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
+	OPT_SWITCH_EVENTS,
 };
 
 /* "200", "200ms", "2s", "1m" -> milliseconds (a bare number is milliseconds). */
@@ -328,6 +329,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "switch-output-delay", required_argument, NULL, OPT_SWITCH_OUTPUT_DELAY },
 		{ "filter",		required_argument, NULL, OPT_FILTER },
 		{ "exclude-perf",	no_argument,	   NULL, OPT_EXCLUDE_PERF },
+		{ "switch-events",	no_argument,	   NULL, OPT_SWITCH_EVENTS },
 		{ "delay",		required_argument, NULL, 'D' },
 		{ "compression-level",	optional_argument, NULL, 'z' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
@@ -505,6 +507,9 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case OPT_BUILDID_ALL:
 			opts->buildid_all = true;
+			break;
+		case OPT_SWITCH_EVENTS:
+			opts->switch_events = true;
 			break;
 		case 'k':
 			if (clockid__parse(optarg, &opts->clockid)) {

@@ -7,6 +7,7 @@
 # in the page.  perf list sw|hw|tracepoint lists one kind of event only;
 # perf test list lists the tests, numbered, without running them.
 . "$(dirname "$0")/lib/common.sh"
+DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
 for c in record report script evlist inject list test daemon; do
 	"$PERF" help $c >page 2>err || { cat err; fail "perf help $c exited $?"; }
@@ -23,6 +24,45 @@ for c in record report script evlist inject list test daemon; do
 	echo "perf help $c: $(wc -l <page) lines, $(wc -l <opts) options documented"
 done
 PERF_HELP_RAW=1 "$PERF" help report | grep -q '^--children::$' || fail "PERF_HELP_RAW=1 is not the source"
+
+# The other way round: every option a page documents is one its command
+# takes, and every option named anywhere in the pages or the README is one
+# of some perf command, so a page cannot send users to an option that is
+# not there.  Not listed by -h, but taken: --help, and these (each checked):
+TAKEN=$(cat <<'EOF'
+report --task|the distro's spelling of --tasks
+report --demangle|the default, which --no-demangle turns off
+report --inline|the default, which --no-inline turns off
+script --demangle|the default, which --no-demangle turns off
+script --inline|the default, which --no-inline turns off
+EOF
+)
+# Named, but not options of a perf command:
+OTHERS=$(cat <<'EOF'
+--intr-regs --user-regs --phys-data --data-page-size --code-page-size|the distro's perf record options, named as such where perf script prints what they record
+--now|systemctl's, in the example that installs the unit file
+--buildid-dir|perf's own option, before the command (checked below)
+EOF
+)
+"$PERF" --buildid-dir "$TMPD" version >/dev/null || fail "perf --buildid-dir is documented but not taken"
+: >all-opts
+for f in "$DOC"/perf-*.txt; do
+	c=${f##*/perf-}
+	c=${c%.txt}
+	"$PERF" "$c" -h 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
+	cat opts >>all-opts
+	for o in $(grep -E '^-.*::$' "$f" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+		[ "$o" = --help ] || grep -qx -- "$o" opts && continue
+		grep -q "^$c $o|" <<<"$TAKEN" || fail "perf-$c.txt documents $o, which perf $c -h does not list"
+		"$PERF" "$c" "$o" -h 2>&1 | grep -Eq 'nrecognized option|Unknown option' &&
+			fail "perf-$c.txt documents $o, which perf $c does not take"
+	done
+done
+echo "$TAKEN" | sed 's/|.*//; s/^[^ ]* //' >>all-opts
+echo "$OTHERS" | sed 's/|.*//' | tr ' ' '\n' >>all-opts
+for o in $(grep -ho -- '--[a-z][a-z0-9-]*' "$DOC"/*.txt "$DOC"/../../../README.md | sort -u); do
+	grep -qx -- "$o" all-opts || fail "the docs name $o, which no perf command takes"
+done
 
 "$PERF" list sw >sw || fail "perf list sw exited $?"
 grep -q '^  cpu-clock  *\[Software event\]$' sw || fail "perf list sw has no cpu-clock"

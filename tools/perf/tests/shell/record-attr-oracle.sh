@@ -26,7 +26,8 @@ overwrite-group|-e {cpu-clock,task-clock} --overwrite
 leader-sampling|-e {cpu-clock,task-clock}:S
 tracepoint|-e sched:sched_switch
 clock|-e cpu-clock -k monotonic
-data|-d -e page-faults -c 10'
+data|-d -e page-faults -c 10
+switch-events|-e cpu-clock --switch-events'
 
 # case (a glob) | - for a field only the distro sets, + for one only we set | field (a glob) | why
 # Bit masks (sample_type, read_format) are compared one bit a line.
