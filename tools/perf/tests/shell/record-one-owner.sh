@@ -10,7 +10,8 @@ cd "$TMPD"
 a=$!
 wait_recording $a
 ino=$(stat -c %i same.data)
-"$PERF" record -e cpu-clock --overwrite -a --switch-output -o same.data 2>b.err >/dev/null
+# (With a command, so that a recorder not refused still ends.)
+"$PERF" record -e cpu-clock --overwrite -a --switch-output -o same.data -- true 2>b.err >/dev/null
 rc=$?
 [ $rc -ne 0 ] || fail "a second recorder on same.data was not refused"
 crashed $rc && fail "the second recorder crashed ($rc)"
