@@ -90,7 +90,7 @@ void perf_session__report_open_error(const char *cmd, const char *path, int err,
 			cmd, path, strerror(-err));
 	else if (err == -EISDIR)
 		fprintf(stderr, "perf %s: %s is a directory, not a perf.data file.\n", cmd, path);
-	else if (err == -EINVAL && msg && msg[0])
+	else if ((err == -EINVAL || err == -EBUSY) && msg && msg[0])
 		fprintf(stderr, "perf %s: %s: %s\n", cmd, path, msg);
 	else
 		fprintf(stderr, "perf %s: cannot read %s: %s\n", cmd, path, strerror(-err));

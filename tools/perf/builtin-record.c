@@ -60,6 +60,8 @@ struct record {
 	struct perf_data data;
 	struct perf_header_info hinfo;
 	bool file_open;
+	bool next_ready;			/* the next file holds the name, not yet begun */
+	bool dump_kept;				/* a failed dump stays, complete, under the output name */
 	bool exiting;				/* the last file: no next one after it */
 	int argc;
 	const char **argv;			/* the workload */
@@ -67,6 +69,7 @@ struct record {
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
 	struct workload workload;
 	sigset_t child_mask;			/* the signal mask the workload gets */
+	sigset_t start_mask;			/* the mask perf record started with */
 
 	u64 samples;				/* in the current file */
 	u64 bytes_written;			/* in the current file */
@@ -323,19 +326,47 @@ static int record__synthesize(struct record *rec)
 
 /* ---- the output file ------------------------------------------------- */
 
-static int record__open_output(struct record *rec)
+/* A relative output name in a working directory that was removed: no file can be made there. */
+static bool record__cwd_gone(const char *output)
 {
-	int err = perf_data__create(&rec->data, rec->opts.output);
+	char buf[PATH_MAX];
 
-	if (err) {
-		pr_err("Cannot create the output file %s: %s\n%s", rec->opts.output,
-		       strerror(-err),
+	return output[0] != '/' && !getcwd(buf, sizeof(buf)) && errno == ENOENT;
+}
+
+/* The file at the output name: the one a dump left ready, or a new one. */
+static int record__create_output(struct record *rec)
+{
+	const char *out = rec->opts.output;
+	int err;
+
+	if (rec->next_ready) {
+		rec->next_ready = false;
+		return 0;
+	}
+	err = perf_data__create(&rec->data, out);
+	if (err == -EBUSY)
+		pr_err("%s is the output of another perf record (pid %d), still running: give this "
+		       "one another -o, or stop that one first.\n", out, (int)rec->data.holder);
+	else if (err == -ENOENT && record__cwd_gone(out))
+		pr_err("Cannot create %s: the working directory was removed while recording. "
+		       "Stop this recorder and start it again in an existing directory, or with "
+		       "an absolute -o.\n", out);
+	else if (err)
+		pr_err("Cannot create the output file %s: %s\n%s", out, strerror(-err),
 		       err == -ENOENT ? "Its directory does not exist: create it or choose "
 					"another -o.\n" :
-		       err == -EACCES ? "Check the directory's permissions or choose another -o.\n" :
-		       "");
+		       err == -EACCES || err == -EPERM ? "Check the directory's permissions and "
+					"attributes, or choose another -o.\n" : "");
+	return err;
+}
+
+static int record__open_output(struct record *rec)
+{
+	int err = record__create_output(rec);
+
+	if (err)
 		return err;
-	}
 	rec->file_open = true;
 	rec->samples = 0;
 	rec->bytes_written = 0;
@@ -398,10 +429,11 @@ static void record__abandon_output(struct record *rec)
 		return;
 	rec->wbuf_len = 0;
 	rec->zstd.in_len = 0;
-	perf_data__close(&rec->data);
-	if (!rec->data.is_pipe && unlink(rec->opts.output) == 0)
+	/* Only if the name is still ours: it may be another recorder's file by now. */
+	if (!rec->data.is_pipe && !rec->dump_kept && perf_data__discard(&rec->data) == 0)
 		pr_err("Removed the incomplete %s; earlier files are untouched.\n",
 		       rec->opts.output);
+	perf_data__close(&rec->data);
 	rec->file_open = false;
 	perf_header_info__exit(&rec->hinfo);
 }
@@ -461,22 +493,51 @@ static void record__print_dump(struct record *rec, const char *name)
 	}
 }
 
-/* Renames "<output>" to "<output>.<timestamp>", keeping at most --switch-max-files. */
+/* Why a finished file could not take its dump name, and where its data is. */
+static void record__rename_failed(struct record *rec, const char *name, int err)
+{
+	const char *out = rec->opts.output;
+
+	if (err == -ESTALE) {
+		pr_err("%s is no longer the file this recorder wrote (something replaced it): the "
+		       "dump cannot be named, and the file there is left alone.\n", out);
+	} else if (err == -ENOENT && record__cwd_gone(out)) {
+		pr_err("The working directory was removed while recording: the dump went with it. "
+		       "Stop this recorder and start it again in an existing directory, or with an "
+		       "absolute -o.\n");
+	} else if (err == -ENOENT) {
+		pr_err("%s was removed while recording (or its directory was): the dump went with "
+		       "it.\n", out);
+	} else {
+		pr_err("Cannot name the dump %s: %s. It stays, complete, in %s; the next file "
+		       "created there moves it to %s.old.\n", name, strerror(-err), out, out);
+		rec->dump_kept = true;
+	}
+}
+
+/*
+ * Renames "<output>" to "<output>.<timestamp>", keeping at most
+ * --switch-max-files.  Unless this is the end, the next file takes the
+ * name in the same instant: the recorder never lets go of it.
+ */
 static int record__rename_dump(struct record *rec, char **name)
 {
 	char ts[32];
+	int err;
 
 	perf_data__timestamp(ts);
 	if (asprintf(name, "%s.%s", rec->opts.output, ts) < 0)
 		return -ENOMEM;
-	if (rename(rec->opts.output, *name) < 0) {
-		int err = -errno;
-
-		pr_err("Cannot rename %s to %s: %s\n", rec->opts.output, *name, strerror(errno));
+	err = perf_data__switch(&rec->data, *name, !rec->exiting);
+	if (err) {
+		record__rename_failed(rec, *name, err);
 		free(*name);
 		*name = NULL;
 		return err;
 	}
+	rec->next_ready = rec->data.fd >= 0;
+	if (!rec->next_ready)
+		perf_data__close(&rec->data);
 	return 0;
 }
 
@@ -512,9 +573,9 @@ static int record__end_file(struct record *rec)
 	err = record__finish_output(rec);
 	if (err)
 		return err;
-	perf_data__close(&rec->data);
-	rec->file_open = false;
 	if (!rec->opts.switch_output) {
+		perf_data__close(&rec->data);
+		rec->file_open = false;
 		if (!rec->opts.quiet)
 			fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 				(unsigned long long)rec->wakeups);
@@ -525,6 +586,7 @@ static int record__end_file(struct record *rec)
 	err = record__rename_dump(rec, &name);
 	if (err)
 		return err;
+	rec->file_open = false;
 	record__remember_file(rec, name);
 	if (!rec->opts.quiet) {
 		if (rec->exiting) {
@@ -576,11 +638,20 @@ static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
  */
 static int record__dump_failed(struct record *rec, int err)
 {
-	if (!rec->fr || rec->exiting || !rec->opts.switch_output)
+	bool kept = rec->dump_kept;
+
+	rec->dump_kept = false;
+	if (!rec->fr || !rec->opts.switch_output)
 		return err;
 	rec->failed_dumps++;
-	pr_err("The dump was dropped; its events stay in the ring buffers for the next dump, as "
-	       "far as they still hold them. Earlier dumps are untouched; recording goes on.\n");
+	if (rec->exiting)
+		return err;
+	if (kept)
+		pr_err("Earlier dumps are untouched; recording goes on.\n");
+	else
+		pr_err("The dump was dropped; its events stay in the ring buffers for the next "
+		       "dump, as far as they still hold them. Earlier dumps are untouched; "
+		       "recording goes on.\n");
 	return 0;
 }
 
@@ -600,6 +671,10 @@ static int record__dump(struct record *rec)
 	};
 	int err = 0;
 
+	if (rec->fr) {
+		rec->wakeups++;
+		rec->dump_wakeups++;
+	}
 	/* A failed dump left no file; the next one needs a file again. */
 	if (!rec->file_open)
 		err = record__open_output(rec);
@@ -828,6 +903,7 @@ static void record__mmap_read_triggers(struct record *rec)
  */
 static int record__mmap_read_all(struct record *rec)
 {
+	u64 before = rec->bytes_written;
 	int nr = 0, err;
 
 	for (int i = 0; i < rec->evlist->nr_mmaps; i++) {
@@ -851,6 +927,15 @@ static int record__mmap_read_all(struct record *rec)
 		err = record__write_round(rec);
 		if (err)
 			return err;
+	}
+	/*
+	 * The tracking stream wakes a flight recorder often, for its process
+	 * table: "Woken up N times" counts only the passes that wrote into
+	 * the file, and the dumps.
+	 */
+	if (rec->fr && rec->bytes_written != before) {
+		rec->wakeups++;
+		rec->dump_wakeups++;
 	}
 	if (rec->fr)
 		flight_recorder__tick(rec->fr);
@@ -913,6 +998,11 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 {
 	int optind = record_opts__parse(&rec->opts, rec->evlist, argc, argv);
 
+	/* A refused value: that option's usage, as the distro shows it. */
+	if (optind < 0 && rec->opts.bad_option) {
+		usage_with_option(RECORD_USAGE, record_usage, rec->opts.bad_option);
+		return optind;
+	}
 	if (optind == 0 || optind == -129)
 		usage_with_options(RECORD_USAGE, record_usage);
 	/* An event that does not parse: that option's usage, as the distro shows it. */
@@ -1250,10 +1340,26 @@ static int record__mmap(struct record *rec)
 }
 
 /*
+ * SIGUSR2 asks a running recorder for a dump: one sent by a daemon or a
+ * script right after it started it must not kill it.  It is blocked from
+ * the first instruction of the command, and stays pending until the
+ * handler is in; without --switch-output it is then ignored.
+ */
+static void record__block_dump_signal(struct record *rec)
+{
+	sigset_t usr2;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, &rec->start_mask);
+}
+
+/*
  * Handlers go in as soon as the options are known, so a signal sent right
  * after start (a daemon, a script) is served, not fatal.  The signals are
  * blocked except inside ppoll(): none is missed before the loop sleeps, and
- * every pass of the loop takes them.  The workload gets the old mask back.
+ * every pass of the loop takes them.  The workload gets the mask perf
+ * record started with.
  */
 static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 {
@@ -1266,8 +1372,9 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGUSR2);
 	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, loop_mask);
-	rec->child_mask = *loop_mask;
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	*loop_mask = rec->start_mask;
+	rec->child_mask = rec->start_mask;
 
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = sig_done;
@@ -1275,10 +1382,9 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = sig_child;
 	sigaction(SIGCHLD, &sa, NULL);
-	if (rec->opts.switch_output_signal) {
-		sa.sa_handler = sig_switch;
-		sigaction(SIGUSR2, &sa, NULL);
-	}
+	/* Without --switch-output the request finds no dump to start, and is dropped. */
+	sa.sa_handler = sig_switch;
+	sigaction(SIGUSR2, &sa, NULL);
 	if (rec->opts.switch_output_time) {
 		sa.sa_handler = sig_alarm;
 		sigaction(SIGALRM, &sa, NULL);
@@ -1331,6 +1437,23 @@ static u64 record__timeout(struct record *rec, bool busy)
 }
 
 /*
+ * ppoll() that finds a buffer ready returns without taking the signals that
+ * wait: a recorder whose buffers are never empty would never see SIGINT.
+ * Opening the mask for an instant delivers them.
+ */
+static void record__take_signals(const sigset_t *loop_mask)
+{
+	sigset_t pending, old;
+
+	if (sigpending(&pending) || (!sigismember(&pending, SIGINT) &&
+	    !sigismember(&pending, SIGTERM) && !sigismember(&pending, SIGCHLD) &&
+	    !sigismember(&pending, SIGUSR2) && !sigismember(&pending, SIGALRM)))
+		return;
+	sigprocmask(SIG_SETMASK, loop_mask, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
  * Sleeps until a forward buffer wakes us, a signal comes or half a second
  * has passed; when the buffers are busy, only opens the signal mask for an
  * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
@@ -1349,7 +1472,10 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 		pr_err("poll failed: %s\n", strerror(errno));
 		return -errno;
 	}
-	if (!busy && n >= 0) {
+	if (n > 0)
+		record__take_signals(loop_mask);
+	/* A flight recorder's wakeups are counted where they write data (record__mmap_read_all). */
+	if (!busy && n >= 0 && !rec->fr) {
 		rec->wakeups++;
 		rec->dump_wakeups++;
 	}
@@ -1429,8 +1555,8 @@ static void record__print_summary(struct record *rec)
 		fprintf(stderr, "[ perf record: %llu dumps asked for by --switch-output-event ]\n",
 			(unsigned long long)rec->triggered_dumps);
 	if (rec->failed_dumps)
-		fprintf(stderr, "Warning:\n%llu dumps failed and were dropped (see above).\n",
-			(unsigned long long)rec->failed_dumps);
+		fprintf(stderr, "Warning:\n%llu dump%s failed (see above).\n",
+			(unsigned long long)rec->failed_dumps, rec->failed_dumps == 1 ? "" : "s");
 	if (rec->fr)
 		flight_recorder__print_summary(rec->fr, rec->opts.sideband_max);
 }
@@ -1451,6 +1577,7 @@ int cmd_record(int argc, const char **argv)
 	sigset_t loop_mask;
 	int err, status = 255;	/* a failure, as the distro's -1 */
 
+	record__block_dump_signal(&rec);
 	rec.evlist = evlist__new();
 	if (!rec.evlist) {
 		pr_err("Out of memory\n");
@@ -1596,8 +1723,12 @@ int cmd_record(int argc, const char **argv)
 		if (!err)
 			err = record__dump(&rec);
 	}
-	if (err)
+	/* Recording ran: a failure now is its errno's low byte, as with the distro. */
+	if (err) {
+		record__print_summary(&rec);
+		status = cmd_exit_status(err);
 		goto out_kill;
+	}
 	record__print_summary(&rec);
 	perf_header_info__exit(&rec.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */

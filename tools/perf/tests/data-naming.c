@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "tests.h"
 #include "util/data.h"
@@ -124,6 +125,27 @@ out:
 }
 DEFINE_SUITE(data_rotate, "perf.data rotation keeps the newest N dumps only");
 
+/*
+ * Another process sees @path held by us: perf_data__holder() names us, and
+ * perf_data__create() is refused without renaming anything.
+ */
+static bool held_by_us(const char *path)
+{
+	pid_t parent = getpid(), child = fork();
+	int status;
+
+	if (child == 0) {
+		struct perf_data other;
+		int fd = open(path, O_RDONLY);
+		bool ok = fd >= 0 && perf_data__holder(fd) == parent &&
+			  perf_data__create(&other, path) == -EBUSY && other.holder == parent;
+
+		_exit(ok ? 0 : 1);
+	}
+	return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
 static int test__data_create(void)
 {
 	char tmpl[] = "/tmp/perf-create-XXXXXX", path[4200], buf[64];
@@ -165,9 +187,21 @@ static int test__data_create(void)
 	}
 	if (perf_data__write(&data, "abcdef", 6) || data.data_size != 6)
 		goto out_close;
+	if (!held_by_us(path)) {
+		fprintf(stderr, "another process should see %s held, and be refused it\n", path);
+		goto out_close;
+	}
+	if (read_back(dir, "perf.data.old", buf, sizeof(buf)) || strcmp(buf, "first")) {
+		fprintf(stderr, "a refused create renamed perf.data\n");
+		goto out_close;
+	}
 
-	err = perf_data__switch(&data, &dump);
-	if (err || !dump) {
+	if (asprintf(&dump, "%s.2026010112000001", path) < 0) {
+		dump = NULL;
+		goto out_close;
+	}
+	err = perf_data__switch(&data, dump, true);
+	if (err) {
 		fprintf(stderr, "switch: %s\n", strerror(-err));
 		goto out_close;
 	}
@@ -175,8 +209,13 @@ static int test__data_create(void)
 		fprintf(stderr, "the dump %s should hold what was written\n", dump);
 		goto out_close;
 	}
-	if (stat(path, &st) || st.st_size != 0 || data.data_size != 0) {
-		fprintf(stderr, "after switch the file at the path should be fresh\n");
+	if (stat(path, &st) || st.st_size != 0 || data.fd < 0 || perf_data__is_ours(&data)) {
+		fprintf(stderr, "after switch the file at the path should be fresh, and ours\n");
+		goto out_close;
+	}
+	/* The fresh file holds the name: no instant where another could take it. */
+	if (!held_by_us(path)) {
+		fprintf(stderr, "after switch %s should still be held\n", path);
 		goto out_close;
 	}
 	/* Leftover temporaries would pile up in the user's directory. */
@@ -197,7 +236,7 @@ out:
 	rm_rf(dir);
 	return ret;
 }
-DEFINE_SUITE(data_create, "perf.data creation keeps perf.data.old, switch renames");
+DEFINE_SUITE(data_create, "perf.data creation keeps perf.data.old, switch renames, the name stays held");
 
 static int test__data_write_full(void)
 {

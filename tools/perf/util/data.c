@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -17,27 +18,116 @@
 #include "debug.h"
 
 /*
+ * A recorder holds its output name with a POSIX write lock on the file, for
+ * as long as it runs: another recorder is refused that name (it would
+ * rename our file away), and a reader can tell a live file from a finished
+ * one.  The lock belongs to the inode, so at a dump the next, already
+ * locked, file takes the name in the same rename that retires the dump.
+ */
+static int lock_fd(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	return fcntl(fd, F_SETLK, &fl) < 0 ? -errno : 0;
+}
+
+/* The pid of the process whose write lock holds @fd's file, or 0. */
+static pid_t lock_holder(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fcntl(fd, F_GETLK, &fl) < 0 || fl.l_type == F_UNLCK)
+		return 0;
+	return fl.l_pid;
+}
+
+pid_t perf_data__holder(int fd)
+{
+	return lock_holder(fd);
+}
+
+/* The process holding @path for its output, or 0 (no such file, no lock). */
+static pid_t path_holder(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	pid_t pid;
+
+	if (fd < 0)
+		return 0;
+	pid = lock_holder(fd);
+	close(fd);
+	return pid;
+}
+
+/*
+ * Two recorders starting in one directory at once would both see a free
+ * name: the check and the renames are done under an flock of the directory.
+ * Where a file system has no flock, the check alone still holds off a
+ * recorder that starts later.
+ */
+static int lock_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd = -1;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A locked, empty 0600 file under a name of its own next to @path; its fd. */
+static int create_tmp(const char *path, char **tmp)
+{
+	int fd;
+
+	if (asprintf(tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	unlink(*tmp);
+	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fd = -errno;
+		free(*tmp);
+		*tmp = NULL;
+		return fd;
+	}
+	if (lock_fd(fd))
+		pr_debug("Cannot lock %s: %s\n", *tmp, strerror(errno));
+	return fd;
+}
+
+/*
  * The new file is created under a temporary name in the same directory, so
  * that the old file is only renamed away once we know the new one exists;
- * then the old one becomes .old and the temporary takes its place.
+ * then the old one becomes .old and the temporary takes its place.  A name
+ * that a live recorder holds is left alone: -EBUSY, its pid in *holder.
  */
-static int perf_data__open_new(const char *path)
+static int perf_data__open_new(const char *path, pid_t *holder)
 {
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len), *old = malloc(strlen(path) + 8);
+	char *tmp = NULL, *old = NULL;
+	int fd, dfd = lock_dir_of(path), err;
 	struct stat st;
-	int fd, err;
 
-	if (!tmp || !old) {
+	*holder = path_holder(path);
+	if (*holder) {
+		err = -EBUSY;
+		goto out_free;
+	}
+	if (asprintf(&old, "%s.old", path) < 0) {
+		old = NULL;
 		err = -ENOMEM;
 		goto out_free;
 	}
-	snprintf(tmp, len, "%s.tmp.%d", path, (int)getpid());
-	sprintf(old, "%s.old", path);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = create_tmp(path, &tmp);
 	if (fd < 0) {
-		err = -errno;
+		err = fd;
 		goto out_free;
 	}
 	/* Only a regular file is kept as .old; anything else is left to rename(2). */
@@ -53,6 +143,8 @@ static int perf_data__open_new(const char *path)
 	}
 	free(tmp);
 	free(old);
+	if (dfd >= 0)
+		close(dfd);
 	return fd;
 
 out_unlink:
@@ -61,6 +153,8 @@ out_unlink:
 out_free:
 	free(tmp);
 	free(old);
+	if (dfd >= 0)
+		close(dfd);
 	return err;
 }
 
@@ -85,7 +179,7 @@ int perf_data__create(struct perf_data *data, const char *path)
 	data->path = strdup(path);
 	if (!data->path)
 		return -ENOMEM;
-	fd = perf_data__open_new(path);
+	fd = perf_data__open_new(path, &data->holder);
 	if (fd < 0) {
 		free(data->path);
 		data->path = NULL;
@@ -168,41 +262,87 @@ void perf_data__timestamp(char buf[32])
 	snprintf(buf, 32, "%016llu", now);
 }
 
-int perf_data__switch(struct perf_data *data, char **dump_name)
+/* Is @path still the file @fd has open?  0, -ENOENT (gone) or -ESTALE (another file). */
+int perf_data__is_ours(const struct perf_data *data)
 {
-	char ts[32], *name;
-	size_t len;
-	int fd;
+	struct stat ours, named;
+
+	if (fstat(data->fd, &ours) < 0)
+		return -errno;
+	if (stat(data->path, &named) < 0)
+		return -errno;
+	return ours.st_dev == named.st_dev && ours.st_ino == named.st_ino ? 0 : -ESTALE;
+}
+
+/*
+ * The next file takes the name at the instant the current one leaves it
+ * (RENAME_EXCHANGE); where the file system cannot swap names, one rename
+ * after the other.
+ */
+static int swap_in(const char *tmp, const char *path, const char *dump_name, int *fd)
+{
+	int err;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		if (rename(tmp, dump_name) == 0)
+			return 0;
+		/* Back as it was: the finished file under its name. */
+		err = -errno;
+		renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE);
+		return err;
+	}
+	if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -errno;
+	if (rename(path, dump_name) < 0)
+		return -errno;
+	if (rename(tmp, path) < 0) {
+		/* The dump is named; the caller makes the next file afresh. */
+		unlink(tmp);
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
+}
+
+int perf_data__switch(struct perf_data *data, const char *dump_name, bool next)
+{
+	char *tmp = NULL;
+	int fd = -1, err;
 
 	if (data->is_pipe || !data->path)
 		return -EINVAL;
-	perf_data__timestamp(ts);
-	len = strlen(data->path) + strlen(ts) + 2;
-	name = malloc(len);
-	if (!name)
-		return -ENOMEM;
-	snprintf(name, len, "%s.%s", data->path, ts);
-	if (rename(data->path, name) < 0) {
-		int err = -errno;
-
-		free(name);
+	err = perf_data__is_ours(data);
+	if (err)
+		return err;
+	if (next) {
+		fd = create_tmp(data->path, &tmp);
+		if (fd < 0)
+			return fd;
+		err = swap_in(tmp, data->path, dump_name, &fd);
+	} else {
+		err = rename(data->path, dump_name) < 0 ? -errno : 0;
+	}
+	if (err) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
 		return err;
 	}
-	fd = open(data->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		int err = -errno;
-
-		/* Put the finished file back so that nothing is lost. */
-		rename(name, data->path);
-		free(name);
-		return err;
-	}
+	free(tmp);
 	close(data->fd);
 	data->fd = fd;
-	data->data_size = 0;
-	data->data_offset = 0;
-	*dump_name = name;
 	return 0;
+}
+
+int perf_data__discard(struct perf_data *data)
+{
+	int err = perf_data__is_ours(data);
+
+	if (!err && unlink(data->path) < 0)
+		err = -errno;
+	return err;
 }
 
 static bool is_dump_name(const char *name, const char *base, size_t blen)

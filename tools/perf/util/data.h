@@ -10,6 +10,7 @@ struct perf_data {
 	bool is_pipe;		/* "-": stdout, pipe format */
 	u64 data_offset;	/* where the data section starts */
 	u64 data_size;		/* record bytes written so far */
+	pid_t holder;		/* -EBUSY from perf_data__create: the recorder holding the name */
 };
 
 /*
@@ -19,6 +20,10 @@ struct perf_data {
  * a failure leaves neither a renamed file nor a stray one behind).  -errno on
  * failure.  "-" is standard output (a dup of it), with is_pipe set: the
  * caller writes the pipe format (perf_header__write_pipe).
+ *
+ * The file is write-locked (fcntl) while it is open, and a name whose file
+ * another process holds so is refused: -EBUSY, with that process in
+ * data->holder, and nothing renamed.
  *
  * A recorder's sequence:
  *	perf_data__create -> perf_header__write_begin -> perf_data__write (records)
@@ -41,12 +46,21 @@ void perf_data__close(struct perf_data *data);
 void perf_data__timestamp(char buf[32]);
 /*
  * The current file -- already finished by perf_header__write_finish() -- is
- * renamed to "<path>.<ts>" and a fresh empty file is created at @path
- * (data_offset and data_size reset; call perf_header__write_begin() next).
- * *@dump_name receives the renamed file's name (malloc'd; free it).  On
- * failure the old file is back at @path and still open.
+ * renamed to @dump_name.  With @next, a fresh, locked, empty file takes
+ * @path in the same instant (data->fd; perf_header__write_begin() starts
+ * it), so the name is never free for another recorder; where no fresh file
+ * could be made data->fd is -1 and the caller creates one.  Without @next the file is closed.  Only a file @path still
+ * names is renamed: -ENOENT if the name is gone, -ESTALE if it names
+ * another file now.  On failure nothing was renamed and the file is still
+ * open.
  */
-int perf_data__switch(struct perf_data *data, char **dump_name);
+int perf_data__switch(struct perf_data *data, const char *dump_name, bool next);
+/* Is data->path still the file data->fd has open?  0, -ENOENT or -ESTALE. */
+int perf_data__is_ours(const struct perf_data *data);
+/* Unlinks data->path if it is still our file (it stays open); 0 or -errno. */
+int perf_data__discard(struct perf_data *data);
+/* The pid of the process that holds @fd's file as its output, or 0. */
+pid_t perf_data__holder(int fd);
 /*
  * Keeps only the newest @max files named "<path>.<16 digits>" in the
  * directory of @path, unlinking older ones; returns how many it removed, or

@@ -898,8 +898,15 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			goto out_free;
 		}
 		if (err) {
-			/* A feature this machine cannot describe is simply left out. */
-			pr_debug("header: feature %d not written: %s\n", feats[i], strerror(-err));
+			/*
+			 * -ENOENT: the feature does not apply (no tracepoint, no
+			 * group, no -z, no -k) or this machine cannot describe
+			 * it; either way it is simply left out, as the distro
+			 * leaves it out.  Other errors are worth a word with -v.
+			 */
+			if (err != -ENOENT)
+				pr_debug("header: feature %d left out: %s\n", feats[i],
+					 strerror(-err));
 			payload.len = before;
 			continue;
 		}

@@ -66,6 +66,9 @@ static int parse_duration(const char *s, const struct time_unit *units, u64 *v)
 	char *end;
 	unsigned long long n;
 
+	/* strtoull() would take "-5" as 2^64 - 5. */
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
 	errno = 0;
 	n = strtoull(s, &end, 10);
 	if (errno || end == s)
@@ -237,7 +240,7 @@ static int parse_msecs(const char *s, u64 *ms)
 		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { NULL, 0 },
 	};
 
-	if (*s < '0' || *s > '9' || parse_duration(s, units, ms))
+	if (parse_duration(s, units, ms))
 		return -EINVAL;
 	return *ms > 24ULL * 3600 * 1000 ? -ERANGE : 0;
 }
@@ -293,6 +296,17 @@ static int parse_event_option(struct evlist *evlist, const char *arg)
 		fprintf(stderr, "Run 'perf list' for a list of valid events\n");
 	}
 	parse_events_error__exit(&perr);
+	return err;
+}
+
+/*
+ * An option value refused (message printed): the caller shows that
+ * option's usage, the line of record_usage beginning with @usage.  The
+ * distro exits 129 for most; @err says which status.
+ */
+static int bad_value(struct record_opts *opts, const char *usage, int err)
+{
+	opts->bad_option = usage;
 	return err;
 }
 
@@ -376,7 +390,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			if (parse_msecs(optarg, &opts->switch_output_delay_ms)) {
 				pr_err("Invalid --switch-output-delay value '%s': give a time such as "
 				       "200ms, 2s or 1m (at most a day).\n", optarg);
-				return -EINVAL;
+				return bad_value(opts, "    --switch-output-delay", -129);
 			}
 			break;
 		case OPT_FILTER:
@@ -395,7 +409,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		}
 		case OPT_CONTROL:
 			if (control__check_spec(optarg))
-				return -EINVAL;
+				return bad_value(opts, "    --control", -129);
 			opts->control = optarg;
 			break;
 		case 'D':
@@ -405,7 +419,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 				pr_err("Invalid -D/--delay value '%s': give milliseconds, or -1 to start "
 				       "disabled until 'enable' arrives on the control channel.\n",
 				       optarg);
-				return -EINVAL;
+				return bad_value(opts, "-D,", -129);
 			}
 			break;
 		case 'o':
@@ -413,7 +427,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case 'm':
 			if (record_opts__parse_mmap_pages(opts, optarg))
-				return -EINVAL;
+				return bad_value(opts, "-m,", -129);
 			break;
 		case 'F':
 			if (record_opts__parse_positive(optarg, &opts->freq)) {
@@ -427,7 +441,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			if (record_opts__parse_positive(optarg, &opts->period)) {
 				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
 				       optarg);
-				return -EINVAL;
+				return bad_value(opts, "-c,", -129);
 			}
 			opts->user_period = true;
 			break;
@@ -438,7 +452,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			if (callchain__parse(optarg, &opts->callgraph, &opts->stack_size)) {
 				pr_err("Invalid --call-graph value '%s': use fp, dwarf[,size] or no.\n",
 				       optarg);
-				return -EINVAL;
+				return bad_value(opts, "    --call-graph", -129);
 			}
 			break;
 		case 'a':
@@ -467,14 +481,14 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case OPT_SWITCH_OUTPUT:
 			if (record_opts__parse_switch_output(opts, optarg))
-				return -EINVAL;
+				return bad_value(opts, "    --switch-output", -EINVAL);
 			break;
 		case OPT_SWITCH_MAX_FILES:
 			opts->switch_max_files = strtol(optarg, &end, 10);
 			if (*end || opts->switch_max_files <= 0) {
 				pr_err("Invalid --switch-max-files value '%s': give a positive number.\n",
 				       optarg);
-				return -EINVAL;
+				return bad_value(opts, "    --switch-max-files", -129);
 			}
 			break;
 		case OPT_TAIL_SYNTH:
@@ -491,7 +505,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			if (record_opts__parse_size(optarg, &v, &unit) || v < (1 << 20)) {
 				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
 				       "e.g. 64M.\n", optarg);
-				return -EINVAL;
+				return bad_value(opts, "    --sideband-max", -129);
 			}
 			opts->sideband_max = v;
 			break;
@@ -515,7 +529,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			if (clockid__parse(optarg, &opts->clockid)) {
 				pr_err("Invalid -k/--clockid value '%s': use monotonic, monotonic_raw, "
 				       "realtime, boottime, tai, or a clock's number.\n", optarg);
-				return -EINVAL;
+				return bad_value(opts, "-k,", -129);
 			}
 			opts->use_clockid = true;
 			break;

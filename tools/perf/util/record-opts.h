@@ -23,7 +23,9 @@ struct evlist;
  * printed: the caller shows the usage), RECORD_OPTS__BAD_EVENT (or
  * __BAD_TRIGGER for --switch-output-event) for an event that does not
  * parse (the caller shows that option's usage), or another -errno
- * (message printed).
+ * (message printed).  For a refused option value (-129, or -EINVAL as
+ * the distro has it for --switch-output) opts->bad_option names the
+ * usage line to show.
  */
 #define RECORD_OPTS__BAD_EVENT		(-130)
 #define RECORD_OPTS__BAD_TRIGGER	(-131)

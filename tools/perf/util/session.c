@@ -18,6 +18,7 @@
 #include "debug.h"
 #include "header.h"
 #include "raw-dump.h"
+#include "data.h"
 
 #define WINDOW_SIZE	(64ull << 20)
 
@@ -733,6 +734,54 @@ static int session__process_pipe(struct perf_session *s)
 	return err;
 }
 
+/* Does process @pid's command line have an argument that begins with @prefix? */
+static bool cmdline_has(pid_t pid, const char *prefix)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < n; i += strlen(buf + i) + 1) {
+		buf[n] = '\0';
+		if (!strncmp(buf + i, prefix, strlen(prefix)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A file a live recorder holds (its write lock, see perf_data__create) is
+ * not finished: its header says nothing yet.  Which recorder, and where
+ * the files it completes are; -EBUSY.
+ */
+static int session__check_live(struct perf_session *s)
+{
+	pid_t pid = perf_data__holder(s->fd);
+	char *full, *slash;
+
+	if (!pid)
+		return 0;
+	full = realpath(s->path, NULL);
+	slash = full ? strrchr(full, '/') : NULL;
+	if (slash && cmdline_has(pid, "--switch-output")) {
+		*slash = '\0';
+		snprintf(s->errmsg, sizeof(s->errmsg), "perf record (pid %d) is still writing it; "
+			 "its dumps are %s.<timestamp> in %s/: read one of those, or stop the "
+			 "recorder first", (int)pid, slash + 1, full);
+	} else {
+		snprintf(s->errmsg, sizeof(s->errmsg), "perf record (pid %d) is still writing it: "
+			 "stop the recorder (kill -INT %d), then read it", (int)pid, (int)pid);
+	}
+	free(full);
+	return -EBUSY;
+}
+
 struct perf_session *perf_session__open(const char *path, int *err, char *errbuf, size_t len)
 {
 	struct perf_session *s = calloc(1, sizeof(*s));
@@ -767,7 +816,9 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 			goto out_err;
 		return s;
 	}
-	*err = session__check_header(s, &h);
+	*err = session__check_live(s);
+	if (!*err)
+		*err = session__check_header(s, &h);
 	if (*err)
 		goto out_err;
 	*err = session__read_attrs(s, &h);

@@ -29,6 +29,31 @@ expect_error "unknown option" --bogus-option -- true
 expect_error "nothing to record"
 expect_error "bad --switch-output" --switch-output=soon -e cpu-clock -- true
 grep -q "Usage" err.txt || true
+# A negative time is refused before anything is renamed (perf.data.old is
+# checked by expect_error; a perf.data of the user's must stay as it is).
+echo mine > perf.data
+"$PERF" record --switch-output=-5s -e cpu-clock -- true >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 234 ] || fail "--switch-output=-5s: exit $rc, not 234 as for other bad --switch-output values"
+[ "$(cat perf.data)" = mine ] || fail "--switch-output=-5s: perf.data was replaced"
+grep -q -- "--switch-output\[=" err.txt || fail "--switch-output=-5s: no usage of the option"
+echo "--switch-output=-5s -> $(head -1 err.txt)"
+rm -f perf.data
+
+# A value an option refuses is a usage error: 129, as the distro exits, with
+# that option's usage.
+for bad in "-m lots" "-c many" "-D soon" "-k nosuchclock" "--call-graph=bogus" \
+	   "--switch-max-files=x"; do
+	"$PERF" record $bad -e cpu-clock -- true >out.txt 2>err.txt
+	rc=$?
+	[ $rc -eq 129 ] || fail "$bad: exit $rc, not 129"
+	[ "$(grep -c '^    [ -]' err.txt)" -le 4 ] || fail "$bad: the whole usage, not the option's"
+	if [ -x "$ORACLE" ]; then
+		"$ORACLE" record $bad -e cpu-clock -o o.data -- true >/dev/null 2>&1
+		orc=$?
+		[ $orc -eq $rc ] || fail "$bad: exit $rc, the distro's $orc"
+	fi
+done
 # Triggers and the control channel.
 expect_error "--control without fifo:/fd:" --control=ctl -e cpu-clock -- true
 expect_error "--control FIFO missing" --control=fifo:/nonexistent/ctl -e cpu-clock -- true
