@@ -1635,6 +1635,16 @@ filter_done:
 			return 129;
 		}
 	}
+	/*
+	 * The distro takes one word after the options as a symbol filter, and
+	 * shows its usage for more; there is no symbol filter here.
+	 */
+	if (optind < argc) {
+		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
+			"name is not supported; the file goes after -i.\n", argv[optind]);
+		sample_filter__exit(&r.filter);
+		return 129;
+	}
 	if (fields_arg && report__parse_fields(&r, fields_arg, sort_arg != NULL)) {
 		sample_filter__exit(&r.filter);
 		return 129;
