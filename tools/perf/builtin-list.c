@@ -23,7 +23,7 @@ struct list_state {
 	const char *sys_glob;	/* tracepoints: their system, and */
 	const char *tp_glob;	/* their name; NULL: any */
 	bool ids;		/* --ids: "sys:name id" per tracepoint, for tests */
-	bool searched;		/* a word or globs were given, not only kinds */
+	const char *searched;	/* the first word or globs given (not a kind) */
 	int printed;
 	/* Tracepoints found, "sys:name" then NUL then the id as text. */
 	char **tps;
@@ -166,7 +166,8 @@ static int list__word(struct list_state *st, const char *w)
 			fprintf(stderr, "No tracepoints listed: %s\n", tracepoint__error());
 		return 0;
 	}
-	st->searched = true;
+	if (!st->searched)
+		st->searched = w;
 	if (sep) {
 		glob = strndup(w, (size_t)(sep - w));
 		if (!glob)
@@ -235,7 +236,7 @@ int cmd_list(int argc, const char **argv)
 			}
 		}
 		if (st.searched && !st.printed) {
-			fprintf(stderr, "No event matches '%s'.\n", argv[optind]);
+			fprintf(stderr, "No event matches '%s'.\n", st.searched);
 			return 1;
 		}
 		return 0;
