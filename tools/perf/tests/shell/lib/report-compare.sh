@@ -31,8 +31,10 @@ entries() {
 	}
 	/^# Samples: .* of events? / { flush(); n = 0; ev = $0; sub(/.* of events? /, "", ev) }
 	/^#/ || /^$/ { next }
-	# Which of equal branches comes last (" --" rather than "|--") follows their order.
-	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); tree = tree "\001" line }
+	# Which of equal branches comes last (" --" rather than "|--", and no
+	# pipe down the frames below it) follows their order.
+	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); gsub(/[|]/, " ", line)
+	    tree = tree "\001" line }
 	END { flush() }'
 }
 
