@@ -143,6 +143,13 @@ int cmd_evlist(int argc, const char **argv)
 			return 129;
 		}
 	}
+	/* Nothing is taken after the options (the distro shows its usage). */
+	if (optind < argc) {
+		fprintf(stderr, "perf evlist: unexpected argument '%s'; the file goes after -i.\n",
+			argv[optind]);
+		usage_with_options(evlist_usage, evlist_options);
+		return 129;
+	}
 	if (group && (details || freq)) {
 		fprintf(stderr, "  Error: --group option is not compatible with other options\n\n");
 		usage_with_options(evlist_usage, evlist_options);

@@ -1,7 +1,8 @@
 /*
- * perf list [KIND|GLOB]: the events this machine offers, by kind, optionally
- * only one kind (hw, sw, cache, tracepoint) or those whose name (or
- * sys:name) matches an fnmatch(3) glob.
+ * perf list [KIND|WORD|SYS:NAME...]: the events this machine offers, by
+ * kind, optionally only some kinds (hw, sw, cache, tracepoint), the events
+ * whose name has a word in it, or the tracepoints whose system and name
+ * match fnmatch(3) globs.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -18,8 +19,11 @@
 #include "util/tracepoint.h"
 
 struct list_state {
-	const char *glob;
+	const char *glob;	/* names (or aliases) of symbolic events; NULL: all */
+	const char *sys_glob;	/* tracepoints: their system, and */
+	const char *tp_glob;	/* their name; NULL: any */
 	bool ids;		/* --ids: "sys:name id" per tracepoint, for tests */
+	const char *searched;	/* the first word or globs given (not a kind) */
 	int printed;
 	/* Tracepoints found, "sys:name" then NUL then the id as text. */
 	char **tps;
@@ -54,6 +58,8 @@ static bool list__supported(u32 type, u64 config)
 
 static void list__symbols(struct list_state *st, u32 type, const char *kind)
 {
+	if (st->ids)
+		return;
 	for (size_t i = 0; i < parse_events__nr_symbols; i++) {
 		const struct event_symbol *sym = &parse_events__symbols[i];
 		char name[128];
@@ -80,8 +86,6 @@ static int list__tracepoint(const char *sys, const char *name, void *arg)
 	int id;
 
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
-	if (!list__match(st, full, name))
-		return 0;
 	id = tracepoint__id(sys, name);
 	if (id < 0)
 		return 0;
@@ -124,9 +128,72 @@ static void list__print_tracepoints(struct list_state *st)
 	st->nr_tps = st->cap_tps = 0;
 }
 
+/* The tracepoints of @st's globs, sorted; 1 when tracefs cannot be read. */
+static int list__tracepoints(struct list_state *st)
+{
+	if (!tracepoint__tracefs_dir())
+		return 1;
+	tracepoint__for_each(st->sys_glob, st->tp_glob, list__tracepoint, st);
+	list__print_tracepoints(st);
+	return 0;
+}
+
+/*
+ * One word of the command line, as the distro takes it: a kind (hw, sw,
+ * cache, tracepoint) lists that kind; "sys:name" globs list the
+ * tracepoints whose system and name match them; any other word lists the
+ * events whose name has it in it ("sched": "*sched*"), every kind, the
+ * tracepoints by their name alone.  -1 on no memory.
+ */
+static int list__word(struct list_state *st, const char *w)
+{
+	char *sep = strchr(w, ':'), *glob;
+
+	st->glob = st->sys_glob = st->tp_glob = NULL;
+	if (!strcmp(w, "hw") || !strcmp(w, "hardware")) {
+		list__symbols(st, PERF_TYPE_HARDWARE, "Hardware event");
+		return 0;
+	}
+	if (!strcmp(w, "sw") || !strcmp(w, "software")) {
+		list__symbols(st, PERF_TYPE_SOFTWARE, "Software event");
+		return 0;
+	}
+	/* No hardware cache events are known here (as on a machine without a PMU). */
+	if (!strcmp(w, "cache") || !strcmp(w, "hwcache"))
+		return 0;
+	if (!strcmp(w, "tracepoint")) {
+		if (list__tracepoints(st))
+			fprintf(stderr, "No tracepoints listed: %s\n", tracepoint__error());
+		return 0;
+	}
+	if (!st->searched)
+		st->searched = w;
+	if (sep) {
+		glob = strndup(w, (size_t)(sep - w));
+		if (!glob)
+			return -1;
+		st->sys_glob = glob;
+		st->tp_glob = sep + 1;
+		list__tracepoints(st);
+		free(glob);
+		return 0;
+	}
+	if (asprintf(&glob, "*%s*", w) < 0)
+		return -1;
+	st->glob = st->tp_glob = glob;
+	list__symbols(st, PERF_TYPE_HARDWARE, "Hardware event");
+	list__symbols(st, PERF_TYPE_SOFTWARE, "Software event");
+	list__tracepoints(st);
+	free(glob);
+	return 0;
+}
+
+#define LIST_SYNOPSIS "perf list [--ids] [hw|sw|cache|tracepoint|WORD|SYS:NAME...]"
+
 static const char * const list_usage[] = {
 	"hw|sw|cache|tracepoint  only the events of that kind",
-	"GLOB         only events whose name matches the fnmatch(3) pattern",
+	"WORD         only events whose name has WORD in it (a glob: \"*WORD*\")",
+	"SYS:NAME     only tracepoints whose system and name match these globs",
 	"--ids        print each matching tracepoint with its id",
 	"-h, --help   show this help",
 	NULL
@@ -139,7 +206,7 @@ int cmd_list(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct list_state st = { NULL, false, 0 };
+	struct list_state st = { 0 };
 	int c;
 
 	opterr = 0;
@@ -150,72 +217,36 @@ int cmd_list(int argc, const char **argv)
 			st.ids = true;
 			break;
 		case 'h':
-			usage_with_options("perf list [--ids] [hw|sw|cache|tracepoint|GLOB]", list_usage);
+			usage_with_options(LIST_SYNOPSIS, list_usage);
 			return 0;
 		default:
 			pr_err("Unknown option: %s\n", argv[optind - 1]);
-			usage_with_options("perf list [--ids] [hw|sw|cache|tracepoint|GLOB]", list_usage);
+			usage_with_options(LIST_SYNOPSIS, list_usage);
 			return 129;
 		}
 	}
-	if (optind < argc)
-		st.glob = argv[optind];
-	if (optind + 1 < argc) {
-		pr_err("perf list takes one pattern at most; quote it if it has spaces.\n");
-		return 129;
-	}
-
-	/* "perf list sw" and friends: one kind of event, without the heading. */
-	if (st.glob && !st.ids) {
-		const char *k = st.glob;
-
-		if (!strcmp(k, "hw") || !strcmp(k, "hardware")) {
-			st.glob = NULL;
-			list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");
-			return 0;
-		}
-		if (!strcmp(k, "sw") || !strcmp(k, "software")) {
-			st.glob = NULL;
-			list__symbols(&st, PERF_TYPE_SOFTWARE, "Software event");
-			return 0;
-		}
-		if (!strcmp(k, "cache") || !strcmp(k, "hwcache")) {
-			/* No hardware cache events are known here (as on a machine without a PMU). */
-			return 0;
-		}
-		if (!strcmp(k, "tracepoint")) {
-			st.glob = NULL;
-			if (!tracepoint__tracefs_dir()) {
-				fprintf(stderr, "No tracepoints listed: %s\n", tracepoint__error());
+	/* The distro heads the list on a terminal (its pager) only. */
+	if (!st.ids && isatty(STDOUT_FILENO))
+		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++) {
+			if (list__word(&st, argv[i]) < 0) {
+				pr_err("perf list: out of memory\n");
 				return 1;
 			}
-			tracepoint__for_each("*", "*", list__tracepoint, &st);
-			list__print_tracepoints(&st);
-			return 0;
 		}
+		if (st.searched && !st.printed) {
+			fprintf(stderr, "No event matches '%s'.\n", st.searched);
+			return 1;
+		}
+		return 0;
 	}
 	if (!st.ids) {
-		/* The distro heads the list on a terminal (its pager) only. */
-		if (isatty(STDOUT_FILENO))
-			printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
 		list__symbols(&st, PERF_TYPE_HARDWARE, "Hardware event");
 		list__symbols(&st, PERF_TYPE_SOFTWARE, "Software event");
-		if (list__match(&st, "rNNN", NULL)) {
-			printf("  %-50s [Raw hardware event descriptor]\n", "rNNN");
-			st.printed++;
-		}
+		printf("  %-50s [Raw hardware event descriptor]\n", "rNNN");
 	}
-	if (tracepoint__tracefs_dir())
-	{
-		tracepoint__for_each(st.glob && strchr(st.glob, ':') ? NULL : "*", "*",
-				     list__tracepoint, &st);
-		list__print_tracepoints(&st);
-	}
-	else if (!st.ids && !quiet)
+	if (list__tracepoints(&st) && !st.ids && !quiet)
 		fprintf(stderr, "\nNo tracepoints listed: %s\n", tracepoint__error());
-	if (st.glob && !st.printed) {
-		fprintf(stderr, "No event matches '%s'.\n", st.glob);
-		return 1;
-	}
 	return 0;
 }

@@ -291,14 +291,18 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 	}
 }
 
-/* Room for @nr frames of the sample at hand (and the entries it credits). */
+/*
+ * Room for @nr frames of the sample at hand and for the nr + 1 entries it
+ * credits (its own and one per frame).  A sample without a chain still
+ * credits its own entry, so the first call allocates whatever @nr is.
+ */
 static int report__frames_room(struct report *r, size_t nr)
 {
 	struct callchain_frame *f;
 	struct hist_entry **s;
 	size_t cap = r->cap_frames ? r->cap_frames : 64;
 
-	if (nr <= r->cap_frames)
+	if (r->seen && nr <= r->cap_frames)
 		return 0;
 	while (cap < nr)
 		cap *= 2;
@@ -523,6 +527,9 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
+	/* A sample of an event without call graphs has no frames but needs its slot. */
+	if (report__frames_room(r, (size_t)nr))
+		return -ENOMEM;
 	/* Every entry on the chain gets the sample once, with the chain from there on. */
 	he->period_acc += period;
 	r->seen[nr_seen++] = he;
@@ -916,6 +923,30 @@ static int report__group_members(struct report *r, struct evsel *leader, struct 
 fail:
 	free(m);
 	return -ENOMEM;
+}
+
+/*
+ * --group on a file that recorded no group shows all its events as one,
+ * led by the first, as the distro does.
+ */
+static void report__force_group(struct evlist *evlist)
+{
+	struct evsel *e, *first = NULL;
+	int nr = 0;
+
+	evlist__for_each_entry(evlist, e) {
+		if (e->nr_members > 1)
+			return;
+		if (!first)
+			first = e;
+		nr++;
+	}
+	if (nr < 2)
+		return;
+	evlist__for_each_entry(evlist, e)
+		e->leader = first;
+	first->nr_members = nr;
+	first->forced_leader = true;
 }
 
 /* A percentage column's value (the leader's, then with --group each member's). */
@@ -1322,11 +1353,14 @@ static void report__print_stats(struct report *r)
 		printf("%16s events: %10llu  (%4.1f%%)\n", name,
 		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
 	}
+	/* An event that only lost samples (a dummy's) has its lines too. */
 	evlist__for_each_entry(s->evlist, e) {
-		if (!r->hists[e->idx].nr_samples)
+		if (!r->hists[e->idx].nr_samples && !r->hists[e->idx].lost_samples)
 			continue;
-		printf("%s stats:\n%16s events: %10llu\n", evsel__name(e), "SAMPLE",
-		       (unsigned long long)r->hists[e->idx].nr_samples);
+		printf("%s stats:\n", evsel__name(e));
+		if (r->hists[e->idx].nr_samples)
+			printf("%16s events: %10llu\n", "SAMPLE",
+			       (unsigned long long)r->hists[e->idx].nr_samples);
 		if (r->hists[e->idx].lost_samples)
 			printf("%16s events: %10llu\n", "LOST_SAMPLES",
 			       (unsigned long long)r->hists[e->idx].lost_samples);
@@ -1601,6 +1635,16 @@ filter_done:
 			return 129;
 		}
 	}
+	/*
+	 * The distro takes one word after the options as a symbol filter, and
+	 * shows its usage for more; there is no symbol filter here.
+	 */
+	if (optind < argc) {
+		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
+			"name is not supported; the file goes after -i.\n", argv[optind]);
+		sample_filter__exit(&r.filter);
+		return 129;
+	}
 	if (fields_arg && report__parse_fields(&r, fields_arg, sort_arg != NULL)) {
 		sample_filter__exit(&r.filter);
 		return 129;
@@ -1643,6 +1687,8 @@ filter_done:
 		evlist__for_each_entry(r.session->evlist, e)
 			if (e->nr_members > 1)
 				r.group = 1;
+	} else if (r.group) {
+		report__force_group(r.session->evlist);
 	}
 	if (!r.callchain)
 		r.children = 0;

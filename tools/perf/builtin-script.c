@@ -837,6 +837,24 @@ static const char * const script_options[] = {
 	NULL
 };
 
+/*
+ * Words after the options name a script to run, as in the distro: "perf
+ * script NAME [ARGS]", or "perf script report|record NAME [ARGS]".  This
+ * perf runs no scripts, so every name is unknown; the exit statuses are
+ * the distro's for a name it lacks (129, and 255 for a report script).
+ */
+static int script__no_scripts(int argc, const char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[0], "report") || !strcmp(argv[0], "record"))) {
+		fprintf(stderr, "perf script: unknown %s script '%s': this perf runs no scripts; "
+			"-F chooses the fields it prints.\n", argv[0], argv[1]);
+		return 255;
+	}
+	fprintf(stderr, "perf script: unknown script '%s': this perf runs no scripts; "
+		"-F chooses the fields it prints.\n", argv[0]);
+	return 129;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
@@ -958,6 +976,10 @@ filter_done:
 			usage_with_options(script_usage, script_options);
 			return 129;
 		}
+	}
+	if (optind < argc) {
+		sample_filter__exit(&sc.filter);
+		return script__no_scripts(argc - optind, argv + optind);
 	}
 	if (sc.reltime && sc.deltatime) {
 		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "

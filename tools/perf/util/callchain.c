@@ -100,6 +100,7 @@ int callchain_root__append(struct callchain_root *root, const struct callchain_f
 		return 0;
 	root->count++;
 	n->cumul += period;
+	n->nr_cumul++;
 	for (size_t i = 0; i < nr; i++) {
 		struct callchain_node *c, **link = &n->child;
 
@@ -116,9 +117,11 @@ int callchain_root__append(struct callchain_root *root, const struct callchain_f
 			n->nr_children++;
 		}
 		c->cumul += period;
+		c->nr_cumul++;
 		n = c;
 	}
 	n->self += period;
+	n->nr_self++;
 	return 0;
 }
 
@@ -157,6 +160,8 @@ static void node__merge(struct callchain_node *to, struct callchain_node *from)
 		}
 		t->cumul += c->cumul;
 		t->self += c->self;
+		t->nr_cumul += c->nr_cumul;
+		t->nr_self += c->nr_self;
 		node__merge(t, c);
 		free(c);
 	}
@@ -169,6 +174,8 @@ void callchain_root__merge(struct callchain_root *to, struct callchain_root *fro
 	to->count += from->count;
 	to->node.cumul += from->node.cumul;
 	to->node.self += from->node.self;
+	to->node.nr_cumul += from->node.nr_cumul;
+	to->node.nr_self += from->node.nr_self;
 	node__merge(&to->node, &from->node);
 	free(from);
 }
@@ -260,10 +267,12 @@ struct graph_ctx {
 	u64 min_abs;		/* graph: the smallest branch shown */
 };
 
-static void graph__value(struct graph_ctx *g, u64 period, u64 total)
+static void graph__value(struct graph_ctx *g, u64 period, u64 count, u64 total)
 {
 	if (g->p->value == CCVAL_PERIOD)
 		fprintf(g->fp, "%llu", (unsigned long long)period);
+	else if (g->p->value == CCVAL_COUNT)
+		fprintf(g->fp, "%llu", (unsigned long long)count);
 	else
 		fprintf(g->fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
 }
@@ -305,16 +314,19 @@ static void graph__line(struct graph_ctx *g, int depth, int margin)
 	fputc('\n', g->fp);
 }
 
-/* One frame of a branch (@f, or the text @name); the first of a run carries the branch's share. */
+/*
+ * One frame of a branch (@f, or the text @name); the first of a run carries
+ * the branch's share (@period, or @count samples).
+ */
 static void graph__frame(struct graph_ctx *g, const struct callchain_frame *f, const char *name,
-			 bool first, u64 period, u64 total, int depth, int margin)
+			 bool first, u64 period, u64 count, u64 total, int depth, int margin)
 {
 	graph__margin(g, margin);
 	for (int i = 0; i < depth; i++) {
 		fputc(graph__bit(g, i) ? '|' : ' ', g->fp);
 		if (first && i == depth - 1) {
 			fputs("--", g->fp);
-			graph__value(g, period, total);
+			graph__value(g, period, count, total);
 			fputs("--", g->fp);
 		} else {
 			fputs("          ", g->fp);
@@ -352,7 +364,8 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 		if (j == nr - 1 && (!rel || !remaining))
 			graph__set_bit(g, depth - 1, false);
 		for (c = k;; c = c->child) {
-			graph__frame(g, &c->f, NULL, c == k, k->cumul, total, depth, margin);
+			graph__frame(g, &c->f, NULL, c == k, k->cumul, k->nr_cumul, total, depth,
+				     margin);
 			if (c == end)
 				break;
 		}
@@ -364,7 +377,8 @@ static void graph__branches(struct graph_ctx *g, struct callchain_node *n, u64 t
 	free(kids);
 	if (rel && remaining && remaining != total) {
 		graph__set_bit(g, depth - 1, false);
-		graph__frame(g, NULL, "[...]", true, remaining, total, depth, margin);
+		/* The rest is a period alone: as a count it is 0, as in the distro. */
+		graph__frame(g, NULL, "[...]", true, remaining, 0, total, depth, margin);
 	}
 }
 
@@ -495,7 +509,10 @@ static void callchain__fprintf_flat(FILE *fp, struct callchain_root *root,
 	if (flat__collect(&l, &root->node, (u64)(total * (p->min_percent / 100.0))) == 0) {
 		flat__sort(&l);
 		for (size_t i = 0; i < l.nr; i++) {
-			u64 v = folded ? l.v[i]->self : run__head(l.v[i])->cumul;
+			const struct callchain_node *head = run__head(l.v[i]);
+			/* Folded: the chains ending there; flat: those through its run. */
+			u64 v = folded ? l.v[i]->self : head->cumul;
+			u64 nr = folded ? l.v[i]->nr_self : head->nr_cumul;
 			bool first = true;
 
 			if (p->print_limit && i == p->print_limit)
@@ -504,6 +521,8 @@ static void callchain__fprintf_flat(FILE *fp, struct callchain_root *root,
 				fprintf(fp, "%11s", "");
 			if (p->value == CCVAL_PERIOD)
 				fprintf(fp, "%llu", (unsigned long long)v);
+			else if (p->value == CCVAL_COUNT)
+				fprintf(fp, "%llu", (unsigned long long)nr);
 			else
 				fprintf(fp, "%.2f%%", total ? v * 100.0 / total : 0.0);
 			fputs(folded ? " " : "\n", fp);

@@ -33,6 +33,7 @@ struct callchain_node {
 	struct callchain_frame f;
 	u64 self;		/* period of the chains that end here */
 	u64 cumul;		/* period of the chains through here (self included) */
+	u64 nr_self, nr_cumul;	/* the same in samples (for the count value) */
 	u32 nr_children;
 };
 

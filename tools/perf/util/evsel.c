@@ -66,7 +66,10 @@ char *evsel__group_desc(const struct evsel *leader, bool spaced)
 
 	if (!f)
 		return NULL;
-	if (leader->group_name)
+	/* Events shown together though recorded apart are listed without braces. */
+	if (leader->forced_leader)
+		;
+	else if (leader->group_name)
 		fprintf(f, spaced ? "%s { " : "%s{", leader->group_name);
 	else
 		fputs(spaced ? "anon group { " : "{", f);
@@ -77,7 +80,8 @@ char *evsel__group_desc(const struct evsel *leader, bool spaced)
 			break;
 		e = list_entry(e->node.next, const struct evsel, node);
 	}
-	fputs(spaced ? " }" : "}", f);
+	if (!leader->forced_leader)
+		fputs(spaced ? " }" : "}", f);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -50,6 +50,7 @@ struct evsel {
 	int nr_members;			/* leader only: size of its group */
 	char *group_name;		/* leader only: "name" of -e 'name{a,b}', or NULL */
 	bool sample_read;		/* :S: its samples read the counts (of its group) */
+	bool forced_leader;		/* leader of all events for report --group, no {group} recorded */
 
 	char *tp_sys, *tp_name;		/* tracepoints only */
 	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */

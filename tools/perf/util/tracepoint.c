@@ -28,52 +28,87 @@ const char *tracepoint__error(void)
 	return tracefs_err;
 }
 
-static bool is_tracefs(const char *path)
+/* 0: a tracefs we may read at @path; -EACCES: one we may not; -ENOENT: none. */
+static int tracefs_at(const char *path)
 {
 	struct statfs st;
 	char events[4200];
 
 	if (statfs(path, &st) < 0 || (unsigned long)st.f_type != TRACEFS_MAGIC_NR)
-		return false;
+		return errno == EACCES ? -EACCES : -ENOENT;
 	snprintf(events, sizeof(events), "%s/events", path);
-	return access(events, R_OK | X_OK) == 0;
+	if (access(events, R_OK | X_OK) == 0)
+		return 0;
+	return errno == EACCES ? -EACCES : -ENOENT;
 }
 
-/* First tracefs in /proc/mounts (a debugfs mount may hold one at tracing/). */
-static bool find_mounted(void)
+/*
+ * Whether a tracefs at @path can be used: into tracefs_path when it can;
+ * the first one we may not read is remembered in @denied.
+ */
+static bool tracefs_try(const char *path, char *denied, size_t len)
+{
+	int err = tracefs_at(path);
+
+	if (!err) {
+		snprintf(tracefs_path, sizeof(tracefs_path), "%s", path);
+		return true;
+	}
+	if (err == -EACCES && !denied[0])
+		snprintf(denied, len, "%s", path);
+	return false;
+}
+
+/*
+ * First tracefs in /proc/mounts (a debugfs mount may hold one at tracing/):
+ * 0, -EACCES when those mounted may not be read by us (their path in
+ * @denied), -ENOENT when there is none.
+ */
+static int find_mounted(char *denied, size_t len)
 {
 	FILE *fp = setmntent("/proc/mounts", "r");
 	struct mntent *m;
 	bool found = false;
 
+	denied[0] = '\0';
 	if (!fp)
-		return false;
+		return -ENOENT;
 	while (!found && (m = getmntent(fp))) {
-		if (!strcmp(m->mnt_type, "tracefs") && is_tracefs(m->mnt_dir)) {
-			snprintf(tracefs_path, sizeof(tracefs_path), "%s", m->mnt_dir);
-			found = true;
+		if (!strcmp(m->mnt_type, "tracefs")) {
+			found = tracefs_try(m->mnt_dir, denied, len);
 		} else if (!strcmp(m->mnt_type, "debugfs")) {
 			char sub[4200];
 
 			snprintf(sub, sizeof(sub), "%s/tracing", m->mnt_dir);
-			if (is_tracefs(sub)) {
-				snprintf(tracefs_path, sizeof(tracefs_path), "%s", sub);
-				found = true;
-			}
+			found = tracefs_try(sub, denied, len);
 		}
 	}
 	endmntent(fp);
-	return found;
+	if (found)
+		return 0;
+	return denied[0] ? -EACCES : -ENOENT;
 }
 
 const char *tracepoint__tracefs_dir(void)
 {
 	static const char *target = "/sys/kernel/tracing";
 
+	char denied[4096];
+	int err;
+
 	if (tracefs_path[0])
 		return tracefs_path;
-	if (find_mounted())
+	err = find_mounted(denied, sizeof(denied));
+	if (!err)
 		return tracefs_path;
+	/* Mounted with a mode that shuts others out (700): a remount with 755 opens it. */
+	if (err == -EACCES) {
+		snprintf(tracefs_err, sizeof(tracefs_err),
+			 "no permission to read tracefs at %s (mounted for root only): run as "
+			 "root, or have root run 'mount -o remount,mode=755 %s'", denied, denied);
+		errno = EACCES;
+		return NULL;
+	}
 	if (geteuid() != 0) {
 		snprintf(tracefs_err, sizeof(tracefs_err),
 			 "tracefs is not mounted and only root can mount it: run as root, or "
@@ -90,7 +125,7 @@ const char *tracepoint__tracefs_dir(void)
 		errno = err;
 		return NULL;
 	}
-	if (!is_tracefs(target)) {
+	if (tracefs_at(target)) {
 		snprintf(tracefs_err, sizeof(tracefs_err),
 			 "tracefs is not available at %s (kernel built without tracing?)", target);
 		errno = ENOENT;

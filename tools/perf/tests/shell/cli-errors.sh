@@ -39,6 +39,18 @@ if [ -x "$ORACLE" ]; then
 		"report --stdio -i text.data" "record -e nosuch -- true" \
 		"record -e sched:nosuch -- true" "record -o /nonexistent/dir/p.data -- true" \
 		"record -o r.data -- /nonexistent/program" >cases.txt
+	# Words after the options: a script name (none is known here, and these
+	# are none of the distro's), or a stray word where none is taken.
+	if "$PERF" record -q -e cpu-clock -o ok.data -- true 2>/dev/null; then
+		printf '%s\n' "script -i ok.data nosuchscript" "script nosuchscript -i ok.data" \
+			"script -i ok.data report nosuchscript" "script report nosuchscript -i ok.data" \
+			"script -i ok.data report" "script -i ok.data -- nosuchscript" \
+			"script record nosuchscript" "evlist -i ok.data stray" \
+			"inject -i ok.data -o inj.data stray" "report --stdio -i ok.data two words" \
+			>>cases.txt
+	else
+		echo "no stray-word cases: perf record cannot record cpu-clock here"
+	fi
 	while read -r args; do
 		# shellcheck disable=SC2086
 		"$ORACLE" $args >/dev/null 2>&1; want=$?
@@ -46,6 +58,14 @@ if [ -x "$ORACLE" ]; then
 		# shellcheck disable=SC2086
 		check $want "perf $args" $args
 	done <cases.txt
+	# The distro filters by a symbol with one word; there is no such filter here.
+	if [ -s ok.data ]; then
+		check 129 "report with a symbol filter" report --stdio -i ok.data stray
+		grep -q "'stray'" err.txt || fail "the report message does not name the word"
+		check any "script with a script the distro has" script -i ok.data report flamegraph
+		grep -q "'flamegraph'" err.txt || fail "the script message does not name the script"
+		[ -s out.txt ] && fail "perf script printed samples for an unknown script"
+	fi
 fi
 "$PERF" --version | grep -q '^perf version ' || fail "--version"
 "$PERF" help record | grep -q 'perf-record' || fail "perf help record"

@@ -4,7 +4,8 @@
 # headings, indented text, and none of the asciidoc markup (no "::"
 # labels, [verse], underlines, ";;" items, 'quotes' around names or
 # linkperf: links).  Every long option that "perf CMD -h" lists must appear
-# in the page.  perf list sw|hw|tracepoint lists one kind of event only;
+# in the page.  perf list sw|hw|tracepoint lists one kind of event only,
+# perf list WORD what the distro's lists;
 # perf test list lists the tests, numbered, without running them.
 . "$(dirname "$0")/lib/common.sh"
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
@@ -82,6 +83,22 @@ if grep -q tracefs /proc/mounts; then
 		"$ORACLE" list tracepoint 2>/dev/null | cmp -s - tp ||
 			{ diff tp <("$ORACLE" list tracepoint 2>/dev/null) | head -5;
 			  fail "perf list tracepoint differs from the distro's"; }
+		# A word lists every event whose name has it in it (the tracepoints
+		# by their name alone), sys:name globs the tracepoints; words add up.
+		# The distro's tool, PMU and SDT events are not ours to list (see
+		# perf-list.txt): those lines are left out of its list.
+		for w in sched "sched clock" faults page 'sched:*' 'sched:sched_s*' \
+			 '*:sched_switch' 'sched?switch' 'sw sched'; do
+			# shellcheck disable=SC2086
+			"$PERF" list $w >words 2>words.err || fail "perf list $w failed: $(head -1 words.err)"
+			# shellcheck disable=SC2086
+			"$ORACLE" list $w 2>/dev/null |
+				grep -v -e '\[Tool event\]$' -e '\[Kernel PMU event\]$' -e '\[SDT event\]$' >theirs
+			grep -q 'sched_switch\|faults' theirs && cmp -s words theirs ||
+				{ diff words theirs | head -5; fail "perf list $w differs from the distro's"; }
+		done
+		grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' <("$PERF" list sched) ||
+			fail "perf list sched does not list sched:sched_switch"
 	fi
 fi
 

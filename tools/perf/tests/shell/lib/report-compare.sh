@@ -2,6 +2,9 @@
 # Sourced after common.sh; uses $PERF and $ORACLE, and writes ours.txt,
 # theirs.txt, ours.e and theirs.e in the current directory.
 #
+# With $compare_only set (a regular expression), only the tables of the
+# events whose names match it are compared.
+#
 # compare <file> <mode...> exits 0 when the distro's top 30 entries are ours
 # too, every percentage within 0.01, and the call graphs of its top 10 are
 # the same trees.  Entries and branches of equal shares may come in another
@@ -28,8 +31,10 @@ entries() {
 	}
 	/^# Samples: .* of events? / { flush(); n = 0; ev = $0; sub(/.* of events? /, "", ev) }
 	/^#/ || /^$/ { next }
-	# Which of equal branches comes last (" --" rather than "|--") follows their order.
-	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); tree = tree "\001" line }
+	# Which of equal branches comes last (" --" rather than "|--", and no
+	# pipe down the frames below it) follows their order.
+	n { sub(/[ \t]+$/, ""); line = $0; sub(/[|] ?--/, " --", line); gsub(/[|]/, " ", line)
+	    tree = tree "\001" line }
 	END { flush() }'
 }
 
@@ -58,8 +63,8 @@ compare() {
 		echo "the distro crashed (exit $rc) on $f $*: not compared"
 		return 0
 	fi
-	entries <ours.txt >ours.e
-	entries <theirs.txt >theirs.e
+	entries <ours.txt | awk -F'\t' -v only="${compare_only:-}" 'only == "" || $2 ~ only' >ours.e
+	entries <theirs.txt | awk -F'\t' -v only="${compare_only:-}" 'only == "" || $2 ~ only' >theirs.e
 	[ -s theirs.e ] || { echo "the distro reports nothing on $f $*"; return 1; }
 	awk -F'\t' -v what="$f $*" '
 	function abs(x) { return x < 0 ? -x : x }
