@@ -630,7 +630,8 @@ static int record__dump(struct record *rec)
 	if (!rec->file_open)
 		err = record__open_output(rec);
 	if (rec->opts.switch_output) {
-		if (rec->exiting)
+		/* A request still waiting is the one the exit dump serves. */
+		if (rec->exiting && !trigger_is_hit(&rec->switch_trigger))
 			record__request_dump(rec, DUMP_REQUEST_EXIT);
 		rec->hinfo.request = &rec->request;
 	}
