@@ -60,17 +60,18 @@ wait $rec || { cat ctl.err; fail "the recorder exited $?"; }
 exec 3>&- 5>&-
 check_request "$(basename "$snap")" 'control snapshot' ctl.err
 
-# 3. The size and the time thresholds (the last file is the exit dump).
-"$PERF" record -e cpu-clock -c 100000 -m 64K --overwrite --switch-output=64K -o sz.data -- \
-	"$PERF" test -w burn 1 2>sz.err || { cat sz.err; fail "size: exit $?"; }
-f=($(dumps sz.data))
-[ ${#f[@]} -ge 2 ] || { cat sz.err; fail "no dump on size"; }
-check_request "${f[0]}" 'size threshold 65536 bytes' sz.err
-"$PERF" record -e cpu-clock --overwrite --switch-output=1s -o tm.data -- \
-	"$PERF" test -w burn 1.5 2>tm.err || { cat tm.err; fail "time: exit $?"; }
-f=($(dumps tm.data))
-[ ${#f[@]} -ge 2 ] || { cat tm.err; fail "no dump on time"; }
-check_request "${f[0]}" 'time threshold 1 s' tm.err
+# 3. The size and the time thresholds: the first dump of each, then SIGINT.
+threshold() {	# <name> <--switch-output=...> <request>
+	"$PERF" record -e cpu-clock -c 100000 -m 64K --overwrite "$2" -o $1.data -- \
+		"$PERF" test -w burn 60 2>$1.err &
+	local rec=$!
+	wait_files "$1.data.*" 1
+	kill -INT $rec
+	wait $rec || { cat $1.err; fail "$2: the recorder exited $?"; }
+	check_request "$(dumps $1.data | head -1)" "$3" $1.err
+}
+threshold sz --switch-output=64K 'size threshold 65536 bytes'
+threshold tm --switch-output=1s 'time threshold 1 s'
 
 # 4. Triggers: a failed read(2) by one program, then by another (the same
 #    binary under another name), each in a dump of its own, told apart by
