@@ -28,6 +28,7 @@
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
+#include "util/dump-request.h"
 #include "util/flight-recorder.h"
 #include "util/header.h"
 #include "util/mmap.h"
@@ -83,6 +84,8 @@ struct record {
 	 */
 	struct trigger switch_trigger;
 	u64 dump_at;				/* CLOCK_MONOTONIC ns, valid while hit */
+	struct dump_request request;		/* the first request of the window, for the header */
+	bool delay_warned;			/* --switch-output-delay outlasts the buffers */
 	u64 requests, requests_served;		/* --switch-output-event samples */
 	u64 triggered_dumps;			/* the dumps they asked for */
 	struct control ctl;
@@ -464,11 +467,15 @@ static void record__print_written(struct record *rec, const char *name)
 static void record__print_dump(struct record *rec, const char *name)
 {
 	const struct flight_recorder_dump *d = &rec->dump;
+	char why[256];
 
+	dump_request__format(&rec->request, why, sizeof(why));
 	if (!rec->fr) {
+		/* The distro's line, as it is; the request is in the header (and with -v here). */
 		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+		pr_debug("%s was asked for by %s\n", name, why);
 	} else if (!rec->samples || d->first > d->last) {
-		fprintf(stderr, "[ perf record: Dump %s: 0 samples, %llu tasks ]\n", name,
+		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
 			(unsigned long long)d->tasks);
 	} else {
 		char wall[128] = "";
@@ -483,14 +490,31 @@ static void record__print_dump(struct record *rec, const char *name)
 					      b, sizeof(b));
 			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
 		}
-		fprintf(stderr, "[ perf record: Dump %s: %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s%s), %llu tasks ]\n", name, (unsigned long long)rec->samples,
+		fprintf(stderr, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
+			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->samples,
 			(unsigned long long)(d->first / 1000000000ULL),
 			(unsigned long long)(d->first % 1000000000ULL / 1000),
 			(unsigned long long)(d->last / 1000000000ULL),
 			(unsigned long long)(d->last % 1000000000ULL / 1000),
 			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
 	}
+}
+
+/*
+ * A request's dump is taken --switch-output-delay after it: by then, buffers
+ * that turn over faster no longer hold what led to it.  Said once.
+ */
+static void record__check_delay(struct record *rec, const char *name)
+{
+	u64 delay = rec->opts.switch_output_delay_ms, held = rec->dump.held_ns;
+
+	if (rec->delay_warned || rec->exiting || !held || held >= delay * 1000000ULL)
+		return;
+	rec->delay_warned = true;
+	fprintf(stderr, "Warning:\n--switch-output-delay=%llums is longer than the overwrite "
+		"buffers hold at this event rate: %s held the last %.3f ms only, so what came "
+		"before its request was overwritten. Give bigger buffers (-m) or a shorter "
+		"--switch-output-delay.\n", (unsigned long long)delay, name, held / 1e6);
 }
 
 /* Why a finished file could not take its dump name, and where its data is. */
@@ -595,6 +619,7 @@ static int record__end_file(struct record *rec)
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->dump_wakeups);
 			record__print_dump(rec, name);
+			record__check_delay(rec, name);
 		}
 	}
 	free(name);
@@ -605,6 +630,7 @@ static int record__end_file(struct record *rec)
 }
 
 static void record__ack_snapshots(struct record *rec, bool ok);
+static void record__request_dump(struct record *rec, enum dump_request_kind kind);
 
 /* The flight recorder's writer: the current file. */
 static int record__dump_write(void *arg, const void *buf, size_t size)
@@ -678,10 +704,17 @@ static int record__dump(struct record *rec)
 	/* A failed dump left no file; the next one needs a file again. */
 	if (!rec->file_open)
 		err = record__open_output(rec);
+	if (rec->opts.switch_output) {
+		/* A request still waiting is the one the exit dump serves. */
+		if (rec->exiting && !trigger_is_hit(&rec->switch_trigger))
+			record__request_dump(rec, DUMP_REQUEST_EXIT);
+		rec->hinfo.request = &rec->request;
+	}
 	if (!err)
 		err = rec->fr ? flight_recorder__dump(rec->fr, &w) : record__end_file(rec);
 	if (!err && !rec->exiting && rec->opts.switch_output)
 		err = record__open_output(rec);
+	memset(&rec->request, 0, sizeof(rec->request));
 	if (err) {
 		record__abandon_output(rec);
 		record__ack_snapshots(rec, false);
@@ -698,12 +731,22 @@ static int record__dump(struct record *rec)
  * go on with, so there is nothing to do.  The first request opens the
  * post-trigger window; those that come before it closes join its dump.
  */
-static void record__request_dump(struct record *rec)
+static void record__request_dump(struct record *rec, enum dump_request_kind kind)
 {
-	if (!trigger_is_ready(&rec->switch_trigger))
+	if (!trigger_is_ready(&rec->switch_trigger)) {
+		/* A size reached is seen again at every pass until the dump: not a new request. */
+		if (trigger_is_hit(&rec->switch_trigger) && kind != DUMP_REQUEST_SIZE)
+			rec->request.joined++;
 		return;
+	}
 	trigger_hit(&rec->switch_trigger);
 	rec->dump_at = now_ns() + rec->opts.switch_output_delay_ms * 1000000ULL;
+	memset(&rec->request, 0, sizeof(rec->request));
+	rec->request.kind = kind;
+	if (kind == DUMP_REQUEST_SIZE)
+		rec->request.threshold = rec->opts.switch_output_size;
+	else if (kind == DUMP_REQUEST_TIME)
+		rec->request.threshold = rec->opts.switch_output_time;
 }
 
 /*
@@ -746,7 +789,7 @@ static void record__serve_control(struct record *rec)
 					       "(or --switch-output-event)");
 				break;
 			}
-			record__request_dump(rec);
+			record__request_dump(rec, DUMP_REQUEST_CONTROL);
 			rec->snapshot_acks++;
 			break;
 		case CONTROL_PING:
@@ -867,33 +910,84 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
+/* /proc's name of a task, for a trigger the process table cannot name. */
+static void record__proc_comm(u32 tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The request a trigger's sample opens: which event, when, where, by whom. */
+static void record__describe_trigger(struct record *rec, const union perf_event *event)
+{
+	struct evsel *evsel = evlist__event2evsel(rec->opts.trigger_evlist, event);
+	struct dump_request *r = &rec->request;
+	struct perf_sample sample;
+
+	if (!evsel || evsel__parse_sample(&evsel->attr, event, &sample))
+		return;
+	snprintf(r->event, sizeof(r->event), "%s", evsel__name(evsel));
+	r->time = sample.time;
+	r->cpu = sample.cpu;
+	r->pid = sample.pid;
+	r->tid = sample.tid;
+	if (!rec->fr || !flight_recorder__comm(rec->fr, sample.tid, sample.time, r->comm,
+					       sizeof(r->comm)))
+		record__proc_comm(sample.tid, r->comm, sizeof(r->comm));
+}
+
 /*
  * --switch-output-event: the trigger events' own buffers.  Every sample is
- * a request; a loss means there were requests too.  Nothing of them goes
- * into the file.
+ * a request (a loss means there were requests too), and goes into the
+ * file, the dump it asks for or joins: the header describes the triggers
+ * after the recorded events, and a reader sorts the sample in by its time.
  */
-static void record__mmap_read_triggers(struct record *rec)
+static int record__mmap_read_triggers(struct record *rec)
 {
 	struct evlist *tl = rec->opts.trigger_evlist;
-	u64 before = rec->requests;
+	int err = 0;
 
 	if (!tl)
-		return;
-	for (int i = 0; i < tl->nr_mmaps; i++) {
+		return 0;
+	for (int i = 0; i < tl->nr_mmaps && !err; i++) {
 		struct perf_mmap *map = &tl->mmap[i];
 		union perf_event *event;
 
 		if (!map->base || perf_mmap__read_init(map) < 0)
 			continue;
-		while ((event = perf_mmap__read_event(map)))
-			if (event->header.type == PERF_RECORD_SAMPLE ||
-			    event->header.type == PERF_RECORD_LOST)
-				rec->requests++;
+		while (!err && (event = perf_mmap__read_event(map))) {
+			bool opens = trigger_is_ready(&rec->switch_trigger);
+
+			if (event->header.type != PERF_RECORD_SAMPLE &&
+			    event->header.type != PERF_RECORD_LOST)
+				continue;
+			rec->requests++;
+			record__request_dump(rec, DUMP_REQUEST_TRIGGER);
+			if (event->header.type == PERF_RECORD_LOST)
+				continue;
+			if (opens)
+				record__describe_trigger(rec, event);
+			if (!rec->file_open) {
+				rec->dropped_records++;
+				continue;
+			}
+			if (rec->fr)
+				flight_recorder__track(rec->fr, event);
+			record__account(rec, event);
+			err = record__write(rec, event, event->header.size);
+		}
 		perf_mmap__consume(map);
 	}
 	perf_evlist__release_drained(tl);
-	if (rec->requests != before)
-		record__request_dump(rec);
+	return err;
 }
 
 /*
@@ -916,6 +1010,10 @@ static int record__mmap_read_all(struct record *rec)
 			return err;
 		nr += err;
 	}
+	/* Before the round: a trigger is newer than what the round before it flushed. */
+	err = record__mmap_read_triggers(rec);
+	if (err)
+		return err;
 	/*
 	 * Rounds tell a reader it may sort and flush what came before.  A file
 	 * that will also hold backward data gets no rounds from the forward
@@ -940,7 +1038,6 @@ static int record__mmap_read_all(struct record *rec)
 	if (rec->fr)
 		flight_recorder__tick(rec->fr);
 	perf_evlist__release_drained(rec->evlist);
-	record__mmap_read_triggers(rec);
 	return nr;
 }
 
@@ -1157,12 +1254,6 @@ static int record__setup_events(struct record *rec)
 	tracking->tracking = true;
 	evlist__config(rec->evlist, opts);
 	record__config_switch_events(rec, tracking);
-	if (opts->trigger_evlist) {
-		evlist__for_each_entry(opts->trigger_evlist, evsel) {
-			evsel->overwrite = false;
-			evsel__config(evsel, opts);
-		}
-	}
 	/*
 	 * A dump may come after a deploy replaced a binary its samples ran
 	 * in: the binary is cached when it is mapped
@@ -1505,11 +1596,11 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 
 		if (switch_requested) {
 			switch_requested = 0;
-			record__request_dump(rec);
+			record__request_dump(rec, DUMP_REQUEST_SIGNAL);
 		}
 		if (alarm_fired) {
 			alarm_fired = 0;
-			record__request_dump(rec);
+			record__request_dump(rec, DUMP_REQUEST_TIME);
 		}
 		nr = record__mmap_read_all(rec);
 		if (nr < 0)
@@ -1518,7 +1609,7 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		if (rec->enable_at && now_ns() >= rec->enable_at)
 			record__enable(rec, true);
 		if (record__size_reached(rec))
-			record__request_dump(rec);
+			record__request_dump(rec, DUMP_REQUEST_SIZE);
 		if (trigger_is_hit(&rec->switch_trigger) && !done && now_ns() >= rec->dump_at) {
 			bool by_event = rec->requests != rec->requests_served;
 

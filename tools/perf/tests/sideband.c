@@ -339,3 +339,32 @@ static int test__sideband_ksymbol(void)
 }
 
 DEFINE_SUITE(sideband_ksymbol, "Flight recorder process table: JITed kernel code for the dumps it overlaps");
+
+/* The name a trigger's task had: its last COMM by then, else what it was forked from. */
+static int test__sideband_comm(void)
+{
+	struct sideband *sb = sideband__new(64 << 20);
+	char name[16];
+
+	TEST_ASSERT_VAL("new", sb);
+	TEST_ASSERT_EQUAL("seed fork", add_fork(sb, PERF_RECORD_FORK, 10, 1, 10, 1, 0), 0);
+	TEST_ASSERT_EQUAL("seed comm", add_comm(sb, 10, 10, "sh", 0), 0);
+	TEST_ASSERT_EQUAL("fork", add_fork(sb, PERF_RECORD_FORK, 20, 10, 20, 10, 100 * MS), 0);
+	TEST_ASSERT_EQUAL("exec", add_comm(sb, 20, 20, "prog", 101 * MS), 0);
+	TEST_ASSERT_EQUAL("thread", add_fork(sb, PERF_RECORD_FORK, 20, 20, 21, 20, 110 * MS), 0);
+
+	TEST_ASSERT_VAL("the shell", sideband__comm(sb, 10, 50 * MS, name, sizeof(name)) &&
+			!strcmp(name, "sh"));
+	TEST_ASSERT_VAL("forked, before its exec: its parent's name",
+			sideband__comm(sb, 20, 100 * MS, name, sizeof(name)) && !strcmp(name, "sh"));
+	TEST_ASSERT_VAL("after its exec", sideband__comm(sb, 20, 105 * MS, name, sizeof(name)) &&
+			!strcmp(name, "prog"));
+	TEST_ASSERT_VAL("a thread: its process's name",
+			sideband__comm(sb, 21, 120 * MS, name, sizeof(name)) &&
+			!strcmp(name, "prog"));
+	TEST_ASSERT_VAL("an unknown task", !sideband__comm(sb, 99, 120 * MS, name, sizeof(name)));
+	sideband__delete(sb);
+	return 0;
+}
+
+DEFINE_SUITE(sideband_comm, "Flight recorder process table: a task's name at a given time, for a trigger");

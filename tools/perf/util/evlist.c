@@ -190,12 +190,48 @@ struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
 	return NULL;
 }
 
+/* The first evsel of a sideband child of @evlist after @pos (in its children list), or NULL. */
+static struct evsel *evlist__first_in_children(struct evlist *evlist, struct list_head *pos)
+{
+	for (pos = pos->next; pos != &evlist->children; pos = pos->next) {
+		struct evlist *child = list_entry(pos, struct evlist, child_node);
+
+		if (!child->overwrite && child->nr_entries)
+			return list_first_entry(&child->entries, struct evsel, node);
+	}
+	return NULL;
+}
+
+struct evsel *evlist__next_file_evsel(struct evlist *evlist, struct evsel *prev)
+{
+	struct evlist *cur;
+
+	if (!prev)
+		return evlist->nr_entries ? evlist__first(evlist) :
+		       evlist__first_in_children(evlist, &evlist->children);
+	cur = prev->evlist;
+	if (prev->node.next != &cur->entries)
+		return list_entry(prev->node.next, struct evsel, node);
+	return evlist__first_in_children(evlist, cur == evlist ? &evlist->children :
+					 &cur->child_node);
+}
+
+int evlist__nr_file_evsels(struct evlist *evlist)
+{
+	struct evsel *evsel;
+	int nr = 0;
+
+	evlist__for_each_file_evsel(evlist, evsel)
+		nr++;
+	return nr;
+}
+
 void evlist__config(struct evlist *evlist, const struct record_opts *opts)
 {
 	struct evsel *evsel, *first;
 	u64 id_bit = PERF_SAMPLE_ID;
 
-	evlist__for_each_entry(evlist, evsel)
+	evlist__for_each_file_evsel(evlist, evsel)
 		evsel__config(evsel, opts);
 	/*
 	 * Leader sampling ('{a,b}:S'): only the leader samples, and its samples
@@ -209,10 +245,11 @@ void evlist__config(struct evlist *evlist, const struct record_opts *opts)
 		evsel->attr.sample_period = 0;
 		evsel->attr.sample_type = evsel->leader->attr.sample_type;
 	}
-	if (evlist->nr_entries < 2)
+	if (evlist__nr_file_evsels(evlist) < 2)
 		return;
 	/*
-	 * Which evsel a record belongs to is known from its id.  Where every
+	 * Which evsel a record belongs to is known from its id (the triggers'
+	 * samples, which a dump holds too, among them).  Where every
 	 * evsel lays its records out alike, ID (at the same place in all of
 	 * them) is enough, as in the distro; otherwise IDENTIFIER, whose place
 	 * does not depend on the layout: first in a sample, last in the
@@ -220,11 +257,11 @@ void evlist__config(struct evlist *evlist, const struct record_opts *opts)
 	 * The flight recorder needs neither to walk a backward buffer (record
 	 * sizes do that); it reads a record's time with either.
 	 */
-	first = evlist__first(evlist);
-	evlist__for_each_entry(evlist, evsel)
+	first = evlist__next_file_evsel(evlist, NULL);
+	evlist__for_each_file_evsel(evlist, evsel)
 		if (evsel->attr.sample_type != first->attr.sample_type)
 			id_bit = PERF_SAMPLE_IDENTIFIER;
-	evlist__for_each_entry(evlist, evsel)
+	evlist__for_each_file_evsel(evlist, evsel)
 		evsel->attr.sample_type |= id_bit;
 }
 
@@ -429,7 +466,7 @@ struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event 
 	if (root->nr_entries == 0 || words < 2)
 		return NULL;
 	first = evlist__first(root);
-	if (root->nr_entries == 1)
+	if (evlist__nr_file_evsels(root) == 1)
 		return first;
 	if (first->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
 		return evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?

@@ -68,9 +68,18 @@ bool perf_evlist__is_aux(const struct evlist *evlist);
 /*
  * An aux evlist with events of its own (parse_events onto it), in forward
  * buffers of their own: they share the parent's maps, pollfd and id hash
- * but are not the parent's entries, so they are in no file header.
+ * but are not the parent's entries.  A file header describes them after
+ * the parent's (evlist__for_each_file_evsel): a dump holds the samples of
+ * the --switch-output-event triggers that asked for it.
  */
 struct evlist *perf_evlist__new_sideband(struct evlist *parent);
+
+/* After @prev (NULL: the first), the evsels a file of @evlist describes, or NULL. */
+struct evsel *evlist__next_file_evsel(struct evlist *evlist, struct evsel *prev);
+int evlist__nr_file_evsels(struct evlist *evlist);
+#define evlist__for_each_file_evsel(evlist, evsel) \
+	for (evsel = evlist__next_file_evsel(evlist, NULL); evsel; \
+	     evsel = evlist__next_file_evsel(evlist, evsel))
 
 /* Takes references on @cpus and @threads. */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);

@@ -61,7 +61,8 @@ struct evsel {
 	bool tracking;
 	/*
 	 * --switch-output-event: each sample asks for a dump.  Lives in the
-	 * recorder's trigger evlist (perf_evlist__new_sideband), not in the file.
+	 * recorder's trigger evlist (perf_evlist__new_sideband); its samples go
+	 * into the file (the dump they asked for) after the recorded events'.
 	 */
 	bool trigger;
 	/* The tracepoint filter (--filter, --exclude-perf), set after open. */

@@ -236,6 +236,12 @@ bool flight_recorder__described(const struct flight_recorder *fr, u32 pid)
 	return fr->table && fr->described && sideband__emitted(fr->table, pid);
 }
 
+bool flight_recorder__comm(const struct flight_recorder *fr, u32 tid, u64 time, char *buf,
+			   size_t size)
+{
+	return fr->table && sideband__comm(fr->table, tid, time, buf, size);
+}
+
 /* Notes (t_seen, bytes written so far) and returns how far back the buffer reaches. */
 static u64 fr_wrap__update(struct fr_wrap *wr, u64 t_seen, u64 written, u64 size)
 {
@@ -477,7 +483,7 @@ static void fr__note(void *arg, const struct perf_event_header *hdr, u64 off)
 
 /* One buffer of a dump: its blind window, then its whole records written. */
 static int fr__take(struct flight_recorder *fr, int i, const struct flight_recorder_writer *w,
-		    struct flight_recorder_dump *d)
+		    struct flight_recorder_dump *d, u64 *held_from, u64 *held_to)
 {
 	struct perf_mmap *map = &fr->evlist->mmap[i];
 	struct fr_note nt = { .w = w, .copy = fr->staging };
@@ -499,10 +505,17 @@ static int fr__take(struct flight_recorder *fr, int i, const struct flight_recor
 		return 0;
 	if (r.nr_samples) {
 		/* A buffer is written newest record first: its first and last samples. */
-		fr__note_sample(fr, evlist__event_time(fr->parent, (union perf_event *)
-						       ((char *)fr->staging + r.newest)), false);
-		fr__note_sample(fr, evlist__event_time(fr->parent, (union perf_event *)
-						       ((char *)fr->staging + r.oldest)), false);
+		u64 newest = evlist__event_time(fr->parent, (union perf_event *)
+						((char *)fr->staging + r.newest));
+		u64 oldest = evlist__event_time(fr->parent, (union perf_event *)
+						((char *)fr->staging + r.oldest));
+
+		fr__note_sample(fr, newest, false);
+		fr__note_sample(fr, oldest, false);
+		*held_to = max_t(u64, *held_to, newest);
+		/* A full copy: the buffer turned over, what came before its oldest sample is gone. */
+		if (len == map->mask + 1)
+			*held_from = max_t(u64, *held_from, oldest);
 	}
 	d->samples += r.nr_samples;
 	d->bytes += r.len;
@@ -523,7 +536,7 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		.size = sizeof(round),
 	};
 	/* Whatever the buffers take from the first pause on is newer than this. */
-	u64 bound = fr->t_seen, t0 = now_ns();
+	u64 bound = fr->t_seen, t0 = now_ns(), held_from = 0, held_to = 0;
 	int nr = fr->evlist->nr_mmaps, err = 0;
 	int nice0 = getpriority(PRIO_PROCESS, 0);
 
@@ -536,9 +549,11 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		setpriority(PRIO_PROCESS, 0, FR_DUMP_NICE);
 
 	for (int i = 0; i < nr && !err; i++)
-		err = fr__take(fr, i, w, &d);
+		err = fr__take(fr, i, w, &d, &held_from, &held_to);
 	fr__go_home(fr);
 	d.span_ns = now_ns() - t0;
+	if (held_from)
+		d.held_ns = max_t(u64, held_to - held_from, 1);
 	d.first = fr->file_first;
 	d.last = fr->file_last;
 	if (!err && fr->table && d.first <= d.last) {

@@ -37,6 +37,13 @@ struct flight_recorder_dump {
 	u64 lost;		/* events not recorded while buffers were paused */
 	u64 bytes;		/* backward bytes written */
 	u64 span_ns;		/* first pause to last resume */
+	/*
+	 * How far back the buffers held everything, in record time: from the
+	 * latest of the oldest samples of the buffers that turned over since
+	 * the last dump to the newest sample.  0: none turned over, the dump
+	 * holds all they took since the last one.
+	 */
+	u64 held_ns;
 };
 
 struct flight_recorder_stats {
@@ -93,6 +100,9 @@ bool flight_recorder__track(struct flight_recorder *fr, const union perf_event *
  * the process table describe process @pid.
  */
 bool flight_recorder__described(const struct flight_recorder *fr, u32 pid);
+/* The name of task @tid at record time @time, from the process table; false if unknown. */
+bool flight_recorder__comm(const struct flight_recorder *fr, u32 tid, u64 time, char *buf,
+			   size_t size);
 
 /*
  * Between dumps, once per pass of the recorder's loop: learns how far back

@@ -267,6 +267,31 @@ static int fcur__keep(struct fcur *c, void **to, size_t *len)
 	return 0;
 }
 
+/* DUMP_REQUEST: see header.h for the layout. */
+static int session__dump_request(struct perf_session *s, struct fcur *c)
+{
+	struct dump_request *r = &s->dump_request;
+	char *event = NULL, *comm = NULL;
+	u32 version;
+	int err = -EINVAL;
+
+	if (fcur__u32(c, &version) || version != 1 || fcur__u32(c, &r->kind) ||
+	    fcur__u32(c, &r->joined) || fcur__u32(c, &r->cpu) || fcur__u64(c, &r->time) ||
+	    fcur__u64(c, &r->threshold) || fcur__u32(c, &r->pid) || fcur__u32(c, &r->tid))
+		return -EINVAL;
+	event = fcur__string(c);
+	comm = event ? fcur__string(c) : NULL;
+	if (comm && r->kind < DUMP_REQUEST__MAX) {
+		snprintf(r->event, sizeof(r->event), "%s", event);
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+		s->has_dump_request = true;
+		err = 0;
+	}
+	free(event);
+	free(comm);
+	return err;
+}
+
 static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 {
 	u32 n;
@@ -332,6 +357,8 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
 		return 0;
+	case HEADER_DUMP_REQUEST:
+		return session__dump_request(s, c);
 	case HEADER_COMPRESSED:
 		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
 		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
@@ -355,6 +382,7 @@ static const char *const feat_names[] = {
 	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
 	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
 	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_GROUP_DESC] = "GROUP_DESC",
+	[HEADER_DUMP_REQUEST] = "DUMP_REQUEST",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -759,6 +787,12 @@ static void session__print_features(struct perf_session *s, FILE *fp)
 		default:
 			break;
 		}
+	}
+	if (s->has_dump_request) {
+		char why[256];
+
+		fprintf(fp, "# dump requested by : %s\n",
+			dump_request__format(&s->dump_request, why, sizeof(why)));
 	}
 	/* A stream's features are those that came: none is missing. */
 	if (s->pipe)

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "header.h"
+#include "dump-request.h"
 #include "compress.h"
 #include "data.h"
 #include "evlist.h"
@@ -523,17 +524,17 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	h.size = sizeof(h);
 	h.attr_size = sizeof(struct perf_file_attr);
 	h.attrs.offset = sizeof(h);
-	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
+	h.attrs.size = (u64)evlist__nr_file_evsels(evlist) * sizeof(struct perf_file_attr);
 	ids_off = h.attrs.offset + h.attrs.size;
 	off = ids_off;
-	evlist__for_each_entry(evlist, evsel)
+	evlist__for_each_file_evsel(evlist, evsel)
 		off += (u64)evsel->nr_ids * sizeof(u64);
 	/* Where the records go is known now; only their size waits for the finish. */
 	h.data.offset = PERF_ALIGN(off, 8);
 
 	perf_feat_buf__add(&b, &h, sizeof(h));
 	off = ids_off;
-	evlist__for_each_entry(evlist, evsel) {
+	evlist__for_each_file_evsel(evlist, evsel) {
 		struct perf_file_attr fa = { 0 };
 
 		fa.attr = evsel->attr;
@@ -544,7 +545,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 		off += fa.ids.size;
 		perf_feat_buf__add(&b, &fa, sizeof(fa));
 	}
-	evlist__for_each_entry(evlist, evsel)
+	evlist__for_each_file_evsel(evlist, evsel)
 		if (evsel->nr_ids)
 			perf_feat_buf__add(&b, evsel->ids, evsel->nr_ids * sizeof(u64));
 	if (b.err)
@@ -669,9 +670,9 @@ static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
 {
 	struct evsel *evsel;
 
-	fbuf__add_u32(b, evlist->nr_entries);
+	fbuf__add_u32(b, evlist__nr_file_evsels(evlist));
 	fbuf__add_u32(b, sizeof(struct perf_event_attr));
-	evlist__for_each_entry(evlist, evsel) {
+	evlist__for_each_file_evsel(evlist, evsel) {
 		struct perf_event_attr attr = evsel->attr;
 
 		attr.size = sizeof(attr);
@@ -754,6 +755,22 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, name);
 	}
 	return b->len ? 0 : -ENOENT;
+}
+
+/* DUMP_REQUEST: see header.h for the layout. */
+static int write_dump_request(struct perf_feat_buf *b, const struct dump_request *r)
+{
+	fbuf__add_u32(b, 1);	/* version */
+	fbuf__add_u32(b, r->kind);
+	fbuf__add_u32(b, r->joined);
+	fbuf__add_u32(b, r->cpu);
+	fbuf__add_u64(b, r->time);
+	fbuf__add_u64(b, r->threshold);
+	fbuf__add_u32(b, r->pid);
+	fbuf__add_u32(b, r->tid);
+	fbuf__add_string(b, r->event);
+	fbuf__add_string(b, r->comm);
+	return 0;
 }
 
 static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
@@ -859,6 +876,10 @@ static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlis
 		fbuf__add_u32(b, info->comp_ratio);
 		fbuf__add_u32(b, info->comp_mmap_len);
 		return 0;
+	case HEADER_DUMP_REQUEST:
+		if (!info || !info->request)
+			return -ENOENT;
+		return write_dump_request(b, info->request);
 	default:
 		return -ENOENT;
 	}
@@ -878,6 +899,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
 		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_GROUP_DESC,
 		HEADER_SAMPLE_TIME, HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
+		HEADER_DUMP_REQUEST,
 	};
 	struct perf_file_section secs[ARRAY_SIZE(feats)];
 	struct perf_feat_buf payload = { 0 };
@@ -932,7 +954,7 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	h.size = sizeof(h);
 	h.attr_size = sizeof(struct perf_file_attr);
 	h.attrs.offset = sizeof(h);
-	h.attrs.size = (u64)evlist->nr_entries * sizeof(struct perf_file_attr);
+	h.attrs.size = (u64)evlist__nr_file_evsels(evlist) * sizeof(struct perf_file_attr);
 	h.data.offset = data->data_offset;
 	h.data.size = data->data_size;
 	err = perf_data__pwrite(data, &h, sizeof(h), 0);

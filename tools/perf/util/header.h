@@ -6,6 +6,7 @@
 
 struct evlist;
 struct perf_data;
+struct dump_request;
 
 #define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
 
@@ -48,6 +49,23 @@ enum {
 };
 
 /*
+ * Ours: what asked for a dump of --switch-output (struct dump_request),
+ * as u32 version (1), kind, joined, cpu; u64 time, threshold; u32 pid,
+ * tid; then the event's name and the task's comm as perf.data strings.
+ *
+ * The top bit of the feature bitmap.  A reader finds the section of a
+ * feature by counting the bits set below it, so any bit works for any
+ * reader; the distro (6.1, and every upstream version) reads the section
+ * table for all HEADER_FEAT_BITS bits but processes and prints only those
+ * below its HEADER_LAST_FEATURE, so it skips this one without a word (a
+ * pipe would be another matter: a feature record it does not know is
+ * warned about, and dumps are never pipes).  Upstream numbers its new
+ * features upwards from HEADER_LAST_FEATURE (32 in 6.1): the top bit is the
+ * last it would ever reach.
+ */
+#define HEADER_DUMP_REQUEST	(HEADER_FEAT_BITS - 1)
+
+/*
  * What the features of one file say beyond the evlist.  Zero it before use;
  * perf_header_info__exit() frees what note_event collected.
  */
@@ -88,6 +106,8 @@ struct perf_header_info {
 	size_t tracing_data_len;
 	const void *build_ids;		/* BUILD_ID payload: HEADER_BUILD_ID records */
 	size_t build_ids_len;
+	/* A dump of --switch-output: what asked for it (DUMP_REQUEST); NULL: not a dump. */
+	const struct dump_request *request;
 };
 
 /*
@@ -120,7 +140,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
  * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
  * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
  * CMDLINE, EVENT_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA (with -k),
- * COMPRESSED (with -z) -- leaving out any this machine cannot describe,
+ * COMPRESSED (with -z), DUMP_REQUEST (a dump) -- leaving out any this machine cannot describe,
  * then rewrites the header with the real sizes and feature bits.
  * @info may be NULL.  0 or -errno.
  */

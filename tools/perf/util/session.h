@@ -15,6 +15,7 @@
 #include "machine.h"
 #include "ordered-events.h"
 #include "compress.h"
+#include "dump-request.h"
 
 struct perf_session;
 struct tep_handle;
@@ -55,6 +56,8 @@ struct perf_session {
 	u64 clockid_ns;			/* CLOCKID: the clock's resolution */
 	struct clock_ref clock;		/* CLOCK_DATA: sample times to times of day */
 	bool has_clock;			/* ... when the file has it (recorded with -k) */
+	struct dump_request dump_request;	/* DUMP_REQUEST: what asked for this dump */
+	bool has_dump_request;
 	struct {			/* COMPRESSED: how the records were compressed */
 		u32 version, type;	/* type 1: zstd */
 		u32 level, ratio;

@@ -15,6 +15,7 @@
  * the order of exit times: pruning and eviction take from its front.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sideband.h"
@@ -591,6 +592,33 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 	if (err || !t)
 		return err;
 	return sb__file(sb, t, event, time);
+}
+
+bool sideband__comm(const struct sideband *sb, u32 tid, u64 time, char *buf, size_t size)
+{
+	const struct sb_task *t = sb__lookup(sb, tid);
+
+	/* A task forked without an exec has its parent's name; a loop of parents ends here. */
+	for (int depth = 0; t && depth < 64; t = t->parent, depth++) {
+		const char *name = NULL;
+
+		for (u32 off = 0; off + sizeof(u64) + sizeof(struct perf_event_header) <= t->len;) {
+			const union perf_event *ev = (const void *)(t->recs + off + sizeof(u64));
+			u64 when;
+
+			memcpy(&when, t->recs + off, sizeof(when));
+			if (!ev->header.size)
+				break;
+			if (ev->header.type == PERF_RECORD_COMM && when <= time)
+				name = ev->comm.comm;
+			off += sizeof(u64) + ev->header.size;
+		}
+		if (name) {
+			snprintf(buf, size, "%.15s", name);
+			return true;
+		}
+	}
+	return false;
 }
 
 void sideband__prune(struct sideband *sb, u64 need_from)

@@ -62,10 +62,10 @@ int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 	u32 u, zero = 0;
 	u8 c;
 
-	refs = calloc(evlist->nr_entries + 1, sizeof(*refs));
+	refs = calloc(evlist__nr_file_evsels(evlist) + 1, sizeof(*refs));
 	if (!refs)
 		return -ENOMEM;
-	evlist__for_each_entry(evlist, evsel) {
+	evlist__for_each_file_evsel(evlist, evsel) {
 		if (!evsel__is_tracepoint(evsel) || !evsel->tp_sys || !evsel->tp_name)
 			continue;
 		refs[nr].sys = evsel->tp_sys;

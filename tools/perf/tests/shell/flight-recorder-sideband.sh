@@ -53,8 +53,8 @@ kill -USR2 $rec
 wait_files 'msg.data.*'
 kill -INT $rec
 wait $rec
-grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks \]$' msg.err ||
-	{ cat msg.err; fail "the dump message does not say samples, time range and tasks"; }
+grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16} \(signal SIGUSR2\): [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks \]$' msg.err ||
+	{ cat msg.err; fail "the dump message does not say its request, samples, time range and tasks"; }
 
 # A fork storm: the table is pruned as the buffers turn over, stays under its
 # cap, and a dump at the end still names the last program.

@@ -34,7 +34,7 @@ echo "storm: $nr dumps in $SECONDS s, RSS ${rss_before} kB after 20 -> ${rss_aft
 [ "$nr" -eq $((N + 1)) ] || fail "$nr dumps for $N signals and the exit"
 [ $(( rss_after - rss_before )) -lt 8192 ] || fail "memory grew by $(( rss_after - rss_before )) kB"
 # Every record whole, every sample inside the range the dump line gives.
-sed -n 's/^\[ perf record: Dump \(st\.data\.[0-9]*\): [0-9]* samples, \([0-9.]*\)\.\.\([0-9.]*\) .*/\1 \2 \3/p' \
+sed -n 's/^\[ perf record: Dump \(st\.data\.[0-9]*\) ([^)]*): [0-9]* samples, \([0-9.]*\)\.\.\([0-9.]*\) .*/\1 \2 \3/p' \
 	st.err > ranges
 [ "$(wc -l < ranges)" -eq $N ] || { head st.err; fail "not every dump line gives its range"; }
 while read -r f first last; do

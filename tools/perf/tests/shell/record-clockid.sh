@@ -62,7 +62,7 @@ $PERF record -k monotonic -e cpu-clock --overwrite --switch-output -o fr.data --
 	$PERF test -w burn 1.2 2>fr.err &
 dump_once_then_exit $! 'fr.data.*'
 f=$(ls fr.data.* | head -1)
-msg=$(grep "Dump $f:" fr.err) || { cat fr.err; fail "no dump message for $f"; }
+msg=$(grep "Dump $f (signal SIGUSR2):" fr.err) || { cat fr.err; fail "no dump message for $f"; }
 $PERF script -F time,tod -i "$f" | sed "s/: *$//" | sort -k3n >d.txt
 range=$(awk 'NR == 1 { a = $3; ta = $1 " " $2 } { b = $3; tb = $1 " " $2 }
 	END { print a ".." b " (.* s; " ta ".." tb ")" }' d.txt)

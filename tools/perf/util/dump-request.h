@@ -1,0 +1,43 @@
+#ifndef PERF_UTIL_DUMP_REQUEST_H
+#define PERF_UTIL_DUMP_REQUEST_H
+/*
+ * What asked for a dump of `perf record --switch-output`: kept in the
+ * dump's header (the DUMP_REQUEST feature, see header.h), named in the
+ * recorder's dump message and in `perf report --header-only`.
+ */
+#include <stddef.h>
+#include "types.h"
+
+enum dump_request_kind {
+	DUMP_REQUEST_NONE,
+	DUMP_REQUEST_SIGNAL,	/* SIGUSR2 */
+	DUMP_REQUEST_CONTROL,	/* 'snapshot' on the --control channel */
+	DUMP_REQUEST_SIZE,	/* --switch-output=SIZE reached */
+	DUMP_REQUEST_TIME,	/* --switch-output=TIME passed */
+	DUMP_REQUEST_EXIT,	/* the end of recording */
+	DUMP_REQUEST_TRIGGER,	/* a sample of a --switch-output-event */
+	DUMP_REQUEST__MAX,
+};
+
+#define DUMP_REQUEST_EVENT_MAX	128
+#define DUMP_REQUEST_COMM_MAX	16
+
+struct dump_request {
+	u32 kind;
+	u32 joined;		/* later requests the same dump served */
+	u64 threshold;		/* SIZE: bytes; TIME: seconds */
+	/* TRIGGER: its sample (the first one, that opened the dump's window). */
+	u64 time;		/* the sample's record time */
+	u32 cpu, pid, tid;
+	char event[DUMP_REQUEST_EVENT_MAX];
+	char comm[DUMP_REQUEST_COMM_MAX];	/* "" if unknown */
+};
+
+/*
+ * The request in words, e.g. "signal SIGUSR2" or "trigger
+ * syscalls:sys_exit_read at 123.456789 on CPU 1 by cat 4242/4242", as the
+ * dump message and --header-only print it.  Returns @buf.
+ */
+char *dump_request__format(const struct dump_request *r, char *buf, size_t size);
+
+#endif
