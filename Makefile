@@ -15,7 +15,7 @@ PERF     := $(PERF_DIR)/perf
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
 
-.PHONY: all deps run test test-unit test-asan bench fuzz clean
+.PHONY: all deps run test test-unit test-asan bench bench-quick fuzz clean
 
 all:
 	$(MAKE) -C $(PERF_DIR)
@@ -49,7 +49,11 @@ test-asan:
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(CURDIR)/build-asan/perf test
 
 bench: deps all
-	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
+	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/flight-recorder-scale.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
+
+# The short form of every benchmark, a few minutes: its ratios beside their targets.
+bench-quick: deps all
+	@bash bench/quick.sh
 
 fuzz: deps
 	$(MAKE) -C $(PERF_DIR) fuzz

@@ -5,14 +5,16 @@
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || { echo "strace is needed" >&2; exit 1; }
 CALLS=${CALLS:-3000000}
+PARTS=${PARTS:-"1 2 3 4"}	# which of (1)-(4) to run
+want() { [[ " $PARTS " == *" $1 "* ]]; }
 NCPU=$(nproc)
 EVENTS=(-g -e cycles -e 'raw_syscalls:*/call-graph=no/' -e 'sched:sched_switch/call-graph=no/')
 
 # (1) steady state: workload wall time alone, then under each recorder.
 wall() { local s e; s=$(date +%s.%N); "$OURS" test -w getppid "$CALLS"; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN { print b - a }'; }
-base=$(wall)
 declare -A slow rcpu
-for who in distro ours; do
+want 1 && base=$(wall)
+want 1 && for who in distro ours; do
 	bin=$DISTRO; [ $who = ours ] && bin=$OURS
 	/usr/bin/time -f "%U %S" -o "$W/t.$who" "$bin" record -q "${EVENTS[@]}" --overwrite \
 		--switch-output -a -o "$W/ss.$who" 2>/dev/null &
@@ -25,7 +27,7 @@ for who in distro ours; do
 	rcpu[$who]=$(cpu_of "$W/t.$who")
 	rm -f "$W"/ss.$who*
 done
-echo "(1) steady state: workload alone ${base}s; slowdown distro ${slow[distro]}x, ours ${slow[ours]}x;" \
+want 1 && echo "(1) steady state: workload alone ${base}s; slowdown distro ${slow[distro]}x, ours ${slow[ours]}x;" \
      "recorder CPU distro ${rcpu[distro]}s, ours ${rcpu[ours]}s;" \
      "ratio ours/distro cpu $(ratio "${rcpu[ours]}" "${rcpu[distro]}")"
 
@@ -58,7 +60,9 @@ signal_to_file() {
 # without it: the median of three signals 1.5 s apart.
 declare -A blind lat
 for who in distro ours; do
+	want 2 || want 3 || break
 	bin=$DISTRO; [ $who = ours ] && bin=$OURS
+	want 2 && {
 	warm_page_cache
 	"$OURS" test -w getppid 4000000000 & load=$!
 	strace -f --seccomp-bpf -T -tt -e trace=ioctl -o "$W/strace.$who" "$bin" record -q -e 'raw_syscalls:*' -m $p \
@@ -76,7 +80,9 @@ for who in distro ours; do
 		/ioctl\(.*(PERF_EVENT_IOC_PAUSE_OUTPUT|0x40042409), 0/ { if (t0 && !t1) { split($2, a, ":"); t1 = a[1]*3600 + a[2]*60 + a[3] } }
 		END { if (t0 && t1) printf "%.1f", (t1 - t0) * 1000; else print "n/a" }' "$W/strace.$who")
 	rm -f "$W"/bw.$who*
+	}
 
+	want 3 || continue
 	warm_page_cache
 	"$OURS" test -w getppid 4000000000 & load=$!
 	"$bin" record -q -e 'raw_syscalls:*' -m $p --overwrite --switch-output -a -o "$W/bw.$who" \
@@ -89,9 +95,9 @@ for who in distro ours; do
 	echo "(3) $who: signal to file ${ms[*]} ms" >&2
 	rm -f "$W"/bw.$who*
 done
-echo "(2) blind window (first pause to its resume, from strace): distro ${blind[distro]} ms, ours ${blind[ours]} ms;" \
+want 2 && echo "(2) blind window (first pause to its resume, from strace): distro ${blind[distro]} ms, ours ${blind[ours]} ms;" \
      "ratio $(ratio "${blind[ours]}" "${blind[distro]}")"
-echo "(3) signal to file, median of 3: distro ${lat[distro]} ms, ours ${lat[ours]} ms; ratio $(ratio "${lat[ours]}" "${lat[distro]}")"
+want 3 && echo "(3) signal to file, median of 3: distro ${lat[distro]} ms, ours ${lat[ours]} ms; ratio $(ratio "${lat[ours]}" "${lat[distro]}")"
 
 # (4) The build-id cache's share of the second and later dumps' signal to
 # file: ours with the cache (an empty one, so the first dump fills it) and
@@ -99,6 +105,7 @@ echo "(3) signal to file, median of 3: distro ${lat[distro]} ms, ours ${lat[ours
 # The cache's own time per dump is what -vv says it took.
 declare -A later cache_ms
 for mode in cache nocache; do
+	want 4 || exit 0
 	opt=(); [ $mode = nocache ] && opt=(-N)
 	warm_page_cache
 	"$OURS" test -w getppid 4000000000 & load=$!

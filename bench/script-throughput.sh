@@ -2,8 +2,10 @@
 # perf script, ours vs the distro's, on the same files (~100 MB of
 # tracepoints; cpu-clock with callchains): events per second, peak memory.
 . "$(dirname "$0")/lib.sh"
-"$DISTRO" record -q -e 'raw_syscalls:*' -a -m 64 -o "$W/tp.data" -- "$OURS" test -w getppid 600000 2>/dev/null
-"$DISTRO" record -q -e cpu-clock -F 20000 -g -a -o "$W/cg.data" -- "$OURS" test -w burn 4 2>/dev/null
+TP_CALLS=${TP_CALLS:-600000}	# getppid() calls in the tracepoint file
+CG_SECS=${CG_SECS:-4}		# seconds of burn in the callchain file
+"$DISTRO" record -q -e 'raw_syscalls:*' -a -m 64 -o "$W/tp.data" -- "$OURS" test -w getppid "$TP_CALLS" 2>/dev/null
+"$DISTRO" record -q -e cpu-clock -F 20000 -g -a -o "$W/cg.data" -- "$OURS" test -w burn "$CG_SECS" 2>/dev/null
 printf "%-4s %-7s %9s %8s %10s %9s\n" file who lines secs lines/s peak_MB
 for f in tp cg; do
 	declare -A secs mem

@@ -1255,23 +1255,10 @@ static int record__setup_events(struct record *rec)
 	evlist__config(rec->evlist, opts);
 	record__config_switch_events(rec, tracking);
 	/*
-	 * A dump may come after a deploy replaced a binary its samples ran
-	 * in: the binary is cached when it is mapped
-	 * (perf_header_info__note_mapping), so the recorder wakes for each
-	 * mapping, not when the buffer is half full.  Only when the forward
-	 * buffer holds nothing but tracking records: a wakeup per sample would
-	 * feed on its own writes.
+	 * The tracking stream keeps the kernel's wakeup at half its buffer: the
+	 * loop drains it at least every half second and before every dump, and
+	 * a wakeup per record would cost a fork storm several per process.
 	 */
-	if (any_overwrite) {
-		bool only_tracking = true;
-
-		evlist__for_each_entry(rec->evlist, evsel)
-			only_tracking &= evsel->overwrite || evsel->tracking;
-		if (only_tracking) {
-			tracking->attr.watermark = 1;
-			tracking->attr.wakeup_watermark = 1;
-		}
-	}
 	return 0;
 }
 

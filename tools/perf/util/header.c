@@ -373,14 +373,90 @@ static struct mapped_id *mapped_id__get(const char *name)
 	return m;
 }
 
+/*
+ * The files perf_header_info__note_mapping() has looked at, by the identity
+ * the MMAP2 record itself carries (device, inode and its generation) and
+ * path: every process of a fork storm maps the same few files, and each is
+ * worth a stat() and a build-id read once, not once per mapping.  A file
+ * replaced by a deploy is a new inode, so a new entry.
+ */
+struct seen_mapping {
+	struct seen_mapping *next;
+	u32 maj, min;
+	u64 ino, ino_generation;
+	char name[];
+};
+
+#define SEEN_MAPPING_BUCKETS 1024
+static struct seen_mapping *seen_mappings[SEEN_MAPPING_BUCKETS];
+
+static size_t seen_mapping__slot(const struct perf_record_mmap2 *mm)
+{
+	return (str_hash(mm->filename) ^ mm->ino * 31) % SEEN_MAPPING_BUCKETS;
+}
+
+static bool seen_mapping__find(const struct perf_record_mmap2 *mm)
+{
+	for (struct seen_mapping *s = seen_mappings[seen_mapping__slot(mm)]; s; s = s->next)
+		if (s->ino == mm->ino && s->maj == mm->maj && s->min == mm->min &&
+		    s->ino_generation == mm->ino_generation && !strcmp(s->name, mm->filename))
+			return true;
+	return false;
+}
+
+static void seen_mapping__add(const struct perf_record_mmap2 *mm)
+{
+	size_t len = strlen(mm->filename) + 1, slot = seen_mapping__slot(mm);
+	struct seen_mapping *s = malloc(sizeof(*s) + len);
+
+	if (!s)
+		return;		/* only costs the lookup again next time */
+	s->maj = mm->maj;
+	s->min = mm->min;
+	s->ino = mm->ino;
+	s->ino_generation = mm->ino_generation;
+	memcpy(s->name, mm->filename, len);
+	s->next = seen_mappings[slot];
+	seen_mappings[slot] = s;
+}
+
+/*
+ * The build id of the file @mm mapped, from the file at its path if that is
+ * still the one mapped (*at_path, and *st is its identity), else through
+ * the mapping itself, readable while the process lives (@src, a
+ * /proc/PID/map_files name).  A file is not looked at again once its id is
+ * known or it was looked at at its path.
+ */
+static int mapping__read_build_id(const struct perf_record_mmap2 *mm, u8 *bid,
+				  struct stat *st, bool *at_path, char *src, size_t size)
+{
+	int len;
+
+	*at_path = stat(mm->filename, st) == 0 && S_ISREG(st->st_mode) &&
+		   st->st_ino == mm->ino && major(st->st_dev) == mm->maj &&
+		   minor(st->st_dev) == mm->min;
+	if (*at_path) {
+		seen_mapping__add(mm);
+		if (cached_file__known(st))
+			return 0;
+		return filename__read_build_id(mm->filename, bid, BUILD_ID_SIZE);
+	}
+	snprintf(src, size, "/proc/%u/map_files/%llx-%llx", mm->pid,
+		 (unsigned long long)mm->start, (unsigned long long)(mm->start + mm->len));
+	len = filename__read_build_id(src, bid, BUILD_ID_SIZE);
+	if (len > 0)
+		seen_mapping__add(mm);
+	return len;
+}
+
 void perf_header_info__note_mapping(struct perf_header_info *info, const union perf_event *event)
 {
 	const struct perf_record_mmap2 *mm = &event->mmap2;
-	char src[64];
-	const char *from;
 	struct mapped_id *m;
 	u8 bid[BUILD_ID_SIZE];
 	struct stat st;
+	char src[64];
+	bool at_path;
 	size_t max;
 	int len, err;
 
@@ -390,44 +466,30 @@ void perf_header_info__note_mapping(struct perf_header_info *info, const union p
 	    event->header.size <= offsetof(struct perf_record_mmap2, filename))
 		return;
 	max = event->header.size - offsetof(struct perf_record_mmap2, filename);
-	if (!memchr(mm->filename, '\0', max) || !dso_name__wanted(mm->filename))
+	if (!memchr(mm->filename, '\0', max) || !dso_name__wanted(mm->filename) ||
+	    seen_mapping__find(mm))
 		return;
-	/*
-	 * The file mapped is the one at the path if the record's device and
-	 * inode say so; if it was replaced meanwhile, the mapping itself can
-	 * still be read while the process lives (/proc/PID/map_files).
-	 */
-	if (stat(mm->filename, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == mm->ino &&
-	    major(st.st_dev) == mm->maj && minor(st.st_dev) == mm->min) {
-		if (cached_file__known(&st))
-			return;
-		from = mm->filename;
-	} else {
-		snprintf(src, sizeof(src), "/proc/%u/map_files/%llx-%llx", mm->pid,
-			 (unsigned long long)mm->start, (unsigned long long)(mm->start + mm->len));
-		from = src;
-	}
-	len = filename__read_build_id(from, bid, sizeof(bid));
+	len = mapping__read_build_id(mm, bid, &st, &at_path, src, sizeof(src));
 	if (len <= 0)
 		return;
 	m = mapped_id__get(mm->filename);
 	if (!m)
 		return;
-	if (m->len == len && !memcmp(m->bid, bid, len) && from != src)
+	if (m->len == len && !memcmp(m->bid, bid, len) && at_path)
 		goto remember;
 	m->len = len;
 	memcpy(m->bid, bid, len);
 	/* Into the cache now, while the mapped binary can still be read. */
 	if (info->no_buildid || info->no_buildid_cache)
 		return;
-	err = build_id_cache__add_file(mm->filename, bid, len, from);
+	err = build_id_cache__add_file(mm->filename, bid, len, at_path ? mm->filename : src);
 	if (err) {
 		cache__warn(mm->filename, err);
 		return;
 	}
 	pr_debug2("build-id cache: added %s when it was mapped\n", mm->filename);
 remember:
-	if (from != src)
+	if (at_path)
 		cached_file__remember(&st);
 }
 
