@@ -142,7 +142,7 @@ pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test'
 # printed matches one of the command's "every" patterns; "exact", what it
 # printed is what the docs show.  A line the docs show a command print
 # must match one of its patterns.
-DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks \]$'
+DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks \]$'
 SCRIPT_LINE='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[a-z_]+:[a-z_]+: .*$'
 PATTERNS='worked-record|nopmu|^The cycles event is not supported here \(no hardware PMU\?\), falling back to cpu-clock\.$
 worked-kill|must|^\[ perf record: dump data: Woken up [0-9,]+ times? \]$
@@ -288,7 +288,7 @@ begin() {
 		local f
 		DUMPS=\$((DUMPS + 1))
 		wait_files "perf.data.2*" \$DUMPS
-		for f in \$(ls perf.data.2*); do wait_lines $S/log 1 "Dump \$f:"; done
+		for f in \$(ls perf.data.2*); do wait_lines $S/log 1 "Dump \$f[ :]"; done
 	}
 	EOF
 }
