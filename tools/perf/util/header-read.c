@@ -58,6 +58,85 @@ static char *fcur__string(struct fcur *c)
 	return s;
 }
 
+/* A string as fcur__string reads it, only checked. */
+static int fcur__skip_string(struct fcur *c)
+{
+	u32 len;
+
+	if (fcur__u32(c, &len) || len > (u64)(c->end - c->p))
+		return -EINVAL;
+	c->p += len;
+	return 0;
+}
+
+static int fcur__skip(struct fcur *c, u64 len)
+{
+	if (len > (u64)(c->end - c->p))
+		return -EINVAL;
+	c->p += len;
+	return 0;
+}
+
+/*
+ * The features this perf does not use but the distro reads: checked as
+ * the distro reads them, so their damage is not passed over in silence.
+ * CPU_TOPOLOGY: the core and thread sibling lists (what follows is optional).
+ */
+static int feat__check_cpu_topology(struct fcur *c)
+{
+	for (int list = 0; list < 2; list++) {
+		u32 nr;
+
+		if (fcur__u32(c, &nr))
+			return -EINVAL;
+		for (u32 i = 0; i < nr; i++)
+			if (fcur__skip_string(c))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* NUMA_TOPOLOGY: per node its number, memory total and free, and cpu list. */
+static int feat__check_numa_topology(struct fcur *c)
+{
+	u32 nr;
+
+	if (fcur__u32(c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++)
+		if (fcur__skip(c, 4 + 8 + 8) || fcur__skip_string(c))
+			return -EINVAL;
+	return 0;
+}
+
+/* CACHE: version 1, then per cache four numbers and three strings. */
+static int feat__check_cache(struct fcur *c)
+{
+	u32 version, nr;
+
+	if (fcur__u32(c, &version) || version != 1 || fcur__u32(c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++)
+		if (fcur__skip(c, 4 * 4) || fcur__skip_string(c) || fcur__skip_string(c) ||
+		    fcur__skip_string(c))
+			return -EINVAL;
+	return 0;
+}
+
+/* MEM_TOPOLOGY: version 1, block size, then per node its number, size and bitmap. */
+static int feat__check_mem_topology(struct fcur *c)
+{
+	u64 version, nr, bits;
+
+	if (fcur__u64(c, &version) || version != 1 || fcur__skip(c, 8) || fcur__u64(c, &nr))
+		return -EINVAL;
+	for (u64 i = 0; i < nr; i++)
+		if (fcur__skip(c, 8 + 8) || fcur__u64(c, &bits) ||
+		    fcur__skip(c, (bits / 64 + !!(bits % 64)) * 8))
+			return -EINVAL;
+	return 0;
+}
+
 static int session__feature_string(struct perf_session *s, struct fcur *c, char **dst)
 {
 	free(*dst);
@@ -334,6 +413,14 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c, u6
 		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
 			return -EINVAL;
 		return 0;
+	case HEADER_CPU_TOPOLOGY:
+		return feat__check_cpu_topology(c);
+	case HEADER_NUMA_TOPOLOGY:
+		return feat__check_numa_topology(c);
+	case HEADER_CACHE:
+		return feat__check_cache(c);
+	case HEADER_MEM_TOPOLOGY:
+		return feat__check_mem_topology(c);
 	case HEADER_COMPRESSED:
 		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
 		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
@@ -357,6 +444,8 @@ static const char *const feat_names[] = {
 	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
 	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
 	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_GROUP_DESC] = "GROUP_DESC",
+	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[HEADER_CACHE] = "CACHE", [HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */

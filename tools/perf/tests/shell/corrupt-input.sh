@@ -156,6 +156,15 @@ if [ -n "$idx" ]; then
 else
 	echo "note: the distro wrote no CPU_TOPOLOGY here"
 fi
+# MEM_TOPOLOGY (not used here, read by the distro) of a version no perf wrote.
+cp "$tmp/good.data" "$tmp/f.data"
+mem=$(feature_section "$tmp/f.data" 22)
+if [ -n "$mem" ]; then
+	poke "$tmp/f.data" "${mem% *}" 8 2
+	damaged "damaged MEM_TOPOLOGY" 'feature MEM_TOPOLOGY .*is damaged' "$PERF" script -i "$tmp/f.data"
+else
+	echo "note: the distro wrote no MEM_TOPOLOGY here"
+fi
 
 # Tracing data: damaged formats and records that name another event.
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts &&
