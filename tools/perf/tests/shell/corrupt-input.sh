@@ -127,7 +127,11 @@ damaged() {
 "$DISTRO" record -q -o "$tmp/two.data" -e cpu-clock -e task-clock -c 100000 -- \
 	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' >/dev/null 2>&1
 ids_off=$(u64_at "$tmp/two.data" $((two_attrs + 2 * two_entry - 16)))
-poke "$tmp/two.data" "$ids_off" 8 $(( $(u64_at "$tmp/two.data" "$ids_off") ^ 0x5a5a0000 ))
+ids_size=$(u64_at "$tmp/two.data" $((two_attrs + 2 * two_entry - 8)))
+# Every id of task-clock (one per CPU): its samples may be on any of them.
+for ((o = ids_off; o < ids_off + ids_size; o += 8)); do
+	poke "$tmp/two.data" "$o" 8 $(( $(u64_at "$tmp/two.data" "$o") ^ 0x5a5a0000 ))
+done
 damaged "sample of an unknown id" 'samples with id not present' "$PERF" script -i "$tmp/two.data"
 damaged "report: sample of an unknown id" 'is damaged' "$PERF" report --stdio -i "$tmp/two.data"
 # Attr 1's id elsewhere than attr 0's: which event a record is of cannot be
@@ -191,7 +195,7 @@ if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts &&
 	damaged "format not text" 'not text' "$PERF" script -i "$tmp/t.data"
 	# The event's id changed in its format: no format for the file's event.
 	id=$(u64_at "$tmp/tp.data" $(( $(u64_at "$tmp/tp.data" 24) + 8 )))
-	patch_td id "ID: $id" "ID: 9${id:1}"
+	patch_td id "ID: $id" "ID: $(( ${id:0:1} % 9 + 1 ))${id:1}"
 	damaged "format id changed" 'no format for it' "$PERF" script -i "$tmp/t.data"
 	# A record whose common_type names another event: [UNKNOWN EVENT].
 	cp "$tmp/tp.data" "$tmp/t.data"
