@@ -161,6 +161,10 @@ int cmd_evlist(int argc, const char **argv)
 		return cmd_exit_status(-1);
 	}
 	evlist__fprintf_list(stdout, s->evlist, details, freq, fields, group);
+	/* What the header holds was listed; the warnings above said what is damaged. */
+	err = perf_session__damaged(s);
+	if (err)
+		fprintf(stderr, "perf evlist: %s is damaged or truncated.\n", input);
 	perf_session__delete(s);
-	return 0;
+	return err;
 }

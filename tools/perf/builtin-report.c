@@ -1754,8 +1754,8 @@ filter_done:
 		else
 			fprintf(stderr, "perf report: %s: %s\n", input,
 				r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
-		/* A cut file's counts are shown, and the exit status says it is cut. */
-		truncated = r.session->truncated;
+		/* A cut or damaged file's counts are shown, and the exit status says so. */
+		truncated = perf_session__damaged(r.session);
 		report__exit(&r);
 		return err ? cmd_exit_status(err) : truncated;
 	}

@@ -54,6 +54,7 @@ struct evsel {
 
 	char *tp_sys, *tp_name;		/* tracepoints only */
 	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */
+	bool tp_checked;		/* ... and a reader checked the file's format of it */
 
 	/* Which ring buffer the event goes to: backward, overwritable (aux evlist). */
 	bool overwrite;

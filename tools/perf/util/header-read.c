@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -19,6 +20,7 @@
 #include "header.h"
 #include "bpf-info.h"
 #include "debug.h"
+#include "tracepoint.h"
 
 /* A bounded cursor over one feature section, read into memory. */
 struct fcur {
@@ -54,6 +56,85 @@ static char *fcur__string(struct fcur *c)
 	s = strndup(c->p, len);
 	c->p += len;
 	return s;
+}
+
+/* A string as fcur__string reads it, only checked. */
+static int fcur__skip_string(struct fcur *c)
+{
+	u32 len;
+
+	if (fcur__u32(c, &len) || len > (u64)(c->end - c->p))
+		return -EINVAL;
+	c->p += len;
+	return 0;
+}
+
+static int fcur__skip(struct fcur *c, u64 len)
+{
+	if (len > (u64)(c->end - c->p))
+		return -EINVAL;
+	c->p += len;
+	return 0;
+}
+
+/*
+ * The features this perf does not use but the distro reads: checked as
+ * the distro reads them, so their damage is not passed over in silence.
+ * CPU_TOPOLOGY: the core and thread sibling lists (what follows is optional).
+ */
+static int feat__check_cpu_topology(struct fcur *c)
+{
+	for (int list = 0; list < 2; list++) {
+		u32 nr;
+
+		if (fcur__u32(c, &nr))
+			return -EINVAL;
+		for (u32 i = 0; i < nr; i++)
+			if (fcur__skip_string(c))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* NUMA_TOPOLOGY: per node its number, memory total and free, and cpu list. */
+static int feat__check_numa_topology(struct fcur *c)
+{
+	u32 nr;
+
+	if (fcur__u32(c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++)
+		if (fcur__skip(c, 4 + 8 + 8) || fcur__skip_string(c))
+			return -EINVAL;
+	return 0;
+}
+
+/* CACHE: version 1, then per cache four numbers and three strings. */
+static int feat__check_cache(struct fcur *c)
+{
+	u32 version, nr;
+
+	if (fcur__u32(c, &version) || version != 1 || fcur__u32(c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++)
+		if (fcur__skip(c, 4 * 4) || fcur__skip_string(c) || fcur__skip_string(c) ||
+		    fcur__skip_string(c))
+			return -EINVAL;
+	return 0;
+}
+
+/* MEM_TOPOLOGY: version 1, block size, then per node its number, size and bitmap. */
+static int feat__check_mem_topology(struct fcur *c)
+{
+	u64 version, nr, bits;
+
+	if (fcur__u64(c, &version) || version != 1 || fcur__skip(c, 8) || fcur__u64(c, &nr))
+		return -EINVAL;
+	for (u64 i = 0; i < nr; i++)
+		if (fcur__skip(c, 8 + 8) || fcur__u64(c, &bits) ||
+		    fcur__skip(c, (bits / 64 + !!(bits % 64)) * 8))
+			return -EINVAL;
+	return 0;
 }
 
 static int session__feature_string(struct perf_session *s, struct fcur *c, char **dst)
@@ -292,13 +373,13 @@ static int session__dump_request(struct perf_session *s, struct fcur *c)
 	return err;
 }
 
-static int session__feature(struct perf_session *s, int feat, struct fcur *c)
+static int session__feature(struct perf_session *s, int feat, struct fcur *c, u64 off)
 {
 	u32 n;
 
 	switch (feat) {
 	case HEADER_TRACING_DATA:
-		return perf_session__read_tracing_data(s, c->p, c->end - c->p);
+		return perf_session__read_tracing_data(s, c->p, c->end - c->p, off);
 	case HEADER_HOSTNAME:
 		return session__feature_string(s, c, &s->hostname);
 	case HEADER_OSRELEASE:
@@ -359,6 +440,14 @@ static int session__feature(struct perf_session *s, int feat, struct fcur *c)
 		return 0;
 	case HEADER_DUMP_REQUEST:
 		return session__dump_request(s, c);
+	case HEADER_CPU_TOPOLOGY:
+		return feat__check_cpu_topology(c);
+	case HEADER_NUMA_TOPOLOGY:
+		return feat__check_numa_topology(c);
+	case HEADER_CACHE:
+		return feat__check_cache(c);
+	case HEADER_MEM_TOPOLOGY:
+		return feat__check_mem_topology(c);
 	case HEADER_COMPRESSED:
 		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
 		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
@@ -383,6 +472,8 @@ static const char *const feat_names[] = {
 	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
 	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_GROUP_DESC] = "GROUP_DESC",
 	[HEADER_DUMP_REQUEST] = "DUMP_REQUEST",
+	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[HEADER_CACHE] = "CACHE", [HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
 };
 
 /* Every feature the format defines, for "missing features" (perf report --header). */
@@ -403,6 +494,11 @@ static const char *const all_feat_names[HEADER_LAST_FEATURE] = {
 	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [HEADER_PMU_CAPS] = "PMU_CAPS",
 };
 
+static const char *session__feat_name(int bit)
+{
+	return bit < HEADER_LAST_FEATURE && all_feat_names[bit] ? all_feat_names[bit] : "(unknown)";
+}
+
 /* @buf holds @len bytes and room for a NUL; @off is where they were, for the message. */
 static int session__parse_feature(struct perf_session *s, int feat, char *buf, u64 len, u64 off)
 {
@@ -410,11 +506,12 @@ static int session__parse_feature(struct perf_session *s, int feat, char *buf, u
 	int err;
 
 	buf[len] = '\0';
-	err = session__feature(s, feat, &c);
+	err = session__feature(s, feat, &c, off);
 	if (err == -EINVAL) {
-		/* A damaged feature costs that feature only; the data may be fine. */
+		/* A damaged feature costs that feature only; the data is still shown. */
 		pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
 			   "ignoring it.\n", feat_names[feat], s->path, (unsigned long long)off);
+		s->damaged = true;
 		err = 0;
 	}
 	return err;
@@ -445,15 +542,16 @@ int perf_session__read_features(struct perf_session *s)
 		if (pread(s->fd, sec, sizeof(sec), table + idx * 16) != sizeof(sec))
 			return -EIO;
 		idx++;
-		if (bit >= (int)ARRAY_SIZE(feat_names) || !feat_names[bit])
-			continue;
+		/* Those this perf does not read too: the distro reads them. */
 		if (sec[0] > s->file_size || sec[1] > s->file_size - sec[0]) {
 			/* Truncated after the data: the samples are still all there. */
 			pr_warning("WARNING: feature %s of %s lies past the end of the file "
-				   "(truncated?); ignoring it.\n", feat_names[bit], s->path);
+				   "(truncated?); ignoring it.\n", session__feat_name(bit), s->path);
 			s->features_truncated = true;
 			continue;
 		}
+		if (bit >= (int)ARRAY_SIZE(feat_names) || !feat_names[bit])
+			continue;
 		buf = malloc(sec[1] + 1);
 		if (!buf)
 			return -ENOMEM;
@@ -493,13 +591,94 @@ static sigjmp_buf tep_jmp;
 static volatile sig_atomic_t in_tep;
 static void tep_guard_install(void);
 
+#define MAX_FORMAT_WARNINGS 10
+
+static void tracing__damaged(struct perf_session *s, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Damage inside the tracing data: named (the first few), and the exit status says it. */
+static void tracing__damaged(struct perf_session *s, u64 off, const char *fmt, ...)
+{
+	char what[192];
+	va_list ap;
+
+	s->damaged = true;
+	if (s->nr_damaged_formats++ >= MAX_FORMAT_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pr_warning("WARNING: the tracing data of %s is damaged at offset %llu: %s.\n",
+		   s->path, (unsigned long long)off, what);
+}
+
+/* Kernels write their formats as text: any other byte in one is damage. */
+static bool format__is_text(const char *p, u64 len)
+{
+	for (u64 i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c >= 0x7f || (c < 0x20 && c != '\n' && c != '\t'))
+			return false;
+	}
+	return true;
+}
+
+/* One event's format, @off into the file or stream; damage is named, not fatal. */
+static void tracing__parse_format(struct perf_session *s, struct tep_handle *tep,
+				  const char *p, u64 len, const char *sys, u64 off)
+{
+	char why[128];
+	int err;
+
+	if (!format__is_text(p, len))
+		tracing__damaged(s, off, "a format of system %s holds bytes that are not text",
+				 sys);
+	err = tep_parse_event(tep, p, len, sys);
+	if (err) {
+		if (tep_strerror(tep, err, why, sizeof(why)))
+			snprintf(why, sizeof(why), "error %d", err);
+		tracing__damaged(s, off, "a format of system %s does not parse (%s)", sys, why);
+	}
+}
+
+void perf_session__check_tp_formats(struct perf_session *s)
+{
+	struct evsel *e;
+	char buf[128];
+	const char *why;
+
+	if (!s->tep)
+		return;
+	evlist__for_each_entry(s->evlist, e) {
+		struct tep_format_field *type;
+
+		if (!evsel__is_tracepoint(e) || e->tp_checked)
+			continue;
+		e->tp_checked = true;
+		e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
+		why = e->tp_format ? tracepoint__format_problem(e->tp_format, buf, sizeof(buf)) :
+				     "it has no format for it";
+		type = e->tp_format ? tep_find_common_field(e->tp_format, "common_type") : NULL;
+		if (type && type->offset >= 0 && type->size > 0 && type->size <= 8) {
+			s->tp_type_off = (u32)type->offset;
+			s->tp_type_size = (u32)type->size;
+		}
+		if (why) {
+			s->damaged = true;
+			pr_warning("WARNING: the tracing data of %s is damaged: event %s "
+				   "(id %llu): %s.\n", s->path, evsel__name(e),
+				   (unsigned long long)e->attr.config, why);
+		}
+	}
+}
+
 /* The tracing data block; see trace-cmd.dat(5) for its layout (version 0.6). */
-int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size)
+int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size, u64 off)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct fcur c = { buf, buf + size };
 	struct tep_handle *tep;
-	const char *ver;
 	u32 page_size, nr;
 	u64 len;
 	int long_size;
@@ -514,8 +693,7 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 	memcpy(s->tracing_data, buf, size);
 	s->tracing_data_len = size;
 	c.p += sizeof(magic);
-	ver = c.p;
-	c.p = memchr(c.p, '\0', c.end - c.p);
+	c.p = memchr(c.p, '\0', c.end - c.p);	/* the version string */
 	if (!c.p || c.end - ++c.p < 6)
 		return -EINVAL;
 	if (c.p[0])		/* big-endian files are not supported */
@@ -539,11 +717,13 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 
 #define NEED(x) do { if (!(x)) goto out_bad; } while (0)
+#define AT(p) (off + (u64)((p) - buf))
 	/* "header_page\0", u64 size, data; then the same for "header_event". */
 	NEED(c.end - c.p >= 12 && !memcmp(c.p, "header_page", 12));
 	c.p += 12;
 	NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-	tep_parse_header_page(tep, (char *)c.p, len, long_size);
+	if (!format__is_text(c.p, len) || tep_parse_header_page(tep, (char *)c.p, len, long_size))
+		tracing__damaged(s, AT(c.p), "header_page does not parse");
 	c.p += len;
 	NEED(c.end - c.p >= 13 && !memcmp(c.p, "header_event", 13));
 	c.p += 13;
@@ -553,7 +733,7 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 	NEED(!fcur__u32(&c, &nr));
 	for (u32 i = 0; i < nr; i++) {
 		NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-		tep_parse_event(tep, c.p, len, "ftrace");
+		tracing__parse_format(s, tep, c.p, len, "ftrace", AT(c.p));
 		c.p += len;
 	}
 	NEED(!fcur__u32(&c, &nr));
@@ -567,17 +747,17 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 		NEED(!fcur__u32(&c, &nr_ev));
 		for (u32 j = 0; j < nr_ev; j++) {
 			NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-			tep_parse_event(tep, c.p, len, sys);
+			tracing__parse_format(s, tep, c.p, len, sys, AT(c.p));
 			c.p += len;
 		}
 	}
 	/* kallsyms and printk formats are optional extras: the event fields print without. */
-	(void)ver;
 	in_tep = 0;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = tep;
 	return 0;
+#undef AT
 #undef NEED
 out_bad:
 	in_tep = 0;

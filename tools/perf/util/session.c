@@ -21,6 +21,8 @@
 #include "data.h"
 
 #define WINDOW_SIZE	(64ull << 20)
+/* Records of one kind of damage named one by one; the summary counts the rest. */
+#define MAX_UNKNOWN_WARNINGS 10
 
 struct file_section {
 	u64 offset, size;
@@ -338,22 +340,26 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 /* Names, tracepoint formats and the sample layout, once the attrs and features are in. */
 static int session__setup_evlist(struct perf_session *s, u64 attrs_off)
 {
-	struct evsel *e;
+	struct evsel *e, *first = evlist__first(s->evlist);
 
 	s->one_layout = true;
 	evlist__for_each_entry(s->evlist, e) {
 		evsel__guess_name(s, e);
-		if (e->attr.sample_type != evlist__first(s->evlist)->attr.sample_type)
+		if (e->attr.sample_type != first->attr.sample_type)
 			s->one_layout = false;
-		if (evsel__is_tracepoint(e) && s->tep)
-			e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
 	}
+	perf_session__check_tp_formats(s);
 	if (!s->one_layout) {
 		evlist__for_each_entry(s->evlist, e)
 			if (e->id_pos < 0)
 				return corrupt(s, attrs_off,
 					       "events of different layouts without sample ids");
 	}
+	/* Which event a record is of is read where the first event has its id. */
+	evlist__for_each_entry(s->evlist, e)
+		if (e->id_pos != first->id_pos || e->is_pos != first->is_pos)
+			return incompatible(s, attrs_off, "non matching sample_type (attr %d "
+					    "has its sample id elsewhere than attr 0)", e->idx);
 	return 0;
 }
 
@@ -549,10 +555,11 @@ static int session__pipe_tracing_data(struct perf_session *s, const union perf_e
 		return -ENOMEM;
 	err = session__pipe_payload(s, buf, size);
 	if (!err && !s->tep) {
-		err = perf_session__read_tracing_data(s, buf, size);
+		err = perf_session__read_tracing_data(s, buf, size, off + ev->header.size);
 		if (err == -EINVAL) {
 			pr_warning("WARNING: the tracing data of %s is damaged (at offset %llu); "
 				   "tracepoints are shown raw.\n", s->path, (unsigned long long)off);
+			s->damaged = true;
 			err = 0;
 		}
 		if (!err && s->pipe_head_done)
@@ -980,6 +987,27 @@ static int session__deliver_read(struct perf_session *s, union perf_event *ev,
 	return 0;
 }
 
+/*
+ * A tracepoint's record names its event in its common_type field; one that
+ * names another was damaged (libtraceevent shows it as an unknown event).
+ * It is shown all the same, and counted.
+ */
+static void session__check_tp_record(struct perf_session *s, struct evsel *evsel,
+				     const struct perf_sample *sample, u64 offset)
+{
+	u64 type = 0;
+
+	if (!s->tp_type_size || sample->raw_size < s->tp_type_off + s->tp_type_size)
+		return;
+	memcpy(&type, (const char *)sample->raw_data + s->tp_type_off, s->tp_type_size);
+	if (type == evsel->attr.config)
+		return;
+	if (++s->nr_tp_mismatch <= MAX_UNKNOWN_WARNINGS)
+		pr_warning("WARNING: the %s record at offset %llu names event id %llu: "
+			   "it is damaged.\n", evsel__name(evsel), (unsigned long long)offset,
+			   (unsigned long long)type);
+}
+
 static int session__deliver(struct perf_session *s, union perf_event *ev, struct evsel *evsel,
 			    u64 offset)
 {
@@ -1000,6 +1028,8 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		s->nr_samples++;
+		if (evsel->tp_format)
+			session__check_tp_record(s, evsel, &sample, offset);
 		if (!tool->sample)
 			return 0;
 		if ((evsel->attr.sample_type & PERF_SAMPLE_READ) &&
@@ -1113,8 +1143,6 @@ static bool record_type__unsupported(const struct perf_session *s, u32 type)
 		return false;
 	}
 }
-
-#define MAX_UNKNOWN_WARNINGS 10
 
 /*
  * A record whose type no perf defines (a damaged file, or one from a newer
@@ -1371,6 +1399,9 @@ int perf_session__warn_stats(struct perf_session *s)
 	if (s->nr_unknown_id)
 		ui__warning("%llu samples with id not present in the header\n",
 			    (unsigned long long)s->nr_unknown_id);
+	if (s->nr_tp_mismatch)
+		ui__warning("%llu tracepoint records name an event other than their own.\n",
+			    (unsigned long long)s->nr_tp_mismatch);
 	evlist__for_each_entry(s->evlist, e)
 		if (e->attr.write_backward)
 			backward = true;
@@ -1383,7 +1414,18 @@ int perf_session__warn_stats(struct perf_session *s)
 			    s->path);
 		return -EIO;
 	}
+	if (perf_session__damaged(s)) {
+		ui__warning("%s is damaged: what could be read was shown; the warnings above "
+			    "say what was not.\n", s->path);
+		return -EIO;
+	}
 	return 0;
+}
+
+bool perf_session__damaged(const struct perf_session *s)
+{
+	return s->truncated || s->features_truncated || s->damaged || s->nr_unknown_type ||
+	       s->nr_unknown_id || s->nr_tp_mismatch;
 }
 
 static int session__mark_hit(struct perf_tool *tool, union perf_event *event,

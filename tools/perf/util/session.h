@@ -107,6 +107,11 @@ struct perf_session {
 	u64 nr_unknown_type, first_unknown_type_off;	/* records of no known type */
 	bool truncated;			/* the data section is cut short */
 	bool features_truncated;	/* the file ends inside the feature sections */
+	bool damaged;			/* a feature or the tracing data was named damaged */
+	u32 nr_damaged_formats;		/* ... so many places in the tracing data */
+	/* Where a tracepoint record says its event (common_type), from the formats. */
+	u32 tp_type_off, tp_type_size;
+	u64 nr_tp_mismatch;		/* tracepoint records that name another event */
 	char errmsg[256];
 };
 
@@ -134,17 +139,29 @@ struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id);
 int perf_session__read_samples(const struct perf_session *s, const struct perf_sample *sample);
 /*
  * Prints the end-of-file summary (lost, out of order, unknown ids, records
- * of unknown or unsupported types, truncation).  -EIO when the file is
- * truncated: the command shows what is there but must exit non-zero.
+ * of unknown or unsupported types, truncation, damage).  -EIO when the file
+ * is truncated or damaged: the command shows what it could read but must
+ * exit non-zero.
  */
 int perf_session__warn_stats(struct perf_session *s);
+/*
+ * Whether what was read so far found the file cut short or damaged (each
+ * finding was said on stderr where it was made).
+ */
+bool perf_session__damaged(const struct perf_session *s);
 
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);
 /* One feature from a stream's FEATURE record (@off: where, for messages). */
 int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
 			       u64 off);
-int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size);
+/*
+ * The tracing data at @off of the file or stream: -EINVAL when its frame is
+ * damaged; a format that is damaged is named and marks the file damaged.
+ */
+int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size, u64 off);
+/* Whether the tracing data has a sound format for each tracepoint; names those it lacks. */
+void perf_session__check_tp_formats(struct perf_session *s);
 struct trace_seq;
 struct tep_record;
 /* tep_print_event(..., "%s", TEP_PRINT_INFO) that survives hostile formats. */

@@ -378,3 +378,76 @@ struct tep_event *tracepoint__format(const char *sys, const char *name)
 		pr_debug("tracepoint: %s:%s: format parsed with error %d\n", sys, name, ret);
 	return tep_find_event_by_name(t, sys, name);
 }
+
+/* The name of a field @arg (and what it holds) uses that @event lacks, or NULL. */
+static const char *tp_arg__missing_field(struct tep_event *event, struct tep_print_arg *arg)
+{
+	const char *name = NULL;
+
+	for (; arg; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_FIELD:
+			if (!arg->field.field && !tep_find_any_field(event, arg->field.name))
+				return arg->field.name;
+			break;
+		case TEP_PRINT_STRING:
+			if (!arg->string.field && !tep_find_any_field(event, arg->string.string))
+				return arg->string.string;
+			break;
+		case TEP_PRINT_BITMASK:
+			if (!arg->bitmask.field && !tep_find_any_field(event, arg->bitmask.bitmask))
+				return arg->bitmask.bitmask;
+			break;
+		case TEP_PRINT_FLAGS:
+			name = tp_arg__missing_field(event, arg->flags.field);
+			break;
+		case TEP_PRINT_SYMBOL:
+			name = tp_arg__missing_field(event, arg->symbol.field);
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			name = tp_arg__missing_field(event, arg->hex.field);
+			if (!name)
+				name = tp_arg__missing_field(event, arg->hex.size);
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			name = tp_arg__missing_field(event, arg->int_array.field);
+			if (!name)
+				name = tp_arg__missing_field(event, arg->int_array.count);
+			break;
+		case TEP_PRINT_TYPE:
+			name = tp_arg__missing_field(event, arg->typecast.item);
+			break;
+		case TEP_PRINT_OP:
+			name = tp_arg__missing_field(event, arg->op.left);
+			if (!name)
+				name = tp_arg__missing_field(event, arg->op.right);
+			break;
+		case TEP_PRINT_FUNC:
+			name = tp_arg__missing_field(event, arg->func.args);
+			break;
+		default:
+			break;
+		}
+		if (name)
+			return name;
+	}
+	return NULL;
+}
+
+const char *tracepoint__format_problem(struct tep_event *event, char *buf, size_t len)
+{
+	const char *name;
+
+	if (!(event->flags & TEP_EVENT_FL_FAILED)) {
+		name = tp_arg__missing_field(event, event->print_fmt.args);
+		if (!name)
+			return NULL;
+		snprintf(buf, len, "its print format uses a field '%s' it does not have", name);
+		return buf;
+	}
+	/* libtraceevent reads the print format only once the fields are read. */
+	if (!event->print_fmt.format)
+		return "its fields do not parse";
+	return "its print format does not parse";
+}

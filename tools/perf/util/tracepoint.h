@@ -22,5 +22,12 @@ char *tracepoint__read_file(const char *relpath, size_t *size);
 /* One libtraceevent handle for the process; formats are parsed on demand. */
 struct tep_handle *tracepoint__tep(void);
 struct tep_event *tracepoint__format(const char *sys, const char *name);
+/*
+ * What is wrong with a parsed format, or NULL when nothing is: the fields
+ * or the print format did not parse, or the print format uses a field the
+ * event does not have (a kernel's formats only use their own).  Static
+ * text, or @buf (of @len bytes) for a field's name.
+ */
+const char *tracepoint__format_problem(struct tep_event *event, char *buf, size_t len);
 
 #endif

@@ -3,11 +3,14 @@
 # Every run is bounded by timeout(1): a hang fails like a crash does.  A crash
 # (a signal: exit 130 to 192) or an ASan report fails the test; a clean
 # error (exit 1, 129 or the distro's 234 and 255, with a message) passes.
-# A truncated file shows what it holds, then exits non-zero with a warning;
-# records of unknown type are named with their offset and skipped; attrs we
-# cannot trust are refused as the distro does.
+# A truncated or damaged file shows what it holds, then exits 1 with a
+# warning naming the damage: records of unknown type (named with their
+# offset and skipped), samples of no event, a damaged feature, tracing data
+# whose formats do not parse or do not match the records; attrs we cannot
+# trust are refused as the distro does.
 PERF=${PERF:-perf}
 DISTRO=/usr/bin/perf
+. "$(dirname "$0")/lib/perf-data.sh"
 tmp=$(mktemp -d /tmp/perf-corrupt.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -29,7 +32,7 @@ run() {
 	local name=$1 expect=$2
 	shift 2
 	timeout 10 "$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
+	rc=$?
 	if crashed $rc || grep -q -E 'AddressSanitizer|runtime error:' "$tmp/err"; then
 		echo "FAIL $name: exit $rc"; head -5 "$tmp/err"; fail=1; return
 	fi
@@ -81,14 +84,6 @@ for field in 8:104000 8:0 16:0 16:99999999 24:999999999 32:7 32:999999999999 40:
 	case $field in 48:*) ;; *) run "evlist header field $field" fail "$PERF" evlist -i "$tmp/p.data";; esac
 done
 
-# poke FILE OFFSET NBYTES VALUE: writes VALUE little-endian over NBYTES at OFFSET.
-poke() {
-	local hex s="" i
-	hex=$(printf "%0$(($3 * 2))x" "$4")
-	for ((i = $3 - 1; i >= 0; i--)); do s+="\\x${hex:$((i * 2)):2}"; done
-	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-u64_at() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
 attrs_off=$(u64_at "$tmp/good.data" 24)
 attr_entry=$(u64_at "$tmp/good.data" 16)
 "$PERF" script -i "$tmp/good.data" >"$tmp/good.out" 2>/dev/null
@@ -118,13 +113,113 @@ grep -q 'non matching sample_id_all' "$tmp/err" ||
 	{ echo "FAIL sample_id_all mismatch: not refused by name"; cat "$tmp/err"; fail=1; }
 run "evlist sample_id_all mismatch" fail "$PERF" evlist -i "$tmp/two.data"
 
+# damaged NAME FILE CMD...: a file read, but damaged: exit 1, with the damage named.
+damaged() {
+	local name=$1 pattern=$2
+
+	shift 2
+	run "$name" fail "$@"
+	[ "$rc" -eq 1 ] || { echo "FAIL $name: exit $rc, not 1"; cat "$tmp/err"; fail=1; }
+	grep -q -E "$pattern" "$tmp/err" || { echo "FAIL $name: damage not named"; cat "$tmp/err"; fail=1; }
+}
+# Two events, one of whose ids is not the one its samples carry: the
+# distro stops there; we show the rest and exit 1.
+"$DISTRO" record -q -o "$tmp/two.data" -e cpu-clock -e task-clock -c 100000 -- \
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+ids_off=$(u64_at "$tmp/two.data" $((two_attrs + 2 * two_entry - 16)))
+ids_size=$(u64_at "$tmp/two.data" $((two_attrs + 2 * two_entry - 8)))
+# Every id of task-clock (one per CPU): its samples may be on any of them.
+for ((o = ids_off; o < ids_off + ids_size; o += 8)); do
+	poke "$tmp/two.data" "$o" 8 $(( $(u64_at "$tmp/two.data" "$o") ^ 0x5a5a0000 ))
+done
+damaged "sample of an unknown id" 'samples with id not present' "$PERF" script -i "$tmp/two.data"
+damaged "report: sample of an unknown id" 'is damaged' "$PERF" report --stdio -i "$tmp/two.data"
+# Attr 1's id elsewhere than attr 0's: which event a record is of cannot be
+# told (the distro: "non matching sample_type").
+"$DISTRO" record -q -o "$tmp/two.data" -e cpu-clock -e task-clock -c 100000 -- \
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+st_off=$((two_attrs + two_entry + 24))
+poke "$tmp/two.data" $st_off 8 $(( $(u64_at "$tmp/two.data" $st_off) ^ (1 << 16) ))
+run "sample id moved" fail "$PERF" script -i "$tmp/two.data"
+grep -q 'non matching sample_type' "$tmp/err" ||
+	{ echo "FAIL sample id moved: not refused by name"; cat "$tmp/err"; fail=1; }
+
+# A feature whose length runs past its section (HOSTNAME), and one this
+# perf does not read (CPU_TOPOLOGY) placed past the end: named, exit 1.
+cp "$tmp/good.data" "$tmp/f.data"
+read -r host_off _ <<<"$(feature_section "$tmp/f.data" 3)"
+poke "$tmp/f.data" "$host_off" 4 65535
+damaged "damaged HOSTNAME" 'feature HOSTNAME .*is damaged' "$PERF" script -i "$tmp/f.data"
+damaged "evlist: damaged HOSTNAME" 'feature HOSTNAME .*is damaged' "$PERF" evlist -i "$tmp/f.data"
+cp "$tmp/good.data" "$tmp/f.data"
+table=$((data_off + $(u64_at "$tmp/f.data" 48)))
+idx=$(feature_sections "$tmp/f.data" | awk '$1 == 13 { print NR - 1 }')
+if [ -n "$idx" ]; then
+	poke "$tmp/f.data" $((table + idx * 16)) 8 $((size * 4))
+	damaged "CPU_TOPOLOGY past the end" 'CPU_TOPOLOGY' "$PERF" report --stdio -i "$tmp/f.data"
+else
+	echo "note: the distro wrote no CPU_TOPOLOGY here"
+fi
+# MEM_TOPOLOGY (not used here, read by the distro) of a version no perf wrote.
+cp "$tmp/good.data" "$tmp/f.data"
+mem=$(feature_section "$tmp/f.data" 22)
+if [ -n "$mem" ]; then
+	poke "$tmp/f.data" "${mem% *}" 8 2
+	damaged "damaged MEM_TOPOLOGY" 'feature MEM_TOPOLOGY .*is damaged' "$PERF" script -i "$tmp/f.data"
+else
+	echo "note: the distro wrote no MEM_TOPOLOGY here"
+fi
+
+# Tracing data: damaged formats and records that name another event.
+if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts &&
+   "$DISTRO" record -q -o "$tmp/tp.data" -e raw_syscalls:sys_exit -- ls / >/dev/null 2>&1; then
+	td=$(feature_section "$tmp/tp.data" 1)
+	td_off=${td% *}
+	# patch_td NAME STRING REPLACEMENT: the first STRING in the tracing data replaced.
+	patch_td() {
+		local at
+
+		cp "$tmp/tp.data" "$tmp/t.data"
+		at=$(tail -c +$((td_off + 1)) "$tmp/t.data" | grep -a -b -o -F -m1 "$2" | head -1)
+		at=$((td_off + ${at%%:*}))
+		printf '%s' "$3" | dd of="$tmp/t.data" bs=1 seek=$at conv=notrunc status=none
+	}
+	# The field 'ret' renamed: the print format uses a field the event lacks.
+	patch_td field "field:long ret;" "field:long rex;"
+	damaged "format field renamed" "sys_exit .*field 'ret' it does not have" \
+		"$PERF" script -i "$tmp/t.data"
+	damaged "report: format field renamed" "field 'ret'" "$PERF" report --stdio -i "$tmp/t.data"
+	damaged "evlist: format field renamed" "field 'ret'" "$PERF" evlist -v -i "$tmp/t.data"
+	# A byte no kernel writes in a format.
+	patch_td binary "print fmt:" "print$(printf '\377')fmt:"
+	damaged "format not text" 'not text' "$PERF" script -i "$tmp/t.data"
+	# The event's id changed in its format: no format for the file's event.
+	id=$(u64_at "$tmp/tp.data" $(( $(u64_at "$tmp/tp.data" 24) + 8 )))
+	patch_td id "ID: $id" "ID: $(( ${id:0:1} % 9 + 1 ))${id:1}"
+	damaged "format id changed" 'no format for it' "$PERF" script -i "$tmp/t.data"
+	# A record whose common_type names another event: [UNKNOWN EVENT].
+	cp "$tmp/tp.data" "$tmp/t.data"
+	off=$(u64_at "$tmp/t.data" 40)
+	while [ "$(od -An -t u4 -j "$off" -N 4 "$tmp/t.data" | tr -d ' ')" -ne 9 ]; do
+		off=$((off + $(od -An -t u2 -j $((off + 6)) -N 2 "$tmp/t.data" | tr -d ' ')))
+	done
+	st=$(u64_at "$tmp/t.data" $(( $(u64_at "$tmp/t.data" 24) + 24 )))
+	words=0
+	for bit in 0 1 2 3 6 7 8 9 16; do (( (st >> bit) & 1 )) && words=$((words + 1)); done
+	poke "$tmp/t.data" $((off + 8 + words * 8 + 4)) 2 $(( (id + 1) & 0xffff ))
+	damaged "record of another event" 'names event id' "$PERF" script -i "$tmp/t.data"
+else
+	echo "note: no tracing data cases (they need root, tracefs and a tracepoint recorded)"
+fi
+
 # The first record's type set to one no perf defines (0, a kernel type to
 # come, one past every user type): named with its offset, skipped, counted at
 # the end; every sample is still shown.
 for t in 0 30 200; do
 	cp "$tmp/good.data" "$tmp/u.data"
 	poke "$tmp/u.data" "$data_off" 4 $t
-	run "unknown type $t" any "$PERF" script -i "$tmp/u.data"
+	run "unknown type $t" fail "$PERF" script -i "$tmp/u.data"
+	[ "$rc" -eq 1 ] || { echo "FAIL unknown type $t: exit $rc, not 1"; fail=1; }
 	grep -q "unknown type $t .*at offset $data_off" "$tmp/err" ||
 		{ echo "FAIL unknown type $t: no warning with the offset"; cat "$tmp/err"; fail=1; }
 	grep -q "1 records of unknown type skipped, the first at offset $data_off" "$tmp/err" ||
