@@ -6,6 +6,9 @@
 #   make test     deps + build + the whole `perf test` table, then the
 #                 unit tests again under AddressSanitizer/UBSan
 #   make bench    benchmarks against the distro perf (bench/)
+#   make sweep    every record command line of tools/perf/tests/sweep, read by
+#                 our readers and the distro's, compared (needs root and the
+#                 distro perf; its figures at the end)
 #   make clean
 
 PERF_DIR := tools/perf
@@ -15,7 +18,7 @@ PERF     := $(PERF_DIR)/perf
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
 
-.PHONY: all deps run test test-unit test-asan bench fuzz clean
+.PHONY: all deps run test test-unit test-asan bench fuzz sweep clean
 
 all:
 	$(MAKE) -C $(PERF_DIR)
@@ -50,6 +53,9 @@ test-asan:
 
 bench: deps all
 	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
+
+sweep: deps all
+	@PERF=$(CURDIR)/$(PERF) bash $(PERF_DIR)/tests/shell/reader-sweep.sh --all
 
 fuzz: deps
 	$(MAKE) -C $(PERF_DIR) fuzz
