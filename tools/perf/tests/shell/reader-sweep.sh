@@ -14,8 +14,8 @@
 # compared ("not compared"); when both refuse alike, it is counted apart.
 #
 # perf test runs the rows flagged "test"; with --all (make sweep) every
-# row.  SWEEP_ROWS=<glob> picks rows by name.  SWEEP_KEEP=<dir> keeps the
-# files, outputs and log there.
+# row.  SWEEP_ROWS=<glob> picks rows by name, SWEEP_JOBS=<n> runs n rows
+# at a time, SWEEP_KEEP=<dir> keeps the files, differences and log there.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/common.sh"
 . "$here/lib/report-compare.sh"
@@ -228,10 +228,11 @@ read_all() {
 	done 5< <(rows "$tables/readers.table")
 }
 
-while IFS=$'\t' read -r -u 6 name kind flags opts wl; do
+# sweep_row: records the current row with both recorders, reads the files.
+sweep_row() {
 	# shellcheck disable=SC2053
-	[[ $name == ${SWEEP_ROWS:-*} ]] || continue
-	[ $all -eq 1 ] || [[ ,$flags, == *,test,* ]] || continue
+	[[ $name == ${SWEEP_ROWS:-*} ]] || return 0
+	[ $all -eq 1 ] || [[ ,$flags, == *,test,* ]] || return 0
 	n_rows=$((n_rows + 1))
 	if record "$PERF" o; then
 		n_rec_o=$((n_rec_o + 1))
@@ -240,21 +241,54 @@ while IFS=$'\t' read -r -u 6 name kind flags opts wl; do
 		n_rec_fail=$((n_rec_fail + 1))
 		problem "RECORD FAILED (ours): $name: $(head -2 "o-$name.err" 2>/dev/null)"
 	fi
-	[[ ,$flags, == *,ours,* ]] && continue
+	[[ ,$flags, == *,ours,* ]] && return 0
 	if record "$ORACLE" d; then
 		n_rec_d=$((n_rec_d + 1))
 		read_all "d-$name.data"
 	else
 		note "the distro could not record $name: $(head -1 "d-$name.err" 2>/dev/null)"
 	fi
-done 6< <(rows "$tables/record.table")
+}
+
+FIGURES="n_rows n_rec_o n_rec_d n_rec_fail n_files n_cmp n_eq n_allowed n_unexp n_crash n_hang n_nc n_refused"
+
+# SWEEP_JOBS=<n>: the rows shared among n copies of this script (row i to
+# copy i mod n), each in a directory of its own; their figures are added up.
+if [ "${SWEEP_JOBS:-1}" -gt 1 ] && [ -z "${SWEEP_SHARD:-}" ]; then
+	for i in $(seq 0 $((SWEEP_JOBS - 1))); do
+		SWEEP_SHARD=$i/$SWEEP_JOBS bash "$here/reader-sweep.sh" "$@" >"shard.$i" 2>&1 &
+	done
+	wait
+	for f in $FIGURES; do
+		printf -v "$f" %d "$(awk -v f="$f" '$1 == "figure" && $2 == f { s += $3 } END { print s + 0 }' shard.*)"
+	done
+	grep -hv '^figure \|^used ' shard.* | tee -a "$log"
+	for row in "${allowed[@]}"; do
+		grep -qxF "used $row" shard.* && used[$row]=1
+	done
+else
+	row_nr=-1
+	while IFS=$'\t' read -r -u 6 name kind flags opts wl; do
+		row_nr=$((row_nr + 1))
+		[ -z "${SWEEP_SHARD:-}" ] || [ $((row_nr % ${SWEEP_SHARD#*/})) -eq "${SWEEP_SHARD%/*}" ] ||
+			continue
+		sweep_row
+	done 6< <(rows "$tables/record.table")
+	if [ -n "${SWEEP_SHARD:-}" ]; then
+		for f in $FIGURES; do echo "figure $f ${!f}"; done
+		for row in "${!used[@]}"; do echo "used $row"; done
+		[ -z "${SWEEP_KEEP:-}" ] || { mkdir -p "$SWEEP_KEEP" && cp "$log" "$SWEEP_KEEP/sweep.log.${SWEEP_SHARD%/*}" &&
+					       cp -r ./*.data diff.* "$SWEEP_KEEP"/ 2>/dev/null; }
+		exit 0
+	fi
+fi
 
 if [ $all -eq 1 ] && [ -z "${SWEEP_ROWS:-}" ]; then
 	for row in "${allowed[@]}"; do
 		[ -n "${used[$row]:-}" ] || problem "allowed difference never seen: ${row//$'\t'/ | }"
 	done
 fi
-cat <<EOF
+cat <<END
 rows recorded:            $n_rows (files: ours $n_rec_o, the distro's $n_rec_d; our recorder failed $n_rec_fail)
 files read:               $n_files, each by $(rows "$tables/readers.table" | wc -l) reader command lines, ours and the distro's
 comparisons made:         $n_cmp
@@ -265,9 +299,9 @@ crashes (ours):           $n_crash
 hangs (ours):             $n_hang
 not compared:             $n_nc (the distro crashed, hung or failed where we did not)
 refused alike:            $n_refused (both exited non-zero with the same status and output)
-EOF
+END
 if [ -n "${SWEEP_KEEP:-}" ]; then
-	mkdir -p "$SWEEP_KEEP" && cp -r "$TMPD"/*.data "$TMPD"/diff.* "$log" "$SWEEP_KEEP"/ 2>/dev/null
+	mkdir -p "$SWEEP_KEEP" && cp -r ./*.data diff.* "$log" "$SWEEP_KEEP"/ 2>/dev/null
 	echo "files, differences and log kept in $SWEEP_KEEP"
 fi
 [ $((n_unexp + n_crash + n_hang + n_rec_fail)) -eq 0 ] ||
