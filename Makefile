@@ -55,7 +55,7 @@ bench: deps all
 	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/sideband-forks.sh bench/script-throughput.sh; do bash $$b || exit 1; done
 
 sweep: deps all
-	@PERF=$(CURDIR)/$(PERF) bash $(PERF_DIR)/tests/shell/reader-sweep.sh --all
+	@PERF=$(CURDIR)/$(PERF) SWEEP_JOBS=$${SWEEP_JOBS:-4} bash $(PERF_DIR)/tests/shell/reader-sweep.sh --all
 
 fuzz: deps
 	$(MAKE) -C $(PERF_DIR) fuzz
