@@ -169,13 +169,15 @@ problem() { echo "$*" | tee -a "$log"; }
 
 # read_all <file>: every reader, ours and the distro's, on it.
 read_all() {
-	local f=$1 id=${1%.data} rname rcmd orc drc pid_o
+	local f=$1 id=${1%.data} rname rcmd orc drc pid_o shown
 	local -a r in
 	local src=/dev/null
 
 	n_files=$((n_files + 1))
 	in=(-i "$f")
 	[ "$kind" = pipe ] && { in=(-i -); src=$f; }
+	shown="${in[*]}"
+	[ "$kind" = pipe ] && shown="-i - <$f"
 	while IFS=$'\t' read -r -u 5 rname rcmd; do
 		eval "r=($rcmd)"
 		# Both at once: they only read the file.
@@ -187,12 +189,12 @@ read_all() {
 		orc=$?
 		if [ $orc -eq 124 ]; then
 			n_hang=$((n_hang + 1))
-			problem "HANG: perf $rcmd ${in[*]} (ours, $READ_T s)"
+			problem "HANG: perf $rcmd $shown (ours, $READ_T s)"
 			continue
 		fi
 		if crashed $orc; then
 			n_crash=$((n_crash + 1))
-			problem "CRASH: perf $rcmd ${in[*]} exited $orc (ours)"
+			problem "CRASH: perf $rcmd $shown exited $orc (ours)"
 			continue
 		fi
 		if [ $drc -ne 0 ]; then
@@ -222,7 +224,7 @@ read_all() {
 			continue
 		fi
 		n_unexp=$((n_unexp + 1))
-		problem "DIFFERS: perf $rcmd ${in[*]}: ours exited $orc, the distro 0"
+		problem "DIFFERS: perf $rcmd $shown: ours exited $orc, the distro 0"
 		diff o.out d.out >"diff.$id.$rname"
 		head -6 "diff.$id.$rname" | tee -a "$log"
 		[ $orc -eq 0 ] || head -3 o.err | tee -a "$log"
