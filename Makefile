@@ -6,6 +6,9 @@
 #   make test     deps + build + the whole `perf test` table, then the
 #                 unit tests again under AddressSanitizer/UBSan
 #   make bench    benchmarks against the distro perf (bench/)
+#   make sweep    every record command line of tools/perf/tests/sweep, read by
+#                 our readers and the distro's, compared (needs root and the
+#                 distro perf; its figures at the end)
 #   make clean
 
 PERF_DIR := tools/perf
@@ -15,7 +18,7 @@ PERF     := $(PERF_DIR)/perf
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
 
-.PHONY: all deps run test test-unit test-asan bench bench-quick fuzz clean
+.PHONY: all deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 
 all:
 	$(MAKE) -C $(PERF_DIR)
@@ -54,6 +57,9 @@ bench: deps all
 # The short form of every benchmark, a few minutes: its ratios beside their targets.
 bench-quick: deps all
 	@bash bench/quick.sh
+
+sweep: deps all
+	@PERF=$(CURDIR)/$(PERF) SWEEP_JOBS=$${SWEEP_JOBS:-4} bash $(PERF_DIR)/tests/shell/reader-sweep.sh --all
 
 fuzz: deps
 	$(MAKE) -C $(PERF_DIR) fuzz

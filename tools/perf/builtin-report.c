@@ -58,7 +58,7 @@ struct hists {
 	struct hist_entry *e;	/* open-addressing table */
 	size_t cap, nr;
 	u64 total_period, nr_samples;
-	u64 lost_samples;	/* from LOST_SAMPLES records naming this event (--stats) */
+	u64 lost_samples;	/* from LOST_SAMPLES records naming this event */
 };
 
 struct report {
@@ -1759,17 +1759,21 @@ filter_done:
 		report__exit(&r);
 		return err ? cmd_exit_status(err) : truncated;
 	}
+	/* "Total Lost Samples" adds up the LOST_SAMPLES records, as the distro's. */
+	r.tool.other = report__count_other;
 	err = perf_session__process_events(r.session, &r.tool);
 	if (err) {
 		fprintf(stderr, "perf report: %s: %s\n", input,
 			r.session->errmsg[0] ? r.session->errmsg : strerror(-err));
 	} else {
-		u64 nr_samples = 0;
+		u64 nr_samples = 0, lost = 0;
 
 		if (perf_session__warn_stats(r.session))
 			truncated = true;
-		evlist__for_each_entry(r.session->evlist, e)
+		evlist__for_each_entry(r.session->evlist, e) {
 			nr_samples += r.hists[e->idx].nr_samples;
+			lost += r.hists[e->idx].lost_samples;
+		}
 		/*
 		 * No sample at all (none in the file, or none in --time or
 		 * --cpu), as the distro says it; samples only filtered by
@@ -1779,7 +1783,7 @@ filter_done:
 			fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 		else if (!quiet)
 			printf("%s# Total Lost Samples: %llu\n#\n", elided ? "" : "#\n",
-			       (unsigned long long)r.session->nr_lost);
+			       (unsigned long long)lost);
 		evlist__for_each_entry(r.session->evlist, e) {
 			/* A group's members are shown with their leader. */
 			if (r.group && !evsel__is_group_leader(e))

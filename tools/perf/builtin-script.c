@@ -154,6 +154,9 @@ static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, u
 		f = sc->type_fields[type];
 	} else if (sc->all_set) {
 		f = asked = sc->all_fields;
+		/* For every event, 'trace' is only a tracepoint's (see script__parse_fields). */
+		if (!evsel__is_tracepoint(evsel))
+			f = asked = f & ~F_TRACE;
 	} else {
 		f = script__defaults(evsel);
 		/* Without -F a tracepoint with callchains shows its stack, as the distro does. */
@@ -729,6 +732,21 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 	return 0;
 }
 
+/*
+ * 'trace' in a list for every event is left out for the events of the
+ * other types, which have no tracepoint fields; the distro says so, once
+ * for each type it knows, as the list is read.
+ */
+static void script__warn_trace_ignored(void)
+{
+	static const char *const types[] = {
+		"hardware", "software", "hardware-cache", "unknown", "unknown", "unknown", "unknown",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", types[i]);
+}
+
 static int script__parse_fields(struct script *sc, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
@@ -796,6 +814,8 @@ static int script__parse_fields(struct script *sc, const char *arg)
 		} else {
 			*set |= field_names[i].bit;
 			*flag = true;
+			if (!colon && field_names[i].bit == F_TRACE)
+				script__warn_trace_ignored();
 		}
 	}
 	free(copy);

@@ -14,7 +14,10 @@
 #include "tests.h"
 #include "util/event.h"
 
-/* A CPU_MAP record listing CPUs 0, 1, 2 and 5 (type 0: a u16 count and u16 CPUs). */
+/*
+ * A CPU_MAP record listing CPUs -1, 1, 2 and 5 (type 0: a u16 count and u16
+ * CPUs; 0xffff is the "any CPU" of a per-thread map).
+ */
 struct cpu_list_record {
 	struct perf_event_header h;
 	u16 type, nr, cpu[4];
@@ -39,10 +42,10 @@ static int check_dump(const char *cmd, const char *data, const char *got, u64 of
 		 "\n0x%llx@%s [0x18]: event: 74\n"
 		 ".\n"
 		 ". ... raw event: size 24 bytes\n"
-		 ".  0000:  4a 00 00 00 00 00 18 00 00 00 04 00 00 00 01 00  J...............\n"
+		 ".  0000:  4a 00 00 00 00 00 18 00 00 00 04 00 ff ff 01 00  J...............\n"
 		 ".  0010:  02 00 05 00 00 00 00 00                          ........        \n"
 		 "\n"
-		 "-1 -1 0x%llx [0x18]: PERF_RECORD_CPU_MAP: 0-2,5\n%s",
+		 "-1 -1 0x%llx [0x18]: PERF_RECORD_CPU_MAP: -1,1-2,5\n%s",
 		 (unsigned long long)off, data, (unsigned long long)off,
 		 strcmp(cmd, "report") ? "" : ": unhandled!\n");
 	snprintf(aux, sizeof(aux), "\n-1 -1 0x%llx [0x10]: PERF_RECORD_AUX: record too short for "
@@ -62,7 +65,7 @@ static int check_dump(const char *cmd, const char *data, const char *got, u64 of
 static int test__raw_dump(void)
 {
 	struct cpu_list_record cm = {
-		{ PERF_RECORD_CPU_MAP, 0, sizeof(cm) }, 0, 4, { 0, 1, 2, 5 }, 0,
+		{ PERF_RECORD_CPU_MAP, 0, sizeof(cm) }, 0, 4, { 0xffff, 1, 2, 5 }, 0,
 	};
 	/* An AUX record has three u64 fields; this one has one. */
 	u64 aux[2] = { PERF_RECORD_AUX | (16ULL << 48), 0x1000 };

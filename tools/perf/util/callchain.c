@@ -388,6 +388,7 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 	struct callchain_node *top = &root->node, **kids;
 	int margin = 0;
 	size_t nr;
+	bool printed = false;
 
 	g->min_abs = (u64)(total * (g->p->min_percent / 100.0));
 	kids = node__sorted_children(top, graph__min(g, top), &nr, node__cumul_cmp);
@@ -399,7 +400,6 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 	if (nr == 1 && kids[0]->cumul == parent) {
 		/* Every chain starts with this run: it heads the tree, without a share. */
 		struct callchain_node *k = kids[0], *end = run__end(k), *c;
-		bool printed = false;
 
 		for (c = k;; c = c->child) {
 			if (!(c == k && g->p->skip_first)) {
@@ -419,6 +419,9 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 		top = end;
 	}
 	free(kids);
+	/* The entry's own frame alone, not shown (skip_first): no tree, no blank line, as the distro. */
+	if (!printed && !top->child)
+		return;
 	if (g->p->mode == CHAIN_GRAPH_REL)
 		total = parent;
 	graph__set_bit(g, 0, true);

@@ -334,7 +334,8 @@ static int cpu_map_record__cpus(const unsigned char *p, u32 room, int *map, int 
 	if (type == 0) {
 		for (u32 i = 0; i < n && 4 + 2 * i + 2 <= room && nr < cap; i++) {
 			memcpy(&a, p + 4 + 2 * i, 2);
-			map[nr++] = a;
+			/* 0xffff is the "any CPU" entry of a per-thread map: -1. */
+			map[nr++] = a == (u16)-1 ? -1 : a;
 		}
 	} else if (type == 1 && (a == 4 || a == 8)) {
 		u32 start = a == 4 ? 6 : 8;

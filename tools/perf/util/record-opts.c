@@ -231,6 +231,7 @@ enum {
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
 	OPT_SWITCH_EVENTS,
+	OPT_SAMPLE_CPU,
 };
 
 /* "200", "200ms", "2s", "1m" -> milliseconds (a bare number is milliseconds). */
@@ -335,6 +336,8 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
 		{ "no-buildid",		no_argument,	   NULL, 'B' },
 		{ "data",		no_argument,	   NULL, 'd' },
+		{ "timestamp",		no_argument,	   NULL, 'T' },
+		{ "sample-cpu",		no_argument,	   NULL, OPT_SAMPLE_CPU },
 		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
 		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
 		{ "clockid",		required_argument, NULL, 'k' },
@@ -358,7 +361,7 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNdk:qvhD:z::", longopts,
+	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNdTk:qvhD:z::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -515,6 +518,10 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 			break;
 		case 'd':
 			opts->sample_address = true;
+			break;
+		case 'T':
+		case OPT_SAMPLE_CPU:
+			/* Every sample has its time and CPU already (see evsel__config). */
 			break;
 		case 'N':
 			opts->no_buildid_cache = true;
