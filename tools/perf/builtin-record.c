@@ -1081,6 +1081,8 @@ static const char * const record_usage[] = {
 	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
 	"    --buildid-all         record the build ids of all DSOs, hit or not",
 	"    --switch-events       record context switch events",
+	"-T, --timestamp           record each sample's time (always recorded)",
+	"    --sample-cpu          record each sample's CPU (always recorded)",
 	"-k, --clockid <clock>     sample times in this clock: monotonic, monotonic_raw, realtime,",
 	"                          boottime, tai, or a number",
 	"-z, --compression-level[=n] compress the records with zstd, level n (1-22, default 1)",
