@@ -108,10 +108,11 @@ grep -qx "Warning: 4 control answers were never read (0 could not be written, 4 
 	{ cat nr.err; fail "the 4 answers nobody read were not counted"; }
 # Section 8's 4 answers (3 pings, the stop) went to a reader that took one
 # byte and left: written before it left, or refused (EPIPE) after, which
-# is said once at most; all 4 are counted either way.
+# is said once at most.  Each is counted, but the first when the reader
+# took its byte from it (it then was read, in part): 3 or 4, by timing.
 [ "$(grep -c 'could not be written to the ack channel' pipe.err)" -le 1 ] ||
 	{ cat pipe.err; fail "answers that could not be written were said more than once"; }
-grep -q '^Warning: 4 control answers were never read' pipe.err ||
+grep -Eq '^Warning: [34] control answers were never read' pipe.err ||
 	{ cat pipe.err; fail "the 4 answers whose reader had gone were not counted"; }
 
 # 9. -D -1: nothing until 'enable'; stopped before it, the file has no samples.
