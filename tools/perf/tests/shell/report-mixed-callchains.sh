@@ -75,6 +75,10 @@ for f in d-mixed.data o-mixed.data o-readme.data; do
 	for mode in "--no-children" "--no-children --sort comm,dso" "--no-children -n --sort pid,sym" \
 		    "--group --no-children"; do
 		runs=$((runs + 1))
+		# As below: the distro's --comm keeps an entry of several comms
+		# (a pid that exec'ed) by the first it saw, so with --comm the
+		# comm is a key.
+		[ -n "$only" ] && mode=${mode/--sort pid,sym/--sort comm,pid,sym}
 		# shellcheck disable=SC2086
 		compare "$f" $mode $only || fails=$((fails + 1))
 	done
