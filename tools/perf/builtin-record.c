@@ -1490,14 +1490,17 @@ static bool record__size_reached(struct record *rec)
 	return bytes >= size;
 }
 
-/* The buffer entries left in the pollfd array (the control channel is not one). */
+/*
+ * The buffer entries left in the pollfd array that poll() watches (the
+ * control channel is not one, nor an overwrite buffer's fd -1 entry).
+ */
 static int record__buffers_polled(struct record *rec)
 {
 	struct fdarray *fda = &rec->evlist->pollfd;
 	int n = 0;
 
 	for (int i = 0; i < fda->nr; i++)
-		n += fda->priv[i].ptr != NULL;
+		n += fda->priv[i].ptr != NULL && fda->entries[i].fd >= 0;
 	return n;
 }
 

@@ -363,7 +363,16 @@ static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *r
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, output) < 0) {
 					return -errno;
 				}
-				pos = fdarray__add(&root->pollfd, fd,
+				/*
+				 * An overwrite buffer is read only at a dump, so its
+				 * entry holds fd -1, which poll() skips: the kernel
+				 * would otherwise wake the recorder at every half
+				 * lap of it (several times a second under -g), to
+				 * find nothing to do.  Its task's hangup still shows
+				 * on the tracking event, which an overwrite recorder
+				 * always opens on the same CPUs and threads.
+				 */
+				pos = fdarray__add(&root->pollfd, evlist->overwrite ? -1 : fd,
 						   evlist->overwrite ? 0 : POLLIN | POLLERR | POLLHUP);
 				if (pos < 0)
 					return pos;
