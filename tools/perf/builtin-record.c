@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
@@ -1648,7 +1649,6 @@ int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
 		.opts = {
-			.output = "perf.data",
 			.freq = 4000,
 			.stack_size = 8192,
 			.sideband_max = DEFAULT_SIDEBAND_MAX,
@@ -1684,6 +1684,12 @@ int cmd_record(int argc, const char **argv)
 		/* The distro tells only the first override (-C before -a). */
 		if (lost)
 			ui__warning("%s\n", target__override_str(lost & -lost));
+	}
+	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
+	if (!opts->output) {
+		struct stat st;
+
+		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
 	if (!strcmp(opts->output, "-") && opts->switch_output) {
 		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
@@ -1722,6 +1728,7 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		goto out_delete;
 	if (opts->workload) {
+		rec.workload.stdout_to_stderr = !strcmp(opts->output, "-");
 		err = workload__prepare(&rec.workload, rec.argv, &rec.child_mask);
 		if (err) {
 			pr_err("Cannot start the workload: %s\n", strerror(-err));

@@ -4,6 +4,7 @@
  *   prctl N            N calls of prctl(PR_SET_NAME) (names "wl-prctl")
  *   getppid N          N calls of getppid()
  *   burn SECS          spin in user space for SECS seconds (float)
+ *   clock N            N calls of clock_gettime() (in the vdso, on most kernels)
  *   mark NAME PID      prctl(PR_SET_NAME, NAME), then SIGUSR2 to PID
  *   forks N            N short-lived child processes
  *   threads N MS [wait]  N threads (the main one too) each spin for MS ms of
@@ -359,6 +360,13 @@ int test__workload(int argc, const char **argv)
 			syscall(SYS_getppid);
 		return 0;
 	}
+	if (!strcmp(name, "clock")) {
+		struct timespec ts;
+
+		for (long i = 0; i < n; i++)
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+		return 0;
+	}
 	if (!strcmp(name, "burn"))
 		return workload_burn(argc > 1 ? atof(argv[1]) : 1.0);
 	if (!strcmp(name, "mark") && argc > 2) {
@@ -394,7 +402,7 @@ int test__workload(int argc, const char **argv)
 	if (!strcmp(name, "bpf-loop"))
 		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0,
 					 argc > 2 && !strcmp(argv[2], "btf"));
-	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, burn SECS, "
+	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, clock N, burn SECS, "
 		"mark NAME PID, forks N, threads N MS [wait], validate FILE, reads,\n"
 		"trigger-latency N DIR or bpf-loop SECS [btf].\n", name);
 	return 129;

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbol.h"
@@ -800,6 +801,47 @@ static int dso__load_elf(struct dso *dso)
 	return err;
 }
 
+/*
+ * A [vdso] the file gives no build id for (a stream, or a recorder that
+ * wrote none): the symbols of this machine's own vdso, which a reader on
+ * the recording kernel shares, as the distro's reader takes them.  The
+ * image is read from an anonymous file, as libelf reads a path.
+ */
+static int dso__load_own_vdso(struct dso *dso)
+{
+	struct sym_builder b = { 0 };
+	const void *img;
+	char path[64], id[128];
+	bool has_symtab = false;
+	size_t size, done = 0;
+	int fd, err;
+
+	err = vdso__image(&img, &size);
+	if (err)
+		return err;
+	fd = memfd_create("perf-vdso.so", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (done < size) {
+		ssize_t n = write(fd, (const char *)img + done, size - done);
+
+		if (n <= 0) {
+			close(fd);
+			return n < 0 ? -errno : -EIO;
+		}
+		done += n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	pr_debug("symbols of %s from this machine's vdso\n", dso->name);
+	err = elf__load_syms(dso, path, true, &b, &has_symtab, id, sizeof(id));
+	if (!err)
+		err = builder__finish(&b, dso, 0);
+	if (err)
+		builder__free(&b);
+	close(fd);
+	return err;
+}
+
 int dso__load(struct dso *dso)
 {
 	int err;
@@ -809,6 +851,8 @@ int dso__load(struct dso *dso)
 	dso->loaded = true;
 	if (dso->kernel)
 		err = dso__load_kallsyms(dso);
+	else if (!dso->build_id_len && !strcmp(dso->name, "[vdso]"))
+		err = dso__load_own_vdso(dso);
 	else if (dso->name[0] != '/' && !(dso->name[0] == '[' && dso->build_id_len))
 		err = -ENOENT;	/* [heap], anon, a [vdso] without id: no file to read */
 	else

@@ -74,6 +74,9 @@ int workload__prepare(struct workload *w, const char **argv, const sigset_t *mas
 		sigprocmask(SIG_SETMASK, mask, NULL);
 		if (read(cork[0], &c, 1) != 1)
 			_exit(127);
+		/* Text a workload prints would land inside perf's data stream. */
+		if (w->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], (char * const *)argv);
 		err = errno;
 		if (write(fail[1], &err, sizeof(err)) < 0)

@@ -16,6 +16,7 @@ struct workload {
 	int exec_fail_fd;	/* reads the child's exec errno; EOF means it ran */
 	int status;		/* its exit status, once reaped */
 	bool reaped;
+	bool stdout_to_stderr;	/* perf writes its data to stdout: keep the child's text out of it */
 };
 
 /* The child's name until its exec. */
