@@ -514,6 +514,23 @@ struct dso *machine__find_dso(struct machine *m, int pid, u64 addr, bool kernel)
 	return map ? map->dso : NULL;
 }
 
+/*
+ * Memory no file backs (the stack, the heap, anonymous and zero-page
+ * maps): its addresses are its own, as the distro shows them.  The stack's
+ * page offset is where exec first put it, before it was moved at random.
+ */
+static bool map_name__is_anon(const char *name)
+{
+	static const char *const prefixes[] = {
+		"//anon", "[stack", "[heap]", "/anon_hugepage", "/dev/zero",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 		      struct addr_location *al)
 {
@@ -530,6 +547,7 @@ void machine__resolve(struct machine *m, int pid, u64 addr, bool kernel,
 	if (!al->map)
 		return;
 	al->dso = al->map->dso;
-	al->addr = addr - al->map->start + al->map->pgoff;
+	if (!map_name__is_anon(al->dso->name))
+		al->addr = addr - al->map->start + al->map->pgoff;
 	al->sym = dso__find_symbol(al->dso, al->addr, &al->sym_addr);
 }
