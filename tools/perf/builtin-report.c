@@ -966,6 +966,7 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	struct hists **members = NULL;
 	struct grp_stat *gs = NULL;
 	int width[SORT__MAX], nm = 0;
+	bool trace_cut;
 	char buf[1024], unit = ' ', *desc = NULL;
 	u64 nr = h->nr_samples, total = h->total_period;
 	size_t n = 0;
@@ -1037,8 +1038,17 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 	col_names[1] = r->children && !r->nr_cols ? "Self" : "Overhead";
 	qsort(v, n, sizeof(*v), r->nr_cols ? entry__cols_cmp : entry__cmp);
 	sort_gs = NULL;
+	/*
+	 * The distro formats a tracepoint's output when it compares two
+	 * samples, and sizes the column from the outputs formatted by then:
+	 * a table of a single sample keeps the header's width, and its one
+	 * line is cut to it.
+	 */
+	trace_cut = n == 1 && v[0]->nr == 1 && !nm;
 	for (int k = 0; k < r->nr_keys; k++) {
 		width[k] = (int)strlen(key_names[r->keys[k]]);
+		if (r->keys[k] == SORT_TRACE && trace_cut)
+			continue;
 		for (size_t i = 0; i < n; i++) {
 			int w;
 
@@ -1135,8 +1145,11 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				break;
 			default:
 				entry__col(r, e, cols[c], width[key_idx[c]], buf, sizeof(buf));
+				if (cols[c] == SORT_TRACE && trace_cut)
+					printf("  %-*.*s", c == nr_cols - 1 ? 0 : width[key_idx[c]],
+					       width[key_idx[c]], buf);
 				/* The distro pads a last comm or dso column, no other. */
-				if (c == nr_cols - 1 && cols[c] != SORT_COMM && cols[c] != SORT_DSO)
+				else if (c == nr_cols - 1 && cols[c] != SORT_COMM && cols[c] != SORT_DSO)
 					printf("  %s", buf);
 				else
 					printf("  %-*s", width[key_idx[c]], buf);
@@ -1699,8 +1712,12 @@ filter_done:
 	/* A line hidden under --percent-limit hides call-graph branches as small too. */
 	if (r.percent_limit > r.cc.min_percent)
 		r.cc.min_percent = r.percent_limit;
-	/* A file of tracepoints only is sorted by what they say, as the distro does. */
-	if (!sort_arg && !fields_arg && report__all_tracepoints(&r))
+	/*
+	 * A file of tracepoints only is sorted by what they say, as the
+	 * distro does; a stream keeps the default keys, as the distro's
+	 * reader picks them before a stream's events are known.
+	 */
+	if (!sort_arg && !fields_arg && !r.session->pipe && report__all_tracepoints(&r))
 		report__parse_sort(&r, "trace");
 	trace_seq_init(&r.seq);
 	if (header || header_only) {

@@ -265,6 +265,7 @@ struct graph_ctx {
 	char *bits;		/* per depth: a pipe links this level further down */
 	size_t nr_bits;
 	u64 min_abs;		/* graph: the smallest branch shown */
+	size_t frames;		/* graph: frame lines printed */
 };
 
 static void graph__value(struct graph_ctx *g, u64 period, u64 count, u64 total)
@@ -337,6 +338,7 @@ static void graph__frame(struct graph_ctx *g, const struct callchain_frame *f, c
 	else
 		fputs(name, g->fp);
 	fputc('\n', g->fp);
+	g->frames++;
 }
 
 static u64 graph__min(struct graph_ctx *g, struct callchain_node *end)
@@ -426,7 +428,9 @@ static void callchain__fprintf_graph(struct graph_ctx *g, struct callchain_root 
 		total = parent;
 	graph__set_bit(g, 0, true);
 	graph__branches(g, top, total, 1, margin);
-	fputc('\n', g->fp);
+	/* Branches all under the threshold, below a skipped first frame: nothing, no blank line. */
+	if (printed || g->frames)
+		fputc('\n', g->fp);
 }
 
 struct flat_list {
