@@ -1075,13 +1075,10 @@ static void report__print(struct report *r, struct evsel *evsel, struct hists *h
 				width[k] = w;
 		}
 	}
-	if (nr >= 1000) {
+	/* Over 1000, in thousands: 1000 stays 1000, 1000000 is 1000K, as the distro prints them. */
+	for (const char *u = "KMG"; *u && nr > 1000; u++) {
 		nr /= 1000;
-		unit = 'K';
-		if (nr >= 1000) {
-			nr /= 1000;
-			unit = 'M';
-		}
+		unit = *u;
 	}
 	if (!quiet) {
 		/* A group's leader, even shown alone (--no-group), says "events". */
@@ -1708,6 +1705,13 @@ filter_done:
 	/* With children the distro shows callers first unless told otherwise. */
 	if (r.children && !r.cc.order_set)
 		r.cc.order = ORDER_CALLER;
+	/*
+	 * A stream: the distro's reader sets up before it knows the stream has
+	 * call graphs, so it adds no callees up (no Children column), though
+	 * its graphs keep the callers-first order that children asked for.
+	 */
+	if (r.session->pipe)
+		r.children = 0;
 	r.cc.skip_first = sort_arg && !strncmp(sort_arg, "sym", 3);
 	/* A line hidden under --percent-limit hides call-graph branches as small too. */
 	if (r.percent_limit > r.cc.min_percent)

@@ -170,6 +170,16 @@ static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, u
 	/* A field added for a type is shown where that type's events have it, silently. */
 	if (type <= PERF_TYPE_BREAKPOINT)
 		f = (f | sc->type_add[type]) & ~sc->type_del[type];
+	/*
+	 * A stream: the distro sets an event's fields up as its attr arrives,
+	 * and then gives an event with call graphs ip and sym, even on top of
+	 * the fields -F named, unless -F took them away ("-ip").
+	 */
+	if (sc->session->pipe && !sc->hide_chain &&
+	    ((t & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ||
+	     ((t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER))))
+		f |= (F_IP | F_SYM) & ~(sc->del_fields |
+				       (type <= PERF_TYPE_BREAKPOINT ? sc->type_del[type] : 0));
 	*missing = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
 		if (!(f & field_needs[i].bit) || (t & field_needs[i].sample))

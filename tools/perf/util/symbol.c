@@ -303,9 +303,19 @@ static int builder__finish(struct sym_builder *b, struct dso *dso, u64 last_len)
 		b->rank[n] = b->rank[i];
 		n++;
 	}
+	/*
+	 * The last one, size-less too: @last_len long, or (0) to the end of
+	 * the page after its own, as far as the distro lets it reach.
+	 */
 	for (size_t i = 0; i < n; i++) {
-		if (syms[i].end <= syms[i].start)
-			syms[i].end = i + 1 < n ? syms[i + 1].start : syms[i].start + last_len;
+		if (syms[i].end > syms[i].start)
+			continue;
+		if (i + 1 < n)
+			syms[i].end = syms[i + 1].start;
+		else if (last_len)
+			syms[i].end = syms[i].start + last_len;
+		else
+			syms[i].end = (syms[i].start + 4095) / 4096 * 4096 + 4096;
 	}
 	dso->syms = syms;
 	dso->nr_syms = n;
