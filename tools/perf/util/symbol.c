@@ -608,6 +608,22 @@ static int elf__add_plt(Elf *elf, struct sym_builder *b)
  * Adds the symbols of one ELF file to @b: .symtab, else .dynsym.  For the
  * DSO's own file also its segments, PLT names and build id (*@id, hex).
  */
+/* Whether a label in section @ndx is a place of code or data, as the distro takes labels. */
+static bool elf__label_section_ok(Elf *elf, size_t ndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	const char *name;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	if (sh.sh_flags & SHF_EXECINSTR)
+		return true;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && strstr(name, "data");
+}
+
 static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			  struct sym_builder *b, bool *has_symtab, char *id, size_t id_len)
 {
@@ -687,9 +703,13 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			/* Labels (no type) count too, in code and in data, as the distro counts them. */
+			/*
+			 * Labels (no type) count too, in code and in data, as the
+			 * distro counts them: in a section that executes or whose
+			 * name says data, not in .bss (the _end marker).
+			 */
 			if (type == STT_NOTYPE) {
-				if (name[0] == '.' || name[0] == '$')
+				if (name[0] == '.' || name[0] == '$' || !elf__label_section_ok(elf, sym.st_shndx))
 					continue;
 			} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
 				/* Objects too: data addresses (page faults) are named, as in the distro. */
