@@ -38,6 +38,7 @@ struct hist_entry {
 	struct dso *dso;
 	struct symbol *sym;
 	u64 addr;		/* when sym is NULL */
+	u64 sym_off;		/* where in sym its first sample was (not a key): data symbols show it */
 	bool kernel;		/* "[k]"; of the sample that made the entry, not a key */
 	bool no_sym;		/* ... at no symbol (not a key): widens the dso column */
 	bool comm_unset;	/* comm is the ":tid" of a thread with no name yet */
@@ -274,9 +275,10 @@ static struct dso *report__canon_dso(struct report *r, struct dso *dso)
 }
 
 static void entry__set_location(struct report *r, struct hist_entry *key, struct dso *dso,
-				struct symbol *sym, u64 addr)
+				struct symbol *sym, u64 addr, u64 sym_addr)
 {
 	key->no_sym = !sym;
+	key->sym_off = sym && sym_addr >= sym->start ? sym_addr - sym->start : 0;
 	dso = report__canon_dso(r, dso);
 	key->dso = NULL;
 	key->sym = NULL;
@@ -285,9 +287,8 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 		key->dso = dso;
 	if (report__has(r, SORT_SYM)) {
 		key->sym = sym;
+		/* An address without a symbol is one entry whatever its object, as the distro has it. */
 		key->addr = sym ? 0 : addr;
-		if (!report__has(r, SORT_DSO) && !sym)
-			key->dso = dso;	/* addresses only mean something per dso */
 	}
 }
 
@@ -497,7 +498,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	key.kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	if (report__has(r, SORT_DSO) || report__has(r, SORT_SYM) || report__has(r, SORT_SRCLINE)) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, key.kernel, &al);
-		entry__set_location(r, &key, al.dso, al.sym, al.addr);
+		entry__set_location(r, &key, al.dso, al.sym, al.addr, al.sym_addr);
 		if (report__has(r, SORT_SRCLINE)) {
 			struct callchain_frame self = {
 				.dso = al.dso, .sym = al.sym, .ip = sample->ip,
@@ -540,7 +541,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		/* An address in no map keeps the sample's own space, as the distro has it. */
 		if (f->mapped)
 			key.kernel = f->kernel;
-		entry__set_location(r, &key, f->dso, f->sym, f->ip);
+		entry__set_location(r, &key, f->dso, f->sym, f->ip, f->sym_addr);
 		if (report__has(r, SORT_SRCLINE)) {
 			key.srcline = report__srcline(r, f);
 			if (!key.srcline)
@@ -698,7 +699,11 @@ static void entry__col(const struct report *r, const struct hist_entry *e, enum 
 		snprintf(buf, len, "%s", dso__short(e->dso));
 		break;
 	case SORT_SYM:
-		if (e->sym)
+		/* A data symbol with the offset of the entry's first sample in it, as the distro. */
+		if (e->sym && e->sym->object)
+			snprintf(buf, len, "[%c] %s+0x%llx", e->kernel ? 'k' : '.', e->sym->name,
+				 (unsigned long long)e->sym_off);
+		else if (e->sym)
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym->name,
 				 symbol__inlined(e->sym) ? " (inlined)" : "");
 		else

@@ -275,6 +275,7 @@ static struct symbol *dso__inline_sym(struct dso *dso, const struct symbol *base
 	is->sym = *base;
 	is->sym.name = name;
 	is->sym.module = symbol__inlined_module;
+	is->sym.object = false;
 	is->base = base;
 	c->syms[i] = is;
 	c->nr_syms++;

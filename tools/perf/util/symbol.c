@@ -194,6 +194,7 @@ static int builder__add(struct sym_builder *b, u64 start, u64 end, const char *n
 	/* Names are offsets until the pool stops moving. */
 	b->syms[b->nr].name = (const char *)(uintptr_t)b->pool_len;
 	b->syms[b->nr].module = NULL;
+	b->syms[b->nr].object = false;
 	b->syms[b->nr].start = start;
 	b->syms[b->nr].end = end;
 	b->rank[b->nr] = rank;
@@ -722,6 +723,8 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name,
 					   strlen(name),
 					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
+			if (!err)
+				b->syms[b->nr - 1].object = type == STT_OBJECT;
 			free(demangled);
 			if (err)
 				goto out;

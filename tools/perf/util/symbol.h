@@ -7,6 +7,7 @@ struct symbol {
 	u64 start, end;		/* [start, end) */
 	const char *name;	/* in the DSO's string pool */
 	const char *module;	/* kernel modules: "[name]"; NULL otherwise */
+	bool object;		/* data (STT_OBJECT), which report names with its offset */
 };
 
 /* A program segment: maps file offsets to the addresses symbols use. */
