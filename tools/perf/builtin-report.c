@@ -287,8 +287,9 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 		key->dso = dso;
 	if (report__has(r, SORT_SYM)) {
 		key->sym = sym;
-		/* An address without a symbol is one entry whatever its object, as the distro has it. */
 		key->addr = sym ? 0 : addr;
+		if (!report__has(r, SORT_DSO) && !sym)
+			key->dso = dso;	/* addresses only mean something per dso */
 	}
 }
 
