@@ -13,6 +13,8 @@
 
 PERF_DIR := tools/perf
 PERF     := $(PERF_DIR)/perf
+# Builds use every CPU (make JOBS=1 for one at a time).
+JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
@@ -21,7 +23,7 @@ DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-de
 .PHONY: all deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 
 all:
-	$(MAKE) -C $(PERF_DIR)
+	$(MAKE) -j$(JOBS) -C $(PERF_DIR)
 
 deps:
 	@missing=""; \
@@ -42,11 +44,12 @@ run: deps all
 test: deps
 	$(MAKE) all
 	@cd $(PERF_DIR) && ./perf test
-	$(MAKE) -C $(PERF_DIR) fuzz-smoke FUZZ_TIME=60
+	$(MAKE) -j$(JOBS) -C $(PERF_DIR) fuzz-session
+	$(MAKE) -C $(PERF_DIR) fuzz-smoke FUZZ_TIME=30
 	$(MAKE) test-asan
 
 test-asan:
-	$(MAKE) -C $(PERF_DIR) OUTPUT=$(CURDIR)/build-asan/ SANITIZE=1
+	$(MAKE) -j$(JOBS) -C $(PERF_DIR) OUTPUT=$(CURDIR)/build-asan/ SANITIZE=1
 	@echo "== unit tests under AddressSanitizer/UBSan =="
 	@cd $(PERF_DIR) && PERF_TEST_NO_SHELL=1 ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(CURDIR)/build-asan/perf test

@@ -40,12 +40,18 @@ sed -n 's/^\[ perf record: Dump \(st\.data\.[0-9]*\) ([^)]*): [0-9]* samples, \(
 while read -r f first last; do
 	"$PERF" test -w validate "$f" "$first" "$last" >/dev/null || fail "$f has a bad record"
 done < ranges
-for f in st.data.*; do
-	"$ORACLE" script -i "$f" >/dev/null 2>"$f.err" || fail "$f unreadable"
+# The distro reads one dump in five (and the exit dump), two at a time: its
+# reads cost 40 s for all 301, and the validator has seen every record.
+ls st.data.* | awk 'NR % 5 == 1' > oracle.list
+ls st.data.* | tail -1 >> oracle.list
+xargs -P 2 -I{} sh -c '"$1" script -i "$2" >/dev/null 2>"$2.err" || echo "$2 unreadable" >>oracle.bad' \
+	sh "$ORACLE" {} < oracle.list
+[ ! -s oracle.bad ] || { cat oracle.bad; fail "the distro perf could not read every dump"; }
+while read -r f; do
 	! grep -Eiq 'corrupt|invalid|properly terminated|out of order|Check IO' "$f.err" ||
 		{ cat "$f.err"; fail "$f: warnings"; }
-done
-echo "storm: $N dumps whole by the validator and read by the distro perf without a warning ($SECONDS s)"
+done < oracle.list
+echo "storm: $N dumps whole by the validator, $(wc -l < oracle.list) of them read by the distro perf without a warning ($SECONDS s)"
 
 # 2. The disk fills during a dump: the dump is dropped with a clear message,
 #    recording goes on, and once there is room the next dumps are whole.
