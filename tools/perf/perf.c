@@ -3,6 +3,7 @@
  * linked in yet (its cmd_* is a weak NULL) reports that it is not available.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +81,68 @@ void usage_with_option(const char *usage, const char * const *options, const cha
 	fputc('\n', stderr);
 }
 
+/*
+ * The rows of upstream's "perf version --build-options", in its order and
+ * with its names, each "on" when this build has what the row stands for:
+ * DWARF unwinding goes through libdw, not libunwind; there is no perl,
+ * python, slang, numa, aio, auxtrace or syscall table in this perf.
+ */
+static const struct {
+	const char *name, *macro;
+	int on;
+} build_options[] = {
+	{ "dwarf", "HAVE_DWARF_SUPPORT", 1 },
+	{ "dwarf_getlocations", "HAVE_DWARF_GETLOCATIONS_SUPPORT", 0 },
+	{ "glibc", "HAVE_GLIBC_SUPPORT", 1 },
+	{ "syscall_table", "HAVE_SYSCALL_TABLE_SUPPORT", 0 },
+	{ "libbfd", "HAVE_LIBBFD_SUPPORT", 0 },
+	{ "debuginfod", "HAVE_DEBUGINFOD_SUPPORT", 0 },
+	{ "libelf", "HAVE_LIBELF_SUPPORT", 1 },
+	{ "libnuma", "HAVE_LIBNUMA_SUPPORT", 0 },
+	{ "numa_num_possible_cpus", "HAVE_LIBNUMA_SUPPORT", 0 },
+	{ "libperl", "HAVE_LIBPERL_SUPPORT", 0 },
+	{ "libpython", "HAVE_LIBPYTHON_SUPPORT", 0 },
+	{ "libslang", "HAVE_SLANG_SUPPORT", 0 },
+	{ "libcrypto", "HAVE_LIBCRYPTO_SUPPORT", 0 },
+	{ "libunwind", "HAVE_LIBUNWIND_SUPPORT", 0 },
+	{ "libdw-dwarf-unwind", "HAVE_DWARF_SUPPORT", 1 },
+	{ "zlib", "HAVE_ZLIB_SUPPORT", 0 },
+	{ "lzma", "HAVE_LZMA_SUPPORT", 0 },
+	{ "get_cpuid", "HAVE_AUXTRACE_SUPPORT", 0 },
+	{ "bpf", "HAVE_LIBBPF_SUPPORT", 1 },
+	{ "aio", "HAVE_AIO_SUPPORT", 0 },
+	{ "zstd", "HAVE_ZSTD_SUPPORT", 1 },
+	{ "libpfm4", "HAVE_LIBPFM", 0 },
+};
+
+static const char version_usage[] = "perf version [<options>]";
+static const char * const version_options[] = {
+	"    --build-options   display the build options",
+	NULL
+};
+
 int cmd_version(int argc, const char **argv)
 {
+	static const struct option longopts[] = {
+		{ "build-options", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, build = 0;
+
+	optind = 1;
+	while (argv && (c = getopt_long(argc, (char **)argv, "+h", longopts, NULL)) != -1) {
+		if (c != 'b') {
+			usage_with_options(version_usage, version_options);
+			return 129;
+		}
+		build = 1;
+	}
+	/* Words after the options are ignored, as the distro does. */
 	printf("perf version %s\n", PERF_VERSION);
+	for (size_t i = 0; build && i < ARRAY_SIZE(build_options); i++)
+		printf("%22s: [ %s ]  # %s\n", build_options[i].name,
+		       build_options[i].on ? "on " : "OFF", build_options[i].macro);
 	return 0;
 }
 

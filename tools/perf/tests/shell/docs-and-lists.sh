@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
-for c in record report script evlist inject list test daemon; do
+for c in record report script evlist inject list test daemon version; do
 	"$PERF" help $c >page 2>err || { cat err; fail "perf help $c exited $?"; }
 	grep -q '^NAME$' page && grep -q '^OPTIONS$' page || fail "perf help $c: no NAME/OPTIONS headings"
 	grep -q "^       perf-$c - " page || fail "perf help $c: the NAME line is not indented"
@@ -43,6 +43,7 @@ OTHERS=$(cat <<'EOF'
 --intr-regs --user-regs --phys-data --data-page-size --code-page-size|the distro's perf record options, named as such where perf script prints what they record
 --now|systemctl's, in the example that installs the unit file
 --buildid-dir|perf's own option, before the command (checked below)
+--version|perf's own option, before the command (checked by the version test)
 EOF
 )
 "$PERF" --buildid-dir "$TMPD" version >/dev/null || fail "perf --buildid-dir is documented but not taken"

@@ -134,7 +134,8 @@ pr-fr-kill|perf-record.txt|kill -USR2 %1 # when something goes wrong
 skip: it is the whole suite, this test among it|perf-test.txt|perf test
 pt-list|perf-test.txt|perf test -l ring
 pt-verbose|perf-test.txt|perf test -v 5 "cpu map"
-pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test'
+pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test
+pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwarf-unwind'"''
 
 # id | kind | extended regular expression.  Kinds: "must", a line of what
 # the command printed matches; "nopmu", must on a machine without a
@@ -180,6 +181,7 @@ pt-verbose|must|^ *5: .*: Ok$
 pt-verbose|must|^ *[0-9]+: CPU map.*: Ok$
 pt-unit|must|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
 pt-unit|every|^ *[0-9]+: .*: (Ok|Skip.*)$|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
+pv-build|exact|
 make-run|must|^== the first dump, decoded
 make-run|must|^\(read with perf script \(ours\); [0-9]+ lines'
 
