@@ -812,7 +812,7 @@ static int socket_address(const char *base, struct sockaddr_un *addr)
 	if ((size_t)snprintf(addr->sun_path, sizeof(addr->sun_path), "%s/%s", base,
 			     DAEMON_SOCKET) < sizeof(addr->sun_path))
 		return 0;
-	fprintf(stderr, "perf daemon: the base directory path %s is too long for the daemon's "
+	fprintf(stderr, "failed: the base directory path %s is too long for the daemon's "
 		"socket (at most %zu characters): choose a shorter base.\n", base,
 		sizeof(addr->sun_path) - sizeof(DAEMON_SOCKET) - 1);
 	return -ENAMETOOLONG;
@@ -837,7 +837,7 @@ static int daemon__listen(struct daemon *d)
 		int err = -errno;
 
 		umask(old);
-		fprintf(stderr, "perf daemon: cannot listen on %s: %s\n", addr.sun_path,
+		fprintf(stderr, "failed: cannot listen on %s: %s\n", addr.sun_path,
 			strerror(-err));
 		close(fd);
 		return err;
@@ -906,12 +906,12 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 		u->made_base = true;
 	} else if (errno != EEXIST) {
 		err = -errno;
-		fprintf(stderr, "perf daemon: cannot create the base directory %s: %s: create "
+		fprintf(stderr, "failed: cannot create the base directory %s: %s: create "
 			"it, or choose another base.\n", d->base, strerror(-err));
 		return err;
 	}
 	if (stat(d->base, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "perf daemon: the base %s is not a directory: choose another "
+		fprintf(stderr, "failed: the base %s is not a directory: choose another "
 			"base.\n", d->base);
 		return -ENOTDIR;
 	}
@@ -923,7 +923,7 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		fprintf(stderr, "perf daemon: cannot write in the base directory %s: %s: choose "
+		fprintf(stderr, "failed: cannot write in the base directory %s: %s: choose "
 			"a base you may write to.\n", d->base, strerror(-err));
 		start_undo(d, u);
 		return err;
@@ -952,7 +952,7 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 	u->made_output = access(path, F_OK) != 0;
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
-		fprintf(stderr, "perf daemon: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "failed: cannot write %s: %s\n", path, strerror(errno));
 		return -errno;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
@@ -975,7 +975,7 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 		close(out);
 		if (read(pipefd[0], &c, 1) == 1)
 			exit(0);
-		fprintf(stderr, "perf daemon: the daemon (pid %d) ended while starting: see %s\n",
+		fprintf(stderr, "failed: the daemon (pid %d) ended while starting: see %s\n",
 			pid, path);
 		exit(255);
 	}

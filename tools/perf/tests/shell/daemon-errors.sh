@@ -53,12 +53,13 @@ HOME=$TMPD/nohome PERF_CONFIG_NOSYSTEM=1 expect_error "no config at all" 255 "no
 # A base that cannot be created.
 touch file
 printf '[daemon]\nbase = %s\n[session-a]\nrun = -a\n' "$TMPD/file/base" > under-file
-expect_error "base under a file" 255 "cannot create the base directory $TMPD/file/base" \
+# Start's own failures begin "failed:", as the distro's do (its tests read that).
+expect_error "base under a file" 255 "^failed: cannot create the base directory $TMPD/file/base" \
 	start --config under-file
 mkdir long
 printf '[daemon]\nbase = %s\n[session-a]\nrun = -a\n' "$TMPD/long/$(printf 'x%.0s' $(seq 1 100))" \
 	> too-long
-expect_error "base too long" 255 "too long for the daemon's socket" start --config too-long
+expect_error "base too long" 255 "^failed: .* too long for the daemon's socket" start --config too-long
 [ -z "$(ls -A long)" ] || { ls -laR long; fail "a too-long base left files"; }
 
 # A base that cannot be written (as a user who may not: root may write anywhere).
@@ -75,7 +76,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 if [ "$(id -u)" -ne 0 ] || [ ${#as_user[@]} -gt 0 ]; then
 	"${as_user[@]}" "$PERF" daemon start --config "$TMPD/read-only" 2>err.txt && fail "read-only base: started"
-	grep -q "cannot write in the base directory $TMPD/ro" err.txt || { cat err.txt; fail "read-only base: message"; }
+	grep -q "^failed: cannot write in the base directory $TMPD/ro" err.txt || { cat err.txt; fail "read-only base: message"; }
 	[ -z "$(ls -A ro)" ] || { ls -la ro; fail "read-only base: files left"; }
 	echo "read-only base -> $(head -1 err.txt)"
 fi
