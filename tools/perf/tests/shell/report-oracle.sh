@@ -79,10 +79,12 @@ for x in d o; do
 				# 26 samples, one entry of 72 with --sort pid,dso,sym or
 				# --no-children), depending on the order samples come in.
 				# We keep one entry per key.
+				nc=$not_compared
 				compare "$f" $mode || echo "(--sort pid,sym differences above not counted)"
+				runs=$((runs - 1)) not_compared=$nc
 				continue
 			fi
-			compare "$f" $mode || fails=$((fails + 1))
+			compare "$f" $mode || [ $? -eq 2 ] || fails=$((fails + 1))
 		done
 		echo "$f: $(entries <theirs.txt | wc -l) entries in the distro's last report"
 	done
@@ -96,7 +98,7 @@ for f in d-cg.data o-cg.data; do
 		    "-n --show-total-period --no-children" "-c sh --show-total-period"; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
-		compare "$f" $mode || fails=$((fails + 1))
+		compare "$f" $mode || [ $? -eq 2 ] || fails=$((fails + 1))
 	done
 done
 # --stats (the records of each file by type), --header-only and, on the
@@ -154,5 +156,5 @@ for f in d-none.data d-cg.data; do
 		{ echo "$f $t:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
 done
 [ $fails -eq 0 ] || fail_keeping report-oracle "$fails of $runs reports differ from the distro's"
-echo "$runs reports agree with the distro's"
+compared $runs "reports agree with the distro's"
 exit 0

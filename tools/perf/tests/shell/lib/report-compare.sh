@@ -48,7 +48,22 @@ fail_keeping() {
 	fail "$2"
 }
 
-# compare <file> <mode...>: exit status 0 when the reports agree.
+# Comparisons the distro could not make (it crashed): counted apart, never
+# as agreement.
+not_compared=0
+
+# compared <runs> <what>: says how many of <runs> were compared and agree,
+# and how many the distro could not compare; a skip when it compared none.
+compared() {
+	[ "$not_compared" -lt "$1" ] || skip "the distro crashed on all $1 comparisons: nothing compared"
+	local also=""
+
+	[ "$not_compared" -eq 0 ] || also=", $not_compared not compared (the distro crashed)"
+	echo "$(($1 - not_compared)) $2$also"
+}
+
+# compare <file> <mode...>: exit status 0 when the reports agree, 2 when the
+# distro crashed and nothing was compared, 1 when they differ.
 compare() {
 	local f=$1; shift
 	"$PERF" report --stdio -i "$f" "$@" >ours.txt 2>ours.err ||
@@ -61,7 +76,8 @@ compare() {
 	local rc=$?
 	if crashed $rc; then
 		echo "the distro crashed (exit $rc) on $f $*: not compared"
-		return 0
+		not_compared=$((not_compared + 1))
+		return 2
 	fi
 	entries <ours.txt | awk -F'\t' -v only="${compare_only:-}" 'only == "" || $2 ~ only' >ours.e
 	entries <theirs.txt | awk -F'\t' -v only="${compare_only:-}" 'only == "" || $2 ~ only' >theirs.e
