@@ -21,7 +21,7 @@ exited_program_case() {
 	pid=$(./burner 2)
 	sleep 0.05
 	kill -USR2 $rec
-	sleep 0.5
+	wait_files "$tag.data.*" 1
 	kill -INT $rec
 	wait $rec
 	dump=$(ls "$tag".data.* 2>/dev/null | head -1)

@@ -73,9 +73,10 @@ done
 "$PERF" record -q -m 4 -e 'raw_syscalls:*' -g --overwrite --switch-output -o dd.data \
 	-- dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>dd.err &
 REC=$!
-sleep 1
-kill -USR2 $REC
+wait_recording $REC
 sleep 0.5
+kill -USR2 $REC
+wait_files 'dd.data.*' 1
 kill -INT $REC; wait $REC
 first=$(ls dd.data.* | head -1)
 [ -n "$first" ] || fail "no dd dump"

@@ -8,8 +8,9 @@
 # (__print_symbolic, __print_flags), so both paths are held to the oracle.
 PERF=${PERF:-perf}
 DISTRO=/usr/bin/perf
+. "$(dirname "$0")/lib/common.sh"
 tmp=$(mktemp -d /tmp/perf-oracle.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; cleanup' EXIT
 fail=0
 
 [ -x "$DISTRO" ] || { echo "skip: $DISTRO (the distro perf, our oracle) is missing"; exit 2; }
@@ -32,9 +33,10 @@ fi
 	>/dev/null 2>&1
 "$DISTRO" record -q -o fr.data --overwrite --switch-output -e cpu-clock -a >/dev/null 2>&1 &
 rec=$!
-sleep 1
-kill -USR2 $rec
+wait_recording $rec
 sleep 0.5
+kill -USR2 $rec
+wait_files 'fr.data.*' 1
 kill -INT $rec
 wait $rec
 fr=$(ls fr.data.* 2>/dev/null | head -1)

@@ -48,41 +48,53 @@ oracle_ok() {
 	cat "$out"
 }
 
+# deadline S: the waits below end S seconds of wall-clock time from now
+# (not after a count of tries, which a loaded machine stretches);
+# past_deadline is true once that time has come.  Microseconds of
+# EPOCHREALTIME, whatever the locale's decimal point.
+deadline() { DEADLINE=$(( ${EPOCHREALTIME//[!0-9]/} + $1 * 1000000 )); }
+past_deadline() { [ "${EPOCHREALTIME//[!0-9]/}" -ge "$DEADLINE" ]; }
+# How long the waits below give a state to come: 60 s, far beyond what any
+# of them takes on a busy machine (a few seconds), so only a hang fails.
+WAIT_S=60
+
 # Waits until recorder $1 records: it catches SIGUSR2 (with --switch-output)
 # and sleeps in poll(), which it reaches only once every event is open and
 # enabled.  Fails if it exits first.
 wait_recording() {
-	local i mask
-	for i in $(seq 1 3000); do
+	local mask
+
+	deadline $WAIT_S
+	while ! past_deadline; do
 		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
 		[ -n "$mask" ] || fail "process $1 is gone"
 		(( 0x$mask & 0x800 )) && grep -q poll /proc/$1/wchan 2>/dev/null && return 0
 		sleep 0.01
 	done
-	fail "process $1 never got to recording"
+	fail "process $1 never got to recording in $WAIT_S s"
 }
 
-# Waits (30 s at most: a hang fails, not a slow machine) until there are at
+# Waits (WAIT_S s at most: a hang fails, not a slow machine) until there are at
 # least $2 files matching the glob $1, e.g. wait_files 'fr.data.*' 3.
 wait_files() {
-	local i
-	for i in $(seq 1 3000); do
+	deadline $WAIT_S
+	while ! past_deadline; do
 		[ "$(ls $1 2>/dev/null | wc -l)" -ge "${2:-1}" ] && return 0
 		sleep 0.01
 	done
-	fail "waited 30 s for ${2:-1} files $1"
+	fail "waited $WAIT_S s for ${2:-1} files $1"
 }
 # Waits until file $1 has $2 lines matching $3; with a pid $4, fails as soon
 # as that process is gone.
 wait_lines() {
-	local i
-	for i in $(seq 1 3000); do
+	deadline $WAIT_S
+	while ! past_deadline; do
 		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
 		[ -z "${4:-}" ] || kill -0 "$4" 2>/dev/null || { cat "$1"; fail "process $4 is gone"; }
 		sleep 0.01
 	done
 	cat "$1"
-	fail "waited 30 s for $2 lines '$3' in $1"
+	fail "waited $WAIT_S s for $2 lines '$3' in $1"
 }
 
 # Flight recorder $1 (recording a workload that runs on): lets it sample a
