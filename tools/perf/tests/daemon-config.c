@@ -1,6 +1,7 @@
 /*
  * perf daemon's pieces: the config file parser (util/config), the run line
- * splitter and a session's restart delays (util/daemon-session).
+ * splitter and a session's restart delays (util/daemon-session), the
+ * daemon's reading of its config (util/daemon-config).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include "tests.h"
 #include "util/config.h"
+#include "util/daemon-config.h"
 #include "util/daemon-session.h"
 
 /* Every item as "section|key|value|line;" (value "(null)" for a bare key). */
@@ -101,6 +103,70 @@ static int test__daemon_run_line(void)
 	return TEST_OK;
 }
 DEFINE_SUITE(daemon_run_line, "perf daemon: run lines split into words, with quotes");
+
+/* Writes @text to a new temporary file whose name is left in @path. */
+static int write_config(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	ssize_t len = strlen(text);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int test__daemon_config(void)
+{
+	char path[] = "/tmp/perf-test-daemon-config-XXXXXX";
+	struct daemon_config cfg;
+	struct daemon_session *s;
+	char *base;
+	int ret;
+
+	TEST_ASSERT_VAL("write", !write_config(path,
+		"[daemon]\nbase = /var/perf\n[record]\nfoo = 1\n"
+		"[session-a]\nrun = -e cycles\n[session-b]\nrun = -a\n"
+		"[session-a]\nrun = -e instructions -a\n"));
+	ret = daemon_config__read(&cfg, path);
+	TEST_ASSERT_EQUAL("read", ret, 0);
+	TEST_ASSERT_VAL("base", cfg.base && !strcmp(cfg.base, "/var/perf"));
+	s = daemon_sessions__find(&cfg.sessions, "a");
+	TEST_ASSERT_VAL("a second run line replaces the first",
+			s && !strcmp(s->run, "-e instructions -a"));
+	TEST_ASSERT_VAL("the other session", daemon_sessions__find(&cfg.sessions, "b"));
+	TEST_ASSERT_VAL("no such session", !daemon_sessions__find(&cfg.sessions, "c"));
+	base = daemon_config__base(&cfg, NULL);
+	TEST_ASSERT_VAL("daemon.base", base && !strcmp(base, "/var/perf"));
+	free(base);
+	base = daemon_config__base(&cfg, "/other");
+	TEST_ASSERT_VAL("--base wins", base && !strcmp(base, "/other"));
+	free(base);
+	daemon_config__exit(&cfg);
+	unlink(path);
+
+	/* Broken after its base: the daemon refuses it, a client still finds the base. */
+	strcpy(path, "/tmp/perf-test-daemon-config-XXXXXX");
+	TEST_ASSERT_VAL("write", !write_config(path,
+		"[daemon]\nbase = /var/perf\n[session-x]\nrun = \"unclosed\n"));
+	fprintf(stderr, "(an error on line 4 of %s is expected)\n", path);
+	TEST_ASSERT_EQUAL("a broken file", daemon_config__read(&cfg, path), -EINVAL);
+	TEST_ASSERT_VAL("left empty", !cfg.base && list_empty(&cfg.sessions));
+	base = daemon_config__client_base(path, NULL);
+	TEST_ASSERT_VAL("the client's base", base && !strcmp(base, "/var/perf"));
+	free(base);
+	unlink(path);
+
+	strcpy(path, "/tmp/perf-test-daemon-config-XXXXXX");
+	TEST_ASSERT_VAL("write", !write_config(path, "[session-]\nrun = -a\n"));
+	TEST_ASSERT_EQUAL("a session without a name", daemon_config__read(&cfg, path), -EINVAL);
+	unlink(path);
+	return TEST_OK;
+}
+DEFINE_SUITE(daemon_config, "perf daemon: its config read into a base and sessions");
 
 /* A session whose "recorder" is a child that exits at once with @code. */
 static int die_once(struct daemon_session *s, int code)

@@ -1,0 +1,1027 @@
+/*
+ * The perf daemon process (see daemon-server.h): its base directory and
+ * lock, the control socket and its requests, and the sessions it runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include "daemon-config.h"
+#include "daemon-server.h"
+#include "daemon-session.h"
+#include "debug.h"
+
+#define DAEMON_SOCKET	"control"
+#define DAEMON_LOCK	"lock"
+#define DAEMON_OUTPUT	"output"
+
+/* How long a ping waits for its ack, and each step of stopping a recorder. */
+#define PING_TIMEOUT_MS	2000
+#define STOP_TIMEOUT_MS	10000
+
+struct daemon {
+	char *config_path;	/* absolute */
+	char *base;		/* absolute */
+	char *config_base;	/* daemon.base as the config wrote it at start; NULL with --base */
+	char *perf;		/* this binary, which the recorders run */
+	struct list_head sessions;
+	time_t start;
+	int lock_fd, sock_fd, signal_fd, inotify_fd;
+	int stop_client;	/* the `perf daemon stop` waiting for us to finish; -1 */
+	struct list_head dump_waits;	/* struct dump_wait, oldest first */
+	bool done;
+};
+
+/* A `signal --wait` client, answered once each session it asked has dumped. */
+struct dump_request {
+	int fd;			/* the client's socket */
+	int pending;		/* dumps still to come */
+	int ret;		/* its exit code so far */
+	int timeout_s;
+	long long deadline;	/* daemon_session__now() time to give up */
+};
+
+/* One dump a session owes a request: its snapshot acks come in this order. */
+struct dump_wait {
+	struct list_head node;
+	struct daemon_session *session;
+	struct dump_request *req;
+};
+
+static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
+			       struct dump_request *req, const char *why);
+static bool daemon__read_acks(struct daemon *d, struct daemon_session *s);
+
+/* ---- the daemon's log ------------------------------------------------------ */
+
+static void daemon__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void daemon__log(const char *fmt, ...)
+{
+	struct timeval tv;
+	struct tm tm;
+	char when[32];
+	va_list ap;
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	printf("[%s.%06ld] ", when, (long)tv.tv_usec);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+/* ---- sessions under the daemon -------------------------------------------- */
+
+static void daemon__start_session(struct daemon *d, struct daemon_session *s, bool restart)
+{
+	int err = daemon_session__start(s, d->perf, restart);
+
+	if (err) {
+		daemon__log("session '%s' could not start: %s\n", s->name, strerror(-err));
+		s->restart_at = daemon_session__now() + s->backoff * 1000LL;
+		return;
+	}
+	if (restart)
+		s->restarts++;
+	daemon__log("session '%s' started (pid %d): %s\n", s->name, s->pid, s->run);
+}
+
+static void daemon__stop_session(struct daemon *d, struct daemon_session *s)
+{
+	daemon__fail_dumps(d, s, NULL, "the session was stopped");
+	if (s->pid < 0)
+		return;
+	daemon_session__stop(s, STOP_TIMEOUT_MS);
+	daemon__log("session '%s' stopped\n", s->name);
+}
+
+/*
+ * Brings the running sessions in line with @cfg: sessions no longer there
+ * stop, those whose run line changed start over, new ones start.
+ */
+static int daemon__apply(struct daemon *d, struct daemon_config *cfg)
+{
+	struct daemon_session *s, *n, *want;
+
+	list_for_each_entry_safe(s, n, &d->sessions, node) {
+		want = daemon_sessions__find(&cfg->sessions, s->name);
+		if (!want) {
+			daemon__stop_session(d, s);
+			daemon__log("session '%s' is no longer in the config: removed\n", s->name);
+			list_del_init(&s->node);
+			daemon_session__delete(s);
+			continue;
+		}
+		if (!strcmp(want->run, s->run))
+			continue;
+		daemon__log("session '%s' has a new run line: restarting it\n", s->name);
+		daemon__stop_session(d, s);
+		free(s->run);
+		s->run = strdup(want->run);
+		if (!s->run)
+			return -ENOMEM;
+		s->restarts = 0;
+		s->last_status = -1;
+		s->backoff = SESSION_BACKOFF_MIN;
+		daemon__start_session(d, s, false);
+	}
+	list_for_each_entry(want, &cfg->sessions, node) {
+		if (daemon_sessions__find(&d->sessions, want->name))
+			continue;
+		s = daemon_session__new(d->base, want->name, want->run);
+		if (!s)
+			return -ENOMEM;
+		list_add_tail(&s->node, &d->sessions);
+		daemon__start_session(d, s, false);
+	}
+	return 0;
+}
+
+/* The config file changed: a file that does not parse changes nothing. */
+static void daemon__reload(struct daemon *d)
+{
+	struct daemon_config cfg;
+	char *base;
+
+	daemon__log("config %s changed: reloading it\n", d->config_path);
+	if (daemon_config__read(&cfg, d->config_path)) {
+		daemon__log("config not reloaded (see the error above): the sessions stay as "
+			    "they were\n");
+		return;
+	}
+	base = cfg.base;
+	/*
+	 * What start would refuse, reload refuses too: a file with no base
+	 * (an empty one, caught half-written) would otherwise stop every session.
+	 */
+	if (d->config_base && !base) {
+		daemon__log("config not reloaded: it sets no base directory ('base = <dir>' in "
+			    "[daemon]), which start would refuse; the sessions stay as they were\n");
+		daemon_config__exit(&cfg);
+		return;
+	}
+	if (d->config_base && strcmp(base, d->config_base))
+		daemon__log("the base directory cannot change while the daemon runs: keeping %s "
+			    "(restart the daemon to use %s)\n", d->base, base);
+	if (daemon__apply(d, &cfg))
+		daemon__log("reload: out of memory\n");
+	daemon_config__exit(&cfg);
+}
+
+/* Reaps the recorders that ended, and schedules their restarts. */
+static void daemon__reap(struct daemon *d)
+{
+	struct daemon_session *s;
+	char how[64];
+
+	list_for_each_entry(s, &d->sessions, node) {
+		if (!daemon_session__reap(s))
+			continue;
+		daemon_session__describe_status(s->last_status, how, sizeof(how));
+		/* A dump completed just before the end was still answered. */
+		daemon__read_acks(d, s);
+		daemon__fail_dumps(d, s, NULL, how);
+		daemon__log("session '%s' %s; starting it again in %.1f s\n", s->name, how,
+			    (s->restart_at - daemon_session__now()) / 1000.0);
+	}
+}
+
+/* Starts the sessions whose restart is due; returns the poll timeout until the next (ms). */
+static int daemon__restart_due(struct daemon *d)
+{
+	struct daemon_session *s;
+	long long now = daemon_session__now(), next = 0;
+
+	list_for_each_entry(s, &d->sessions, node) {
+		if (!s->restart_at || s->pid >= 0)
+			continue;
+		if (s->restart_at <= now)
+			daemon__start_session(d, s, true);
+		if (s->restart_at && (!next || s->restart_at < next))
+			next = s->restart_at;
+	}
+	return next ? (int)(next - now) : -1;
+}
+
+/* Every recorder ended, all at once: stop, then SIGTERM, then SIGKILL. */
+static void daemon__stop_all(struct daemon *d)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct daemon_session *s;
+
+	for (int step = 0; step < 3; step++) {
+		/* By the clock: a busy machine must not stretch the documented steps. */
+		long long end = daemon_session__now() + STOP_TIMEOUT_MS;
+		bool alive = false;
+
+		list_for_each_entry(s, &d->sessions, node)
+			daemon_session__ask_stop(s, step);
+		while (daemon_session__now() < end) {
+			alive = false;
+			list_for_each_entry(s, &d->sessions, node) {
+				daemon_session__discard_acks(s);
+				alive |= !daemon_session__ended(s);
+			}
+			if (!alive)
+				break;
+			nanosleep(&tick, NULL);
+		}
+		if (!alive)
+			break;
+	}
+	list_for_each_entry(s, &d->sessions, node)
+		if (s->pid >= 0)
+			daemon__log("session '%s' (pid %d) would not end\n", s->name, s->pid);
+}
+
+/* ---- requests from clients ------------------------------------------------- */
+
+static void reply(FILE *out, char tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void reply(FILE *out, char tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(out, "%c ", tag);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
+static long minutes_since(time_t t)
+{
+	return (long)(time(NULL) - t) / 60;
+}
+
+static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
+{
+	struct daemon_session *s;
+	char how[64];
+
+	if (sep)
+		reply(out, 'o', "%d%c%s%c%s%c%s/%s%c%s/%s%c%ld", getpid(), sep, "daemon", sep,
+		      d->base, sep, d->base, DAEMON_OUTPUT, sep, d->base, DAEMON_LOCK, sep,
+		      minutes_since(d->start));
+	else
+		reply(out, 'o', "[%d:daemon] base: %s", getpid(), d->base);
+	if (!sep && verbose) {
+		reply(out, 'o', "  output:  %s/%s", d->base, DAEMON_OUTPUT);
+		reply(out, 'o', "  lock:    %s/%s", d->base, DAEMON_LOCK);
+		reply(out, 'o', "  up:      %ld minutes", minutes_since(d->start));
+	}
+	list_for_each_entry(s, &d->sessions, node) {
+		daemon_session__describe_status(s->last_status, how, sizeof(how));
+		if (sep) {
+			/* -v adds the restarts and how the last recorder ended. */
+			fprintf(out, "o %d%c%s%c%s%c%s%c%s/%s%c%s/%s%c%s/%s%c%ld", s->pid, sep,
+				s->name, sep, s->run, sep, s->dir, sep, s->dir, SESSION_OUTPUT,
+				sep, s->dir, SESSION_CONTROL, sep, s->dir, SESSION_ACK, sep,
+				s->pid < 0 ? 0 : minutes_since(s->start));
+			if (verbose)
+				fprintf(out, "%c%d%c%s", sep, s->restarts, sep, how);
+			fputc('\n', out);
+			continue;
+		}
+		reply(out, 'o', "[%d:%s] perf record %s", s->pid, s->name, s->run);
+		if (!verbose)
+			continue;
+		reply(out, 'o', "  base:    %s", s->dir);
+		reply(out, 'o', "  output:  %s/%s", s->dir, SESSION_OUTPUT);
+		reply(out, 'o', "  control: %s/%s", s->dir, SESSION_CONTROL);
+		reply(out, 'o', "  ack:     %s/%s", s->dir, SESSION_ACK);
+		reply(out, 'o', "  up:      %ld minutes", s->pid < 0 ? 0 : minutes_since(s->start));
+		reply(out, 'o', "  restarts: %d", s->restarts);
+		if (s->last_status >= 0)
+			reply(out, 'o', "  last end: %s", how);
+		if (s->pid < 0 && s->restart_at)
+			reply(out, 'o', "  next start: in %.1f s",
+			      (s->restart_at - daemon_session__now()) / 1000.0);
+	}
+	return 0;
+}
+
+/* "all" (or no name) is every session, as perf daemon has always read it. */
+static bool session_wanted(const struct daemon_session *s, const char *name)
+{
+	return !name || !strcmp(name, "all") || !strcmp(name, s->name);
+}
+
+static void dump_request__finish(struct dump_request *req)
+{
+	dprintf(req->fd, "x %d\n", req->ret);
+	close(req->fd);
+	free(req);
+}
+
+/* Session @s's oldest dump wait has its answer: @file, or @error. */
+static void daemon__dump_done(struct daemon *d, struct dump_wait *w, const char *file,
+			      const char *error)
+{
+	struct dump_request *req = w->req;
+
+	if (file) {
+		dprintf(req->fd, "o %s\n", file);
+	} else {
+		dprintf(req->fd, "e session '%s' wrote no dump: %s\n", w->session->name, error);
+		req->ret = 1;
+	}
+	list_del_init(&w->node);
+	free(w);
+	if (--req->pending == 0)
+		dump_request__finish(req);
+}
+
+/* Every dump @s owes (or, with @req, every dump @req waits for) fails with @why. */
+static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
+			       struct dump_request *req, const char *why)
+{
+	struct dump_wait *w, *n;
+
+	list_for_each_entry_safe(w, n, &d->dump_waits, node)
+		if ((!s || w->session == s) && (!req || w->req == req))
+			daemon__dump_done(d, w, NULL, why);
+}
+
+/*
+ * One line the recorder of @s answered: "ack FILE" ends the oldest dump
+ * waiting on it, an "error: ..." fails it with the recorder's reason; "ack" alone (a ping's,
+ * a stop's) is returned as true for whoever asked.
+ */
+static bool daemon__ack_line(struct daemon *d, struct daemon_session *s, const char *line)
+{
+	struct dump_wait *w, *first = NULL;
+	const char *arg;
+	enum session_answer kind = daemon_session__parse_answer(line, &arg);
+
+	if (kind == ANSWER_ACK)
+		return true;
+	list_for_each_entry(w, &d->dump_waits, node) {
+		if (w->session == s) {
+			first = w;
+			break;
+		}
+	}
+	if (!first || kind == ANSWER_OTHER) {
+		pr_debug("session '%s' answered '%s' to nothing we asked\n", s->name, line);
+		return false;
+	}
+	if (kind == ANSWER_DUMP)
+		daemon__dump_done(d, first, arg, NULL);
+	else
+		daemon__dump_done(d, first, NULL, arg);
+	return false;
+}
+
+/* Reads what @s has answered; true if a plain "ack" was among it. */
+static bool daemon__read_acks(struct daemon *d, struct daemon_session *s)
+{
+	char line[256];
+	bool acked = false;
+
+	while (daemon_session__read_ack(s, line, sizeof(line)) > 0)
+		acked |= daemon__ack_line(d, s, line);
+	return acked;
+}
+
+/* Dump requests whose time is up; returns the ms until the next deadline, or -1. */
+static int daemon__dump_deadlines(struct daemon *d)
+{
+	long long now = daemon_session__now(), next = -1;
+	struct dump_wait *w, *n;
+
+	list_for_each_entry_safe(w, n, &d->dump_waits, node) {
+		if (w->req->deadline <= now) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "none within %d s", w->req->timeout_s);
+			daemon__dump_done(d, w, NULL, why);
+		} else if (next < 0 || w->req->deadline - now < next) {
+			next = w->req->deadline - now;
+		}
+	}
+	return (int)next;
+}
+
+/*
+ * signal: SIGUSR2 to each session's recorder.  With @wait_s, the dump is
+ * asked for with the control command "snapshot" instead, and the client
+ * gets each dump's name as its recorder completes it (returns -1: the
+ * request stays open).
+ */
+static int request_signal(struct daemon *d, FILE *out, const char *name, int wait_s)
+{
+	struct dump_request *req = NULL;
+	struct daemon_session *s;
+	bool found = false;
+	int ret = 0;
+
+	if (wait_s) {
+		req = calloc(1, sizeof(*req));
+		if (!req) {
+			reply(out, 'e', "perf daemon: out of memory");
+			return 1;
+		}
+		req->timeout_s = wait_s;
+		req->deadline = daemon_session__now() + wait_s * 1000LL;
+	}
+	list_for_each_entry(s, &d->sessions, node) {
+		struct dump_wait *w;
+		char how[64];
+		int err;
+
+		if (!session_wanted(s, name))
+			continue;
+		found = true;
+		if (s->pid < 0) {
+			daemon_session__describe_status(s->last_status, how, sizeof(how));
+			reply(out, 'e', "session '%s' is not running (last end: %s): no signal sent",
+			      s->name, how);
+			ret = 1;
+			continue;
+		}
+		if (!req) {
+			if (kill(s->pid, SIGUSR2) == 0) {
+				reply(out, 'o', "signal %d sent to session '%s [%d]'", SIGUSR2,
+				      s->name, s->pid);
+				continue;
+			}
+			reply(out, 'e', "cannot signal session '%s [%d]': %s", s->name, s->pid,
+			      strerror(errno));
+			ret = 1;
+			continue;
+		}
+		w = calloc(1, sizeof(*w));
+		err = w ? daemon_session__send(s, "snapshot", PING_TIMEOUT_MS) : -ENOMEM;
+		if (err) {
+			reply(out, 'e', "cannot ask session '%s [%d]' for a dump: %s", s->name,
+			      s->pid, strerror(-err));
+			free(w);
+			ret = 1;
+			continue;
+		}
+		reply(out, 'o', "dump requested from session '%s [%d]'", s->name, s->pid);
+		w->session = s;
+		w->req = req;
+		req->pending++;
+		list_add_tail(&w->node, &d->dump_waits);
+	}
+	if (!found && name && strcmp(name, "all")) {
+		reply(out, 'e', "no session '%s' (see 'perf daemon' for the list)", name);
+		ret = 1;
+	}
+	if (!req || !req->pending) {
+		free(req);
+		return ret;
+	}
+	/* The rest is answered from the loop, on the same connection. */
+	req->ret = ret;
+	fflush(out);
+	req->fd = dup(fileno(out));
+	if (req->fd < 0)
+		daemon__fail_dumps(d, NULL, req, "out of file descriptors");
+	return -1;
+}
+
+/* Is the recorder of @s answering?  Sends "ping" and waits for the "ack". */
+static int daemon__ping(struct daemon *d, struct daemon_session *s)
+{
+	long long deadline = daemon_session__now() + PING_TIMEOUT_MS;
+	struct pollfd pfd = { .fd = s->ack_fd, .events = POLLIN };
+	int err;
+
+	/* A plain ack left from an earlier request that gave up is not ours. */
+	daemon__read_acks(d, s);
+	err = daemon_session__send(s, "ping", PING_TIMEOUT_MS);
+	while (!err) {
+		int left = (int)(deadline - daemon_session__now());
+
+		if (daemon__read_acks(d, s))
+			return 0;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, left) < 0 && errno != EINTR)
+			return -errno;
+	}
+	return err;
+}
+
+static int request_ping(struct daemon *d, FILE *out, const char *name)
+{
+	struct daemon_session *s;
+	bool found = false;
+	int ret = 0;
+
+	list_for_each_entry(s, &d->sessions, node) {
+		int err;
+
+		if (!session_wanted(s, name))
+			continue;
+		found = true;
+		err = daemon__ping(d, s);
+		reply(out, 'o', "%-4s %s", err ? "FAIL" : "OK", s->name);
+		if (err) {
+			pr_debug("ping %s: %s\n", s->name, strerror(-err));
+			ret = 1;
+		}
+	}
+	if (!found && name && strcmp(name, "all")) {
+		reply(out, 'o', "%-4s %s (not found)", "FAIL", name);
+		ret = 1;
+	}
+	return ret;
+}
+
+/* One client: one request line, the answer, done (stop answers once all is stopped). */
+static void daemon__serve(struct daemon *d)
+{
+	struct timeval limit = { .tv_sec = 2 };
+	char line[512], *words[4] = { NULL }, *save = NULL;
+	int fd = accept4(d->sock_fd, NULL, NULL, SOCK_CLOEXEC), n = 0, ret = 2;
+	ssize_t len = 0, got;
+	FILE *out;
+
+	if (fd < 0)
+		return;
+	/* A client that connects and says nothing must not stall the sessions. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+	while (len < (ssize_t)sizeof(line) - 1 && !memchr(line, '\n', len)) {
+		got = read(fd, line + len, sizeof(line) - 1 - len);
+		if (got <= 0)
+			break;
+		len += got;
+	}
+	line[len] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	for (char *w = strtok_r(line, " ", &save); w && n < 4; w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	out = fdopen(fd, "w");
+	if (!out) {
+		close(fd);
+		return;
+	}
+	if (n == 3 && !strcmp(words[0], "list")) {
+		ret = request_list(d, out, atoi(words[1]), (char)atoi(words[2]));
+	} else if (n >= 2 && !strcmp(words[0], "signal")) {
+		ret = request_signal(d, out, n > 2 ? words[2] : NULL, atoi(words[1]));
+	} else if (n >= 1 && !strcmp(words[0], "ping")) {
+		ret = request_ping(d, out, n > 1 ? words[1] : NULL);
+	} else if (n == 1 && !strcmp(words[0], "stop")) {
+		daemon__log("stop requested\n");
+		d->done = true;
+		fflush(out);
+		/* Answered once every session has ended (see daemon__exit). */
+		d->stop_client = dup(fd);
+		ret = -1;
+	} else {
+		reply(out, 'e', "perf daemon: request '%s' not understood", line);
+	}
+	if (ret >= 0)
+		reply(out, 'x', "%d", ret);
+	fclose(out);
+}
+
+/* ---- the daemon process ---------------------------------------------------- */
+
+/* BASE/control as a socket address; a base too long for one is reported. */
+int daemon_server__address(const char *base, struct sockaddr_un *addr)
+{
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	if ((size_t)snprintf(addr->sun_path, sizeof(addr->sun_path), "%s/%s", base,
+			     DAEMON_SOCKET) < sizeof(addr->sun_path))
+		return 0;
+	fprintf(stderr, "failed: the base directory path %s is too long for the daemon's "
+		"socket (at most %zu characters): choose a shorter base.\n", base,
+		sizeof(addr->sun_path) - sizeof(DAEMON_SOCKET) - 1);
+	return -ENAMETOOLONG;
+}
+
+static int daemon__listen(struct daemon *d)
+{
+	struct sockaddr_un addr;
+	mode_t old;
+	int fd;
+
+	if (daemon_server__address(d->base, &addr))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* We hold the lock: a socket left there is from a daemon that died. */
+	unlink(addr.sun_path);
+	/* Only the user who started us may talk to us (connect needs write access). */
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 16) < 0) {
+		int err = -errno;
+
+		umask(old);
+		fprintf(stderr, "failed: cannot listen on %s: %s\n", addr.sun_path,
+			strerror(-err));
+		close(fd);
+		return err;
+	}
+	umask(old);
+	chmod(addr.sun_path, 0600);
+	d->sock_fd = fd;
+	return 0;
+}
+
+/* What start made in BASE, to take away again if it fails before it runs. */
+struct start_undo {
+	bool made_base, made_lock, made_output, made_socket;
+};
+
+static void start_undo(struct daemon *d, struct start_undo *u)
+{
+	char path[PATH_MAX];
+
+	if (u->made_socket) {
+		snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_SOCKET);
+		unlink(path);
+	}
+	if (u->made_output) {
+		snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_OUTPUT);
+		unlink(path);
+	}
+	if (u->made_lock) {
+		snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_LOCK);
+		unlink(path);
+	}
+	if (u->made_base)
+		rmdir(d->base);
+}
+
+/* The pid in BASE/lock, for telling who holds it. */
+static int lock_owner(int fd)
+{
+	char buf[32] = "";
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+static void lock_set_owner(int fd, pid_t pid)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%d\n", pid);
+
+	if (pwrite(fd, buf, len, 0) != len || ftruncate(fd, len) < 0)
+		pr_debug("cannot write the daemon's pid to its lock file: %s\n", strerror(errno));
+}
+
+/*
+ * Makes BASE (if missing) and takes its lock: one daemon per base.  On
+ * failure one message says why and nothing made here is left behind.
+ */
+static int daemon__take_base(struct daemon *d, struct start_undo *u)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, err;
+
+	if (mkdir(d->base, 0755) == 0) {
+		u->made_base = true;
+	} else if (errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "failed: cannot create the base directory %s: %s: create "
+			"it, or choose another base.\n", d->base, strerror(-err));
+		return err;
+	}
+	if (stat(d->base, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "failed: the base %s is not a directory: choose another "
+			"base.\n", d->base);
+		return -ENOTDIR;
+	}
+	snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_LOCK);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		u->made_lock = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		fprintf(stderr, "failed: cannot write in the base directory %s: %s: choose "
+			"a base you may write to.\n", d->base, strerror(-err));
+		start_undo(d, u);
+		return err;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		/* The distro's words, which its own test reads: the line starts "failed:". */
+		fprintf(stderr, "failed: another perf daemon (pid %d) owns %s: stop it with "
+			"'perf daemon stop', or choose another base.\n", lock_owner(fd), d->base);
+		close(fd);
+		start_undo(d, u);
+		return -EBUSY;
+	}
+	d->lock_fd = fd;
+	return 0;
+}
+
+/* In the background: a new session, stdio on BASE/output, nothing holding a terminal. */
+static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
+{
+	char path[PATH_MAX];
+	int pipefd[2], out, devnull;
+	pid_t pid;
+	char c;
+
+	snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_OUTPUT);
+	u->made_output = access(path, F_OK) != 0;
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		fprintf(stderr, "failed: cannot write %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		close(out);
+		return -errno;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(out);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -errno;
+	}
+	if (pid > 0) {
+		/* Returns once the daemon answers requests, or says it could not start. */
+		lock_set_owner(d->lock_fd, pid);
+		close(pipefd[1]);
+		close(out);
+		if (read(pipefd[0], &c, 1) == 1)
+			exit(0);
+		fprintf(stderr, "failed: the daemon (pid %d) ended while starting: see %s\n",
+			pid, path);
+		exit(255);
+	}
+	close(pipefd[0]);
+	setsid();
+	/* Every path the daemon uses is absolute: keep no directory busy. */
+	if (chdir("/") < 0)
+		pr_debug("chdir /: %s\n", strerror(errno));
+	devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		close(devnull);
+	}
+	dup2(out, 1);
+	dup2(out, 2);
+	close(out);
+	*ready_fd = pipefd[1];
+	return 0;
+}
+
+static int daemon__watch(struct daemon *d)
+{
+	char *dir = strdup(d->config_path), *slash;
+	sigset_t mask;
+
+	if (!dir)
+		return -ENOMEM;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	d->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/*
+	 * The directory, not the file: an editor that saves by writing a new
+	 * file and renaming it over the old one would leave a file watch on
+	 * the old inode.
+	 */
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (d->inotify_fd >= 0 &&
+	    inotify_add_watch(d->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+		daemon__log("cannot watch %s for config changes (%s): send SIGHUP to reload\n",
+			    dir, strerror(errno));
+	}
+	free(dir);
+	return d->signal_fd < 0 ? -errno : 0;
+}
+
+/* Did the inotify events name our config file? */
+static bool config_touched(struct daemon *d)
+{
+	const char *name = strrchr(d->config_path, '/') + 1;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool touched = false;
+	ssize_t len;
+
+	while ((len = read(d->inotify_fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + len; ) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+
+			if (ev->len && !strcmp(ev->name, name))
+				touched = true;
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+	return touched;
+}
+
+/* The descriptors the loop waits on: socket, signals, config, each session's answers. */
+static struct pollfd *daemon__pollfds(struct daemon *d, int *nr)
+{
+	struct daemon_session *s;
+	struct pollfd *pfd;
+	int n = 3;
+
+	list_for_each_entry(s, &d->sessions, node)
+		n++;
+	pfd = calloc(n, sizeof(*pfd));
+	if (!pfd)
+		return NULL;
+	pfd[0] = (struct pollfd){ .fd = d->sock_fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = d->signal_fd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = d->inotify_fd, .events = POLLIN };
+	n = 3;
+	/*
+	 * Only running recorders: once the last writer of a fifo has gone, it
+	 * polls as hung up for good, which would spin the loop.
+	 */
+	list_for_each_entry(s, &d->sessions, node)
+		pfd[n++] = (struct pollfd){ .fd = s->pid >= 0 ? s->ack_fd : -1, .events = POLLIN };
+	*nr = n;
+	return pfd;
+}
+
+static void daemon__run(struct daemon *d, int ready_fd)
+{
+	struct signalfd_siginfo si;
+
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "1", 1) != 1)
+			daemon__log("the starting command went away\n");
+		close(ready_fd);
+	}
+	while (!d->done) {
+		int timeout = daemon__restart_due(d), dumps = daemon__dump_deadlines(d), nr;
+		struct pollfd *pfd = daemon__pollfds(d, &nr);
+		struct daemon_session *s;
+		bool reload = false;
+
+		if (!pfd) {
+			daemon__log("out of memory: stopping\n");
+			break;
+		}
+		if (dumps >= 0 && (timeout < 0 || dumps < timeout))
+			timeout = dumps;
+		if (poll(pfd, nr, timeout) < 0 && errno != EINTR) {
+			free(pfd);
+			break;
+		}
+		while (read(d->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGCHLD)
+				daemon__reap(d);
+			else if (si.ssi_signo == SIGHUP)
+				reload = true;
+			else
+				d->done = true;
+		}
+		/* Sessions are as they were when the array was made: a reload comes after. */
+		nr = 3;
+		list_for_each_entry(s, &d->sessions, node)
+			if (pfd[nr++].revents & POLLIN)
+				daemon__read_acks(d, s);
+		if (d->inotify_fd >= 0 && (pfd[2].revents & POLLIN) && config_touched(d))
+			reload = true;
+		if (reload && !d->done)
+			daemon__reload(d);
+		if (pfd[0].revents & POLLIN)
+			daemon__serve(d);
+		free(pfd);
+	}
+	daemon__fail_dumps(d, NULL, NULL, "the daemon is stopping");
+	daemon__stop_all(d);
+}
+
+static void daemon__exit(struct daemon *d)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_SOCKET);
+	if (d->sock_fd >= 0) {
+		unlink(path);
+		close(d->sock_fd);
+	}
+	if (d->signal_fd >= 0)
+		close(d->signal_fd);
+	if (d->inotify_fd >= 0)
+		close(d->inotify_fd);
+	daemon_sessions__delete(&d->sessions);
+	daemon__log("daemon exited\n");
+	if (d->stop_client >= 0) {
+		if (write(d->stop_client, "x 0\n", 4) != 4)
+			pr_debug("the stop command went away\n");
+		close(d->stop_client);
+	}
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
+	free(d->base);
+	free(d->config_base);
+	free(d->config_path);
+	free(d->perf);
+}
+
+static char *perf_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+int daemon_server__run(const char *config, const char *base, bool foreground)
+{
+	struct daemon d = {
+		.sessions = LIST_HEAD_INIT(d.sessions),
+		.lock_fd = -1, .sock_fd = -1, .signal_fd = -1, .inotify_fd = -1,
+		.stop_client = -1,
+		.dump_waits = LIST_HEAD_INIT(d.dump_waits),
+	};
+	struct start_undo undo = { 0 };
+	struct daemon_config cfg;
+	int ready_fd = -1;
+
+	d.perf = perf_exe();
+	d.config_path = daemon_config__path(config);
+	if (!d.perf || !d.config_path)
+		goto out_free;
+	if (daemon_config__read(&cfg, d.config_path))
+		goto out_free;
+	d.base = daemon_config__base(&cfg, base);
+	if (!base && cfg.base) {
+		d.config_base = strdup(cfg.base);
+		if (!d.config_base)
+			goto out_cfg;
+	}
+	if (!d.base || daemon__take_base(&d, &undo) || daemon__listen(&d)) {
+		start_undo(&d, &undo);
+		goto out_cfg;
+	}
+	undo.made_socket = true;
+	if (!foreground && daemon__detach(&d, &undo, &ready_fd)) {
+		start_undo(&d, &undo);
+		goto out_cfg;
+	}
+	if (foreground)
+		lock_set_owner(d.lock_fd, getpid());
+	/* The recorders are not to die of a client that hung up. */
+	signal(SIGPIPE, SIG_IGN);
+	d.start = time(NULL);
+	daemon__log("daemon started (pid %d) on %s with config %s\n", getpid(), d.base,
+		    d.config_path);
+	if (daemon__watch(&d) < 0) {
+		daemon__log("cannot set up the signal handling: %s\n", strerror(errno));
+		start_undo(&d, &undo);
+		goto out_cfg;
+	}
+	if (daemon__apply(&d, &cfg))
+		daemon__log("out of memory starting the sessions\n");
+	daemon_config__exit(&cfg);
+	daemon__run(&d, ready_fd);
+	daemon__exit(&d);
+	return 0;
+
+out_cfg:
+	daemon_config__exit(&cfg);
+out_free:
+	if (d.lock_fd >= 0)
+		close(d.lock_fd);
+	if (d.sock_fd >= 0)
+		close(d.sock_fd);
+	free(d.base);
+	free(d.config_base);
+	free(d.config_path);
+	free(d.perf);
+	return 255;
+}
