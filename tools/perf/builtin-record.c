@@ -35,6 +35,7 @@
 #include "util/mmap.h"
 #include "util/parse-events.h"
 #include "util/record-opts.h"
+#include "util/record-output.h"
 #include "util/session.h"
 #include "util/synthetic-events.h"
 #include "util/target.h"
@@ -46,9 +47,6 @@
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
 #define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
 
-/* Small records are gathered here and written in one go. */
-#define RECORD_WBUF_SIZE (256 * 1024)
-
 struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
@@ -56,14 +54,7 @@ struct record {
 	struct flight_recorder_dump dump;	/* what the last dump held */
 	u64 failed_dumps;
 	u64 dropped_records;			/* forward records met while no file was open */
-	char *wbuf;				/* RECORD_WBUF_SIZE */
-	size_t wbuf_len;
-	struct zstd_writer zstd;		/* -z: between wbuf and the file */
-	struct perf_data data;
-	struct perf_header_info hinfo;
-	bool file_open;
-	bool next_ready;			/* the next file holds the name, not yet begun */
-	bool dump_kept;				/* a failed dump stays, complete, under the output name */
+	struct record_output out;		/* the current file, its header and buffers */
 	bool exiting;				/* the last file: no next one after it */
 	int argc;
 	const char **argv;			/* the workload */
@@ -73,8 +64,6 @@ struct record {
 	sigset_t child_mask;			/* the signal mask the workload gets */
 	sigset_t start_mask;			/* the mask perf record started with */
 
-	u64 samples;				/* in the current file */
-	u64 bytes_written;			/* in the current file */
 	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
 	/*
@@ -137,76 +126,18 @@ static u64 now_ns(void)
 
 /* ---- writing ---------------------------------------------------------- */
 
-/* The file itself: what -z compressed, or the records as they are. */
-static int record__write_file(void *arg, const void *buf, size_t size)
-{
-	struct record *rec = arg;
-	int err = perf_data__write(&rec->data, buf, size);
-
-	if (err)
-		pr_err("Failed to write %s: %s\n%s", rec->data.path, strerror(-err),
-		       err == -ENOSPC ? "Free some space, or record elsewhere with -o.\n" : "");
-	return err;
-}
-
-static int record__write_direct(struct record *rec, const void *buf, size_t size)
-{
-	if (rec->opts.comp_level)
-		return zstd_writer__write(&rec->zstd, buf, size);
-	return record__write_file(rec, buf, size);
-}
-
-static int record__flush(struct record *rec)
-{
-	int err = 0;
-
-	if (rec->wbuf_len)
-		err = record__write_direct(rec, rec->wbuf, rec->wbuf_len);
-	rec->wbuf_len = 0;
-	return err;
-}
-
-/*
- * Small records (synthesized ones, the process table's, forward samples
- * in overwrite mode) are gathered so a dump is not thousands of write(2)s;
- * large ranges go straight out.  Everything is in the file, in order, once
- * record__flush() returns.
- */
-static int record__write(struct record *rec, const void *buf, size_t size)
-{
-	int err;
-
-	if (!rec->wbuf || size > RECORD_WBUF_SIZE / 4) {
-		err = record__flush(rec);
-		if (!err)
-			err = record__write_direct(rec, buf, size);
-	} else {
-		err = 0;
-		if (rec->wbuf_len + size > RECORD_WBUF_SIZE)
-			err = record__flush(rec);
-		if (!err) {
-			memcpy(rec->wbuf + rec->wbuf_len, buf, size);
-			rec->wbuf_len += size;
-		}
-	}
-	if (err)
-		return err;
-	rec->bytes_written += size;
-	return 0;
-}
-
 /* Counts samples and losses; maps and samples tell BUILD_ID which files to list. */
 static void record__account(struct record *rec, const union perf_event *event)
 {
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
-		rec->samples++;
-		perf_header_info__note_event(&rec->hinfo, event);
+		rec->out.samples++;
+		perf_header_info__note_event(&rec->out.hinfo, event);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_FORK:
-		perf_header_info__note_event(&rec->hinfo, event);
+		perf_header_info__note_event(&rec->out.hinfo, event);
 		break;
 	case PERF_RECORD_LOST:
 		rec->lost_events += event->lost.lost;
@@ -222,7 +153,7 @@ static int record__process_synth(void *arg, union perf_event *event)
 	struct record *rec = arg;
 
 	record__account(rec, event);
-	return record__write(rec, event, event->header.size);
+	return record_output__write(&rec->out, event, event->header.size);
 }
 
 static int record__discard_synth(void *arg, union perf_event *event)
@@ -237,7 +168,7 @@ static int record__write_round(struct record *rec)
 		.size = sizeof(h),
 	};
 
-	return record__write(rec, &h, sizeof(h));
+	return record_output__write(&rec->out, &h, sizeof(h));
 }
 
 /* ---- synthesized records --------------------------------------------- */
@@ -330,72 +261,14 @@ static int record__synthesize(struct record *rec)
 
 /* ---- the output file ------------------------------------------------- */
 
-/* A relative output name in a working directory that was removed: no file can be made there. */
-static bool record__cwd_gone(const char *output)
-{
-	char buf[PATH_MAX];
-
-	return output[0] != '/' && !getcwd(buf, sizeof(buf)) && errno == ENOENT;
-}
-
-/* The file at the output name: the one a dump left ready, or a new one. */
-static int record__create_output(struct record *rec)
-{
-	const char *out = rec->opts.output;
-	int err;
-
-	if (rec->next_ready) {
-		rec->next_ready = false;
-		return 0;
-	}
-	err = perf_data__create(&rec->data, out);
-	if (err == -EBUSY)
-		pr_err("%s is the output of another perf record (pid %d), still running: give this "
-		       "one another -o, or stop that one first.\n", out, (int)rec->data.holder);
-	else if (err == -ENOENT && record__cwd_gone(out))
-		pr_err("Cannot create %s: the working directory was removed while recording. "
-		       "Stop this recorder and start it again in an existing directory, or with "
-		       "an absolute -o.\n", out);
-	else if (err)
-		pr_err("Cannot create the output file %s: %s\n%s", out, strerror(-err),
-		       err == -ENOENT ? "Its directory does not exist: create it or choose "
-					"another -o.\n" :
-		       err == -EACCES || err == -EPERM ? "Check the directory's permissions and "
-					"attributes, or choose another -o.\n" : "");
-	return err;
-}
-
 static int record__open_output(struct record *rec)
 {
-	int err = record__create_output(rec);
+	int err = record_output__begin(&rec->out, rec->evlist, &rec->opts, rec->cmdline_argc,
+				       rec->cmdline);
 
-	if (err)
-		return err;
-	rec->file_open = true;
-	rec->samples = 0;
-	rec->bytes_written = 0;
-	rec->zstd.bytes_in = rec->zstd.bytes_out = 0;
-	memset(&rec->hinfo, 0, sizeof(rec->hinfo));
-	rec->hinfo.argc = rec->cmdline_argc;
-	rec->hinfo.argv = rec->cmdline;
-	perf_header_info__setup(&rec->hinfo, rec->evlist, &rec->opts);
-	if (rec->data.is_pipe) {
-		/* The stream's features go first, before the ratio is known. */
-		rec->hinfo.comp_level = rec->opts.comp_level;
-		err = perf_header__write_pipe(&rec->data, rec->evlist, &rec->hinfo);
-	} else {
-		err = perf_header__write_begin(&rec->data, rec->evlist);
-	}
-	if (err) {
-		pr_err("Cannot write the header of %s: %s\n", rec->data.path, strerror(-err));
-		return err;
-	}
-	if (!rec->opts.tail_synthesize) {
+	if (!err && !rec->opts.tail_synthesize)
 		err = record__synthesize(rec);
-		if (err)
-			return err;
-	}
-	return 0;
+	return err;
 }
 
 /* The tail records, the features and the final header of the current file. */
@@ -409,55 +282,12 @@ static int record__finish_output(struct record *rec)
 		err = record__synthesize(rec);
 	t1 = now_ns();
 	if (!err)
-		err = record__flush(rec);
-	if (!err && rec->opts.comp_level) {
-		err = zstd_writer__flush(&rec->zstd);
-		rec->hinfo.comp_level = rec->opts.comp_level;
-		rec->hinfo.comp_ratio = zstd_writer__ratio(&rec->zstd);
-	}
-	if (!err)
-		err = perf_header__write_finish(&rec->data, rec->evlist, &rec->hinfo);
-	if (!err)
-		perf_header_info__cache_build_ids(&rec->hinfo);
+		err = record_output__finish(&rec->out, rec->evlist);
 	pr_debug2("finish: synthesizing %.1f ms, features %.1f ms\n", (t1 - t0) / 1e6,
 		  (now_ns() - t1) / 1e6);
 	if (err)
-		pr_err("Cannot finish %s: %s\n", rec->data.path, strerror(-err));
+		pr_err("Cannot finish %s: %s\n", rec->out.data.path, strerror(-err));
 	return err;
-}
-
-/* A file we could not finish must not look like a good one. */
-static void record__abandon_output(struct record *rec)
-{
-	if (!rec->file_open)
-		return;
-	rec->wbuf_len = 0;
-	rec->zstd.in_len = 0;
-	/* Only if the name is still ours: it may be another recorder's file by now. */
-	if (!rec->data.is_pipe && !rec->dump_kept && perf_data__discard(&rec->data) == 0)
-		pr_err("Removed the incomplete %s; earlier files are untouched.\n",
-		       rec->opts.output);
-	perf_data__close(&rec->data);
-	rec->file_open = false;
-	perf_header_info__exit(&rec->hinfo);
-}
-
-static void record__print_written(struct record *rec, const char *name)
-{
-	if (rec->opts.quiet)
-		return;
-	if (rec->opts.comp_level && rec->zstd.bytes_out) {
-		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples), "
-			"compressed (original %.3f MB, ratio is %.3f) ]\n",
-			(double)(rec->data.data_offset + rec->data.data_size) / 1024 / 1024, name,
-			(unsigned long long)rec->samples,
-			(double)rec->zstd.bytes_in / 1024 / 1024,
-			(double)rec->zstd.bytes_in / rec->zstd.bytes_out);
-		return;
-	}
-	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-		(double)(rec->data.data_offset + rec->bytes_written) / 1024 / 1024, name,
-		(unsigned long long)rec->samples);
 }
 
 /*
@@ -475,24 +305,24 @@ static void record__print_dump(struct record *rec, const char *name)
 		/* The distro's line, as it is; the request is in the header (and with -v here). */
 		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
 		pr_debug("%s was asked for by %s\n", name, why);
-	} else if (!rec->samples || d->first > d->last) {
+	} else if (!rec->out.samples || d->first > d->last) {
 		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
 			(unsigned long long)d->tasks);
 	} else {
 		char wall[128] = "";
 
 		/* With -k, the times are that clock's, and also told as times of day. */
-		if (rec->hinfo.use_clockid) {
+		if (rec->out.hinfo.use_clockid) {
 			char a[48], b[48];
 
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->hinfo.clock, d->first),
+			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->first),
 					      a, sizeof(a));
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->hinfo.clock, d->last),
+			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->last),
 					      b, sizeof(b));
 			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
 		}
 		fprintf(stderr, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->samples,
+			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->out.samples,
 			(unsigned long long)(d->first / 1000000000ULL),
 			(unsigned long long)(d->first % 1000000000ULL / 1000),
 			(unsigned long long)(d->last / 1000000000ULL),
@@ -518,65 +348,6 @@ static void record__check_delay(struct record *rec, const char *name)
 		"--switch-output-delay.\n", (unsigned long long)delay, name, held / 1e6);
 }
 
-/* Why a finished file could not take its dump name, and where its data is. */
-static void record__rename_failed(struct record *rec, const char *name, int err)
-{
-	const char *out = rec->opts.output;
-
-	if (err == -ESTALE) {
-		pr_err("%s is no longer the file this recorder wrote (something replaced it): the "
-		       "dump cannot be named, and the file there is left alone.\n", out);
-	} else if (err == -ENOENT && record__cwd_gone(out)) {
-		pr_err("The working directory was removed while recording: the dump went with it. "
-		       "Stop this recorder and start it again in an existing directory, or with an "
-		       "absolute -o.\n");
-	} else if (err == -ENOENT) {
-		pr_err("%s was removed while recording (or its directory was): the dump went with "
-		       "it.\n", out);
-	} else {
-		pr_err("Cannot name the dump %s: %s. It stays, complete, in %s; the next file "
-		       "created there moves it to %s.old.\n", name, strerror(-err), out, out);
-		rec->dump_kept = true;
-	}
-}
-
-/*
- * Renames "<output>" to "<output>.<timestamp>", keeping at most
- * --switch-max-files.  Unless this is the end, the next file takes the
- * name in the same instant: the recorder never lets go of it.
- */
-static int record__rename_dump(struct record *rec, char **name)
-{
-	char ts[32];
-	int err;
-
-	perf_data__timestamp(ts);
-	if (asprintf(name, "%s.%s", rec->opts.output, ts) < 0)
-		return -ENOMEM;
-	err = perf_data__switch(&rec->data, *name, !rec->exiting);
-	if (err) {
-		record__rename_failed(rec, *name, err);
-		free(*name);
-		*name = NULL;
-		return err;
-	}
-	rec->next_ready = rec->data.fd >= 0;
-	if (!rec->next_ready)
-		perf_data__close(&rec->data);
-	return 0;
-}
-
-static void record__rotate(struct record *rec)
-{
-	if (rec->opts.switch_max_files > 0) {
-		int n = perf_data__rotate(rec->opts.output, rec->opts.switch_max_files);
-
-		if (n > 0)
-			pr_debug("Removed %d old dump(s) (--switch-max-files=%d)\n", n,
-				 rec->opts.switch_max_files);
-	}
-}
-
 /* What a 'snapshot' is answered with: the completed file, by its absolute name. */
 static void record__remember_file(struct record *rec, const char *name)
 {
@@ -599,23 +370,22 @@ static int record__end_file(struct record *rec)
 	if (err)
 		return err;
 	if (!rec->opts.switch_output) {
-		perf_data__close(&rec->data);
-		rec->file_open = false;
-		if (!rec->opts.quiet)
+		record_output__close(&rec->out);
+		if (!rec->opts.quiet) {
 			fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 				(unsigned long long)rec->wakeups);
-		record__print_written(rec, rec->opts.output);
+			record_output__print_written(&rec->out, rec->opts.output);
+		}
 		record__remember_file(rec, rec->opts.output);
 		return 0;
 	}
-	err = record__rename_dump(rec, &name);
+	err = record_output__rename(&rec->out, !rec->exiting, &name);
 	if (err)
 		return err;
-	rec->file_open = false;
 	record__remember_file(rec, name);
 	if (!rec->opts.quiet) {
 		if (rec->exiting) {
-			record__print_written(rec, name);
+			record_output__print_written(&rec->out, name);
 		} else {
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->dump_wakeups);
@@ -625,8 +395,8 @@ static int record__end_file(struct record *rec)
 	}
 	free(name);
 	rec->dump_wakeups = 0;
-	perf_header_info__exit(&rec->hinfo);
-	record__rotate(rec);
+	perf_header_info__exit(&rec->out.hinfo);
+	record_output__rotate(&rec->out, rec->opts.switch_max_files);
 	return 0;
 }
 
@@ -636,7 +406,9 @@ static void record__request_dump(struct record *rec, enum dump_request_kind kind
 /* The flight recorder's writer: the current file. */
 static int record__dump_write(void *arg, const void *buf, size_t size)
 {
-	return record__write(arg, buf, size);
+	struct record *rec = arg;
+
+	return record_output__write(&rec->out, buf, size);
 }
 
 /* Which files the dump's samples fell into, for BUILD_ID and the build-id cache. */
@@ -645,7 +417,7 @@ static void record__dump_note(void *arg, const union perf_event *event)
 	struct record *rec = arg;
 
 	if (event->header.type == PERF_RECORD_SAMPLE)
-		perf_header_info__note_event(&rec->hinfo, event);
+		perf_header_info__note_event(&rec->out.hinfo, event);
 }
 
 static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
@@ -653,7 +425,7 @@ static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
 	struct record *rec = arg;
 
 	rec->dump = *d;
-	rec->samples += d->samples;
+	rec->out.samples += d->samples;
 	return record__end_file(rec);
 }
 
@@ -665,9 +437,9 @@ static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
  */
 static int record__dump_failed(struct record *rec, int err)
 {
-	bool kept = rec->dump_kept;
+	bool kept = rec->out.kept;
 
-	rec->dump_kept = false;
+	rec->out.kept = false;
 	if (!rec->fr || !rec->opts.switch_output)
 		return err;
 	rec->failed_dumps++;
@@ -703,13 +475,13 @@ static int record__dump(struct record *rec)
 		rec->dump_wakeups++;
 	}
 	/* A failed dump left no file; the next one needs a file again. */
-	if (!rec->file_open)
+	if (!rec->out.open)
 		err = record__open_output(rec);
 	if (rec->opts.switch_output) {
 		/* A request still waiting is the one the exit dump serves. */
 		if (rec->exiting && !trigger_is_hit(&rec->switch_trigger))
 			record__request_dump(rec, DUMP_REQUEST_EXIT);
-		rec->hinfo.request = &rec->request;
+		rec->out.hinfo.request = &rec->request;
 	}
 	if (!err)
 		err = rec->fr ? flight_recorder__dump(rec->fr, &w) : record__end_file(rec);
@@ -717,7 +489,7 @@ static int record__dump(struct record *rec)
 		err = record__open_output(rec);
 	memset(&rec->request, 0, sizeof(rec->request));
 	if (err) {
-		record__abandon_output(rec);
+		record_output__abandon(&rec->out);
 		record__ack_snapshots(rec, false);
 		return record__dump_failed(rec, err);
 	}
@@ -853,15 +625,15 @@ static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
 	while ((event = perf_mmap__read_event(map))) {
 		any = true;
 		if (event->header.type == PERF_RECORD_MMAP2)
-			perf_header_info__note_mapping(&rec->hinfo, event);
+			perf_header_info__note_mapping(&rec->out.hinfo, event);
 		if (!flight_recorder__track(rec->fr, event))
 			continue;
-		if (!rec->file_open) {
+		if (!rec->out.open) {
 			rec->dropped_records++;
 			continue;
 		}
 		record__account(rec, event);
-		err = record__write(rec, event, event->header.size);
+		err = record_output__write(&rec->out, event, event->header.size);
 		if (err)
 			return err;
 	}
@@ -892,11 +664,11 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
 	if ((start & map->mask) + (end - start) > map->mask + 1) {
 		size_t first = map->mask + 1 - (start & map->mask);
 
-		err = record__write(rec, data + (start & map->mask), first);
+		err = record_output__write(&rec->out, data + (start & map->mask), first);
 		if (!err)
-			err = record__write(rec, data, end - start - first);
+			err = record_output__write(&rec->out, data, end - start - first);
 	} else {
-		err = record__write(rec, data + (start & map->mask), end - start);
+		err = record_output__write(&rec->out, data + (start & map->mask), end - start);
 	}
 	if (err)
 		return err;
@@ -976,14 +748,14 @@ static int record__mmap_read_triggers(struct record *rec)
 				continue;
 			if (opens)
 				record__describe_trigger(rec, event);
-			if (!rec->file_open) {
+			if (!rec->out.open) {
 				rec->dropped_records++;
 				continue;
 			}
 			if (rec->fr)
 				flight_recorder__track(rec->fr, event);
 			record__account(rec, event);
-			err = record__write(rec, event, event->header.size);
+			err = record_output__write(&rec->out, event, event->header.size);
 		}
 		perf_mmap__consume(map);
 	}
@@ -998,7 +770,7 @@ static int record__mmap_read_triggers(struct record *rec)
  */
 static int record__mmap_read_all(struct record *rec)
 {
-	u64 before = rec->bytes_written;
+	u64 before = rec->out.bytes_written;
 	int nr = 0, err;
 
 	for (int i = 0; i < rec->evlist->nr_mmaps; i++) {
@@ -1032,7 +804,7 @@ static int record__mmap_read_all(struct record *rec)
 	 * table: "Woken up N times" counts only the passes that wrote into
 	 * the file, and the dumps.
 	 */
-	if (rec->fr && rec->bytes_written != before) {
+	if (rec->fr && rec->out.bytes_written != before) {
 		rec->wakeups++;
 		rec->dump_wakeups++;
 	}
@@ -1482,7 +1254,7 @@ static void record__install_signals(struct record *rec, sigset_t *loop_mask)
 /* --switch-output=SIZE: what the current file holds, or in overwrite mode will hold. */
 static bool record__size_reached(struct record *rec)
 {
-	u64 size = rec->opts.switch_output_size, bytes = rec->bytes_written;
+	u64 size = rec->opts.switch_output_size, bytes = rec->out.bytes_written;
 
 	if (!size)
 		return false;
@@ -1583,7 +1355,7 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 	int err;
 
 	for (;;) {
-		u64 before = rec->bytes_written;
+		u64 before = rec->out.bytes_written;
 		u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
 		int nr;
 
@@ -1617,7 +1389,7 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		}
 		if (done)
 			break;
-		err = record__wait(rec, loop_mask, rec->bytes_written - before >= busy);
+		err = record__wait(rec, loop_mask, rec->out.bytes_written - before >= busy);
 		if (err)
 			return err;
 	}
@@ -1748,9 +1520,7 @@ int cmd_record(int argc, const char **argv)
 	err = record__mmap(&rec);
 	if (err)
 		goto out_kill;
-	rec.wbuf = malloc(RECORD_WBUF_SIZE);
-	if (!rec.wbuf || (opts->comp_level &&
-			  zstd_writer__init(&rec.zstd, opts->comp_level, record__write_file, &rec))) {
+	if (record_output__init(&rec.out, opts->output, opts->comp_level)) {
 		pr_err("Out of memory\n");
 		goto out_kill;
 	}
@@ -1758,7 +1528,7 @@ int cmd_record(int argc, const char **argv)
 	/* Only now, with everything working, is an existing file moved aside. */
 	err = record__open_output(&rec);
 	if (err) {
-		record__abandon_output(&rec);
+		record_output__abandon(&rec.out);
 		goto out_kill;
 	}
 
@@ -1776,7 +1546,7 @@ int cmd_record(int argc, const char **argv)
 	if (control__active(&rec.ctl) &&
 	    fdarray__add(&rec.evlist->pollfd, rec.ctl.ctl_fd, POLLIN) < 0) {
 		pr_err("Out of memory\n");
-		record__abandon_output(&rec);
+		record_output__abandon(&rec.out);
 		goto out_kill;
 	}
 	/*
@@ -1797,7 +1567,7 @@ int cmd_record(int argc, const char **argv)
 		err = workload__start(&rec.workload);
 		if (err) {
 			pr_err("Workload failed: cannot run '%s': %s\n", rec.argv[0], strerror(-err));
-			record__abandon_output(&rec);
+			record_output__abandon(&rec.out);
 			goto out_kill;
 		}
 	}
@@ -1820,7 +1590,7 @@ int cmd_record(int argc, const char **argv)
 		goto out_kill;
 	}
 	record__print_summary(&rec);
-	perf_header_info__exit(&rec.hinfo);
+	perf_header_info__exit(&rec.out.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
 	if (!child_exited && rec.workload.pid > 0 && !rec.workload.reaped)
 		kill(rec.workload.pid, SIGTERM);
@@ -1836,8 +1606,7 @@ out_delete:
 	free(rec.last_file);
 	evlist__delete(opts->trigger_evlist);
 	evlist__delete(rec.evlist);
-	free(rec.wbuf);
-	zstd_writer__exit(&rec.zstd);
+	record_output__exit(&rec.out);
 	free(rec.cmdline);
 	return status;
 }
