@@ -1417,6 +1417,175 @@ static void record__print_summary(struct record *rec)
 		flight_recorder__print_summary(rec->fr, rec->opts.sideband_max);
 }
 
+/*
+ * The options that only make sense together, and the defaults that depend
+ * on others.  0, or the exit status with what was wrong said.
+ */
+static int record__check_options(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	unsigned int lost;
+
+	if (!opts->workload && !opts->system_wide && !opts->cpu_list && !opts->target_pid &&
+	    !opts->target_tid) {
+		pr_err("Nothing to record: give a command to run, or -a, -C, -p or -t.\n");
+		usage_with_options(RECORD_USAGE, record_usage);
+		return 129;
+	}
+	lost = target__resolve(opts);
+	/* The distro tells only the first override (-C before -a). */
+	if (lost)
+		ui__warning("%s\n", target__override_str(lost & -lost));
+	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
+	if (!opts->output) {
+		struct stat st;
+
+		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	if (!strcmp(opts->output, "-") && opts->switch_output) {
+		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
+		return 255;
+	}
+	if (opts->switch_max_files && !opts->switch_output) {
+		pr_err("--switch-max-files needs --switch-output.\n");
+		return 255;
+	}
+	if (opts->switch_output_delay_ms && !opts->switch_output) {
+		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
+		return 255;
+	}
+	if (opts->delay_ms < 0 && !opts->control) {
+		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
+		       "channel: give --control too.\n");
+		return 255;
+	}
+	if (!opts->mmap_pages)
+		opts->mmap_pages = DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE);
+	record_opts__check_switch_size(opts);
+	return 0;
+}
+
+/* The events set up and the workload forked, corked until the start.  0 or -errno. */
+static int record__setup(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	int err;
+
+	if (opts->workload) {
+		err = workload__check(rec->argv[0]);
+		if (err) {
+			pr_err("Cannot run '%s': %s\nCheck the command name and your PATH.\n",
+			       rec->argv[0], strerror(-err));
+			return err;
+		}
+	}
+	err = record__setup_events(rec);
+	if (err || !opts->workload)
+		return err;
+	rec->workload.stdout_to_stderr = !strcmp(opts->output, "-");
+	err = workload__prepare(&rec->workload, rec->argv, &rec->child_mask);
+	if (err)
+		pr_err("Cannot start the workload: %s\n", strerror(-err));
+	return err;
+}
+
+/*
+ * The events opened and mapped, the control channel, the writer and the
+ * first file.  0 or -errno; a file begun is abandoned on failure.
+ */
+static int record__open_all(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	int err;
+
+	err = record__create_maps(rec);
+	if (err)
+		return err;
+	if (opts->control && control__open(&rec->ctl, opts->control))
+		return -EINVAL;
+	err = record__open(rec);
+	if (!err)
+		err = record__mmap(rec);
+	if (err)
+		return err;
+	if (record_output__init(&rec->out, opts->output, opts->comp_level)) {
+		pr_err("Out of memory\n");
+		return -ENOMEM;
+	}
+	/* Only now, with everything working, is an existing file moved aside. */
+	err = record__open_output(rec);
+	if (err) {
+		record_output__abandon(&rec->out);
+		return err;
+	}
+	/* Tail synthesis runs in every dump: read kallsyms now, not then. */
+	if (opts->tail_synthesize) {
+		struct synth_ctx prime = { .process = record__discard_synth };
+
+		perf_event__synthesize_kernel_mmap(&prime);
+	}
+	if (control__active(&rec->ctl) &&
+	    fdarray__add(&rec->evlist->pollfd, rec->ctl.ctl_fd, POLLIN) < 0) {
+		pr_err("Out of memory\n");
+		record_output__abandon(&rec->out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Per-task counters of a workload start at its exec; others start now.
+ * With -D the recorded events wait; the tracking dummy (there is one
+ * with -D) runs from its open, and the triggers start as usual.  0 or
+ * -errno, the file abandoned.
+ */
+static int record__start(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	int err;
+
+	if (opts->switch_output)
+		trigger_on(&rec->switch_trigger);
+	if (opts->switch_output_time)
+		alarm(opts->switch_output_time);
+	if (!record_opts__follows_workload(opts)) {
+		if (!opts->delay_ms)
+			evlist__enable(rec->evlist);
+		if (opts->trigger_evlist)
+			evlist__enable(opts->trigger_evlist);
+	}
+	rec->enabled = !opts->delay_ms;
+	if (opts->delay_ms && !opts->quiet)
+		fprintf(stderr, "Events disabled\n");
+	if (opts->workload) {
+		err = workload__start(&rec->workload);
+		if (err) {
+			pr_err("Workload failed: cannot run '%s': %s\n", rec->argv[0],
+			       strerror(-err));
+			record_output__abandon(&rec->out);
+			return err;
+		}
+	}
+	if (opts->delay_ms > 0)
+		rec->enable_at = now_ns() + opts->delay_ms * 1000000ULL;
+	return 0;
+}
+
+/* Recording until done, then the last pass: counters stopped, everything read, the last dump. */
+static int record__run(struct record *rec, const sigset_t *loop_mask)
+{
+	int err = record__loop(rec, loop_mask);
+
+	if (err)
+		return err;
+	rec->exiting = true;
+	evlist__disable(rec->evlist);
+	err = record__mmap_read_all(rec) < 0 ? -EIO : 0;
+	if (!err)
+		err = record__dump(rec);
+	return err;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
@@ -1443,153 +1612,23 @@ int cmd_record(int argc, const char **argv)
 		status = err == 1 ? 0 : err == -129 ? 129 : cmd_exit_status(err);
 		goto out_delete;
 	}
-	if (!opts->workload && !opts->system_wide && !opts->cpu_list && !opts->target_pid &&
-	    !opts->target_tid) {
-		pr_err("Nothing to record: give a command to run, or -a, -C, -p or -t.\n");
-		usage_with_options(RECORD_USAGE, record_usage);
-		status = 129;
+	status = record__check_options(&rec);
+	if (status)
 		goto out_delete;
-	}
-	{
-		unsigned int lost = target__resolve(opts);
-
-		/* The distro tells only the first override (-C before -a). */
-		if (lost)
-			ui__warning("%s\n", target__override_str(lost & -lost));
-	}
-	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
-	if (!opts->output) {
-		struct stat st;
-
-		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
-	}
-	if (!strcmp(opts->output, "-") && opts->switch_output) {
-		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
-		goto out_delete;
-	}
-	if (opts->switch_max_files && !opts->switch_output) {
-		pr_err("--switch-max-files needs --switch-output.\n");
-		goto out_delete;
-	}
-	if (opts->switch_output_delay_ms && !opts->switch_output) {
-		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
-		goto out_delete;
-	}
-	if (opts->delay_ms < 0 && !opts->control) {
-		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
-		       "channel: give --control too.\n");
-		goto out_delete;
-	}
-	if (!opts->mmap_pages) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		opts->mmap_pages = DEFAULT_MMAP_BYTES / ps;
-	}
-	record_opts__check_switch_size(opts);
+	status = 255;
 	record__install_signals(&rec, &loop_mask);
-	if (opts->workload) {
-		err = workload__check(rec.argv[0]);
-		if (err) {
-			pr_err("Cannot run '%s': %s\nCheck the command name and your PATH.\n",
-			       rec.argv[0], strerror(-err));
-			goto out_delete;
-		}
-	}
-
-	err = record__setup_events(&rec);
-	if (err)
+	if (record__setup(&rec))
 		goto out_delete;
-	if (opts->workload) {
-		rec.workload.stdout_to_stderr = !strcmp(opts->output, "-");
-		err = workload__prepare(&rec.workload, rec.argv, &rec.child_mask);
-		if (err) {
-			pr_err("Cannot start the workload: %s\n", strerror(-err));
-			goto out_delete;
-		}
-	}
-	err = record__create_maps(&rec);
-	if (err)
+	if (record__open_all(&rec) || record__start(&rec))
 		goto out_kill;
-	if (opts->control && control__open(&rec.ctl, opts->control)) {
-		err = -EINVAL;
-		goto out_kill;
-	}
-	err = record__open(&rec);
-	if (err)
-		goto out_kill;
-	err = record__mmap(&rec);
-	if (err)
-		goto out_kill;
-	if (record_output__init(&rec.out, opts->output, opts->comp_level)) {
-		pr_err("Out of memory\n");
-		goto out_kill;
-	}
 
-	/* Only now, with everything working, is an existing file moved aside. */
-	err = record__open_output(&rec);
-	if (err) {
-		record_output__abandon(&rec.out);
-		goto out_kill;
-	}
-
-	/* Tail synthesis runs in every dump: read kallsyms now, not then. */
-	if (opts->tail_synthesize) {
-		struct synth_ctx prime = { .process = record__discard_synth };
-
-		perf_event__synthesize_kernel_mmap(&prime);
-	}
-	if (opts->switch_output)
-		trigger_on(&rec.switch_trigger);
-	if (opts->switch_output_time)
-		alarm(opts->switch_output_time);
-
-	if (control__active(&rec.ctl) &&
-	    fdarray__add(&rec.evlist->pollfd, rec.ctl.ctl_fd, POLLIN) < 0) {
-		pr_err("Out of memory\n");
-		record_output__abandon(&rec.out);
-		goto out_kill;
-	}
-	/*
-	 * Per-task counters of a workload start at its exec; others start now.
-	 * With -D the recorded events wait; the tracking dummy (there is one
-	 * with -D) runs from its open, and the triggers start as usual.
-	 */
-	if (!record_opts__follows_workload(opts)) {
-		if (!opts->delay_ms)
-			evlist__enable(rec.evlist);
-		if (opts->trigger_evlist)
-			evlist__enable(opts->trigger_evlist);
-	}
-	rec.enabled = !opts->delay_ms;
-	if (opts->delay_ms && !opts->quiet)
-		fprintf(stderr, "Events disabled\n");
-	if (opts->workload) {
-		err = workload__start(&rec.workload);
-		if (err) {
-			pr_err("Workload failed: cannot run '%s': %s\n", rec.argv[0], strerror(-err));
-			record_output__abandon(&rec.out);
-			goto out_kill;
-		}
-	}
-	if (opts->delay_ms > 0)
-		rec.enable_at = now_ns() + opts->delay_ms * 1000000ULL;
-
-	err = record__loop(&rec, &loop_mask);
-	if (!err) {
-		/* Last pass: stop the counters, read everything, then the last dump. */
-		rec.exiting = true;
-		evlist__disable(rec.evlist);
-		err = record__mmap_read_all(&rec) < 0 ? -EIO : 0;
-		if (!err)
-			err = record__dump(&rec);
-	}
+	err = record__run(&rec, &loop_mask);
+	record__print_summary(&rec);
 	/* Recording ran: a failure now is its errno's low byte, as with the distro. */
 	if (err) {
-		record__print_summary(&rec);
 		status = cmd_exit_status(err);
 		goto out_kill;
 	}
-	record__print_summary(&rec);
 	perf_header_info__exit(&rec.out.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
 	if (!child_exited && rec.workload.pid > 0 && !rec.workload.reaped)
