@@ -33,7 +33,7 @@
 #include "util/flight-recorder.h"
 #include "util/header.h"
 #include "util/mmap.h"
-#include "util/parse-events.h"
+#include "util/record-events.h"
 #include "util/record-opts.h"
 #include "util/record-output.h"
 #include "util/session.h"
@@ -899,238 +899,6 @@ static int record__parse_options(struct record *rec, int argc, const char **argv
 
 /* ---- setting up ------------------------------------------------------ */
 
-static int record__create_maps(struct record *rec)
-{
-	struct record_opts *opts = &rec->opts;
-	struct cpu_map *cpus;
-	struct thread_map *threads;
-
-	if (opts->target_pid || opts->target_tid) {
-		threads = thread_map__new_str(opts->target_pid, opts->target_tid);
-		if (!threads) {
-			pr_err("Cannot monitor %s %s: %s\n", opts->target_pid ? "process" : "thread",
-			       opts->target_pid ? opts->target_pid : opts->target_tid,
-			       errno == ESRCH ? "no such process (check the id with 'ps')" :
-			       errno == EINVAL ? "not a comma-separated list of ids" :
-			       strerror(errno));
-			return -ESRCH;
-		}
-	} else if (opts->system_wide || opts->cpu_list) {
-		threads = thread_map__new_dummy();
-	} else {
-		/* A forked workload, inherited by its children. */
-		threads = thread_map__new_by_tid(rec->workload.pid);
-	}
-	/*
-	 * Buffers are per CPU even for a task: the kernel will not mmap an
-	 * inherited per-task event that is not bound to a CPU.
-	 */
-	if ((opts->no_inherit || opts->per_thread) && !opts->system_wide && !opts->cpu_list)
-		cpus = cpu_map__dummy_new();
-	else
-		cpus = cpu_map__new(opts->cpu_list);
-	if (cpus && opts->cpu_list && cpu_map__check_online(cpus, opts->cpu_list)) {
-		cpu_map__put(cpus);
-		thread_map__put(threads);
-		return -ENODEV;
-	}
-	if (!cpus || !threads) {
-		if (!cpus && opts->cpu_list)
-			pr_err("Invalid -C/--cpu list '%s': use a list like 0-3,7 of online CPUs.\n",
-			       opts->cpu_list);
-		else
-			pr_err("Cannot build the CPU or thread map: %s\n", strerror(errno));
-		cpu_map__put(cpus);
-		thread_map__put(threads);
-		return -EINVAL;
-	}
-	evlist__set_maps(rec->evlist, cpus, threads);
-	cpu_map__put(cpus);
-	thread_map__put(threads);
-	return 0;
-}
-
-/*
- * --switch-events: the kernel writes a context switch record into the
- * buffer of each event that asks for them.  As the distro does, that is
- * the tracking event; in overwrite mode ours feeds the process table and
- * never reaches a dump, so the first overwrite event carries them: a dump
- * then holds the switches of the window its samples cover.
- */
-static void record__config_switch_events(struct record *rec, struct evsel *tracking)
-{
-	struct evsel *evsel;
-
-	if (!rec->opts.switch_events)
-		return;
-	evlist__for_each_entry(rec->evlist, evsel) {
-		if (evsel->overwrite) {
-			evsel->attr.context_switch = 1;
-			return;
-		}
-	}
-	tracking->attr.context_switch = 1;
-}
-
-/*
- * Decides each event's buffer and the tracking event.  In overwrite mode a
- * dummy event in the forward stream carries the mmap/comm/task records, so
- * they are never overwritten and every dump can name its samples' tasks.
- */
-static int record__setup_events(struct record *rec)
-{
-	struct record_opts *opts = &rec->opts;
-	struct evsel *evsel, *tracking = NULL;
-	bool any_overwrite = false;
-	int err;
-
-	if (rec->evlist->nr_entries == 0) {
-		err = parse_events(rec->evlist, "cycles", NULL);
-		if (err) {
-			pr_err("Cannot set up the default event 'cycles': %s\n", strerror(-err));
-			return err;
-		}
-	}
-	evlist__for_each_entry(rec->evlist, evsel) {
-		struct evsel_config_term *t;
-
-		t = evsel__get_config_term(evsel, EVSEL__CONFIG_TERM_OVERWRITE);
-		evsel->overwrite = t ? !!t->val.val : opts->overwrite;
-		any_overwrite |= evsel->overwrite;
-	}
-	/*
-	 * The process table needs the tracking records from the start; so does
-	 * a file whose events start later (-D), or may be disabled for a while
-	 * (--control): then a task that started meanwhile still has a name.
-	 * System-wide, the events start only after /proc has been read: a
-	 * task born in between would be nameless in the file.  The distro
-	 * tracks on a dummy:HG from the start then too; so do we.
-	 */
-	if (any_overwrite || opts->delay_ms || opts->control || opts->system_wide ||
-	    opts->cpu_list) {
-		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE,
-			.config = PERF_COUNT_SW_DUMMY,
-		};
-
-		tracking = evsel__new(&attr);
-		if (!tracking || evsel__set_name(tracking, any_overwrite ? "dummy:u" : "dummy:HG")) {
-			evsel__delete(tracking);
-			return -ENOMEM;
-		}
-		if (any_overwrite) {
-			tracking->attr.exclude_kernel = 1;
-			tracking->attr.exclude_hv = 1;
-		}
-		evlist__add(rec->evlist, tracking);
-	} else {
-		tracking = evlist__first(rec->evlist);
-	}
-	tracking->tracking = true;
-	evlist__config(rec->evlist, opts);
-	record__config_switch_events(rec, tracking);
-	/*
-	 * The tracking stream keeps the kernel's wakeup at half its buffer: the
-	 * loop drains it at least every half second and before every dump, and
-	 * a wakeup per record would cost a fork storm several per process.
-	 */
-	return 0;
-}
-
-static int record__open_list(struct record *rec, struct evlist *evlist)
-{
-	struct evsel *failed = NULL;
-	bool said_user_only = false;
-	char msg[512];
-	int err;
-
-	for (;;) {
-		enum evsel_fallback fb;
-
-		err = evlist__open(evlist, &failed);
-		if (!err)
-			return 0;
-		evlist__close(evlist);
-		fb = failed ? evsel__fallback(failed, err, msg, sizeof(msg)) : EVSEL_FALLBACK_NONE;
-		if (fb == EVSEL_FALLBACK_NONE)
-			break;
-		if (fb == EVSEL_FALLBACK_ATTR) {
-			pr_debug("%s\n", msg);
-			continue;
-		}
-		/* Like the distro, only -v tells that kernel samples are left out; once. */
-		if (fb == EVSEL_FALLBACK_USER_ONLY) {
-			if (verbose > 0 && !said_user_only)
-				ui__warning("%s\n", msg);
-			said_user_only = true;
-		} else if (!rec->opts.quiet) {
-			/* The sampling rate a hardware event had suits cpu-clock as well. */
-			fprintf(stderr, "%s\n", msg);
-		}
-	}
-	if (failed) {
-		evsel__open_strerror(failed, err, msg, sizeof(msg));
-		pr_err("%s\n", msg);
-	} else {
-		pr_err("Cannot open the events: %s\n", strerror(-err));
-	}
-	return err;
-}
-
-/* --filter, --exclude-perf: the kernel checks the expression only now. */
-static int record__apply_filters(struct evlist *evlist)
-{
-	struct evsel *evsel;
-
-	evlist__for_each_entry(evlist, evsel) {
-		int err = evsel__apply_filter(evsel);
-
-		if (err) {
-			pr_err("Cannot set the filter \"%s\" on event %s: %s (see the fields in "
-			       "/sys/kernel/tracing/events/%s/%s/format).\n", evsel->filter,
-			       evsel__name(evsel), strerror(-err),
-			       evsel->tp_sys ? evsel->tp_sys : "*", evsel->tp_name ? evsel->tp_name : "*");
-			return err;
-		}
-	}
-	return 0;
-}
-
-static int record__open(struct record *rec)
-{
-	struct evlist *tl = rec->opts.trigger_evlist;
-	int err;
-
-	err = record__open_list(rec, rec->evlist);
-	if (!err && tl)
-		err = record__open_list(rec, tl);
-	if (!err)
-		err = record__apply_filters(rec->evlist);
-	if (!err && tl)
-		err = record__apply_filters(tl);
-	return err;
-}
-
-static int record__mmap_error(struct record *rec, int err, bool overwrite)
-{
-	if (err == -EPERM) {
-		pr_err("Permission error mapping pages.\n"
-		       "Consider increasing /proc/sys/kernel/perf_event_mlock_kb,\n"
-		       "or try again with a smaller value of -m/--mmap_pages.\n"
-		       "(current value: %zu)\n", rec->opts.mmap_pages);
-	} else if (overwrite && (err == -EINVAL || err == -ENOSYS)) {
-		pr_err("Unable to read from overwrite ring buffer: %s\n"
-		       "The kernel must support write_backward (Linux 4.7 or later).\n",
-		       strerror(-err));
-		err = -ENOSYS;
-	} else if (err == -ENOMEM) {
-		pr_err("Out of memory\n");
-	} else {
-		pr_err("Failed to mmap with %d (%s)\n", -err, strerror(-err));
-	}
-	return err;
-}
-
 /*
  * Overwrite mode: the process table starts from what /proc says now.  The
  * tracking event is already on, so a task born meanwhile is seen twice;
@@ -1169,7 +937,7 @@ static int record__mmap(struct record *rec)
 		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE));
 	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
-		return record__mmap_error(rec, err, false);
+		return record_events__mmap_error(&rec->opts, err, false);
 	/*
 	 * The triggers' own small buffers: read as soon as a sample lands, and
 	 * never overwritten; a storm that fills one still asks for the dump.
@@ -1178,16 +946,16 @@ static int record__mmap(struct record *rec)
 		err = perf_evlist__mmap(rec->opts.trigger_evlist,
 					min_t(size_t, rec->opts.mmap_pages, 16));
 		if (err)
-			return record__mmap_error(rec, err, false);
+			return record_events__mmap_error(&rec->opts, err, false);
 	}
 	if (!any_overwrite)
 		return 0;
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
 	if (!rec->fr)
-		return record__mmap_error(rec, -ENOMEM, true);
+		return record_events__mmap_error(&rec->opts, -ENOMEM, true);
 	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages);
 	if (err)
-		return record__mmap_error(rec, err, true);
+		return record_events__mmap_error(&rec->opts, err, true);
 	record__seed_process_table(rec);
 	return 0;
 }
@@ -1479,7 +1247,7 @@ static int record__setup(struct record *rec)
 			return err;
 		}
 	}
-	err = record__setup_events(rec);
+	err = record_events__setup(rec->evlist, &rec->opts);
 	if (err || !opts->workload)
 		return err;
 	rec->workload.stdout_to_stderr = !strcmp(opts->output, "-");
@@ -1498,12 +1266,12 @@ static int record__open_all(struct record *rec)
 	struct record_opts *opts = &rec->opts;
 	int err;
 
-	err = record__create_maps(rec);
+	err = record_events__create_maps(rec->evlist, opts, rec->workload.pid);
 	if (err)
 		return err;
 	if (opts->control && control__open(&rec->ctl, opts->control))
 		return -EINVAL;
-	err = record__open(rec);
+	err = record_events__open(rec->evlist, opts);
 	if (!err)
 		err = record__mmap(rec);
 	if (err)
