@@ -683,40 +683,6 @@ static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
-/* /proc's name of a task, for a trigger the process table cannot name. */
-static void record__proc_comm(u32 tid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* The request a trigger's sample opens: which event, when, where, by whom. */
-static void record__describe_trigger(struct record *rec, const union perf_event *event)
-{
-	struct evsel *evsel = evlist__event2evsel(rec->opts.trigger_evlist, event);
-	struct dump_request *r = &rec->request;
-	struct perf_sample sample;
-
-	if (!evsel || evsel__parse_sample(&evsel->attr, event, &sample))
-		return;
-	snprintf(r->event, sizeof(r->event), "%s", evsel__name(evsel));
-	r->time = sample.time;
-	r->cpu = sample.cpu;
-	r->pid = sample.pid;
-	r->tid = sample.tid;
-	if (!rec->fr || !flight_recorder__comm(rec->fr, sample.tid, sample.time, r->comm,
-					       sizeof(r->comm)))
-		record__proc_comm(sample.tid, r->comm, sizeof(r->comm));
-}
-
 /*
  * --switch-output-event: the trigger events' own buffers.  Every sample is
  * a request (a loss means there were requests too), and goes into the
@@ -747,7 +713,7 @@ static int record__mmap_read_triggers(struct record *rec)
 			if (event->header.type == PERF_RECORD_LOST)
 				continue;
 			if (opens)
-				record__describe_trigger(rec, event);
+				dump_request__describe(&rec->request, tl, event, rec->fr);
 			if (!rec->out.open) {
 				rec->dropped_records++;
 				continue;

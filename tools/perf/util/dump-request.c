@@ -2,7 +2,12 @@
  * What asked for a dump: see dump-request.h.
  */
 #include <stdio.h>
+#include <string.h>
 #include "dump-request.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "flight-recorder.h"
 
 static const char *const kind_names[DUMP_REQUEST__MAX] = {
 	[DUMP_REQUEST_NONE] = "unknown",
@@ -45,4 +50,36 @@ char *dump_request__format(const struct dump_request *r, char *buf, size_t size)
 		snprintf(buf + n, size - n, ", and %u more request%s in its window", r->joined,
 			 r->joined > 1 ? "s" : "");
 	return buf;
+}
+
+/* /proc's name of a task, for a trigger the process table cannot name. */
+static void dump_request__proc_comm(u32 tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+void dump_request__describe(struct dump_request *r, struct evlist *triggers,
+			    const union perf_event *event, const struct flight_recorder *fr)
+{
+	struct evsel *evsel = evlist__event2evsel(triggers, event);
+	struct perf_sample sample;
+
+	if (!evsel || evsel__parse_sample(&evsel->attr, event, &sample))
+		return;
+	snprintf(r->event, sizeof(r->event), "%s", evsel__name(evsel));
+	r->time = sample.time;
+	r->cpu = sample.cpu;
+	r->pid = sample.pid;
+	r->tid = sample.tid;
+	if (!fr || !flight_recorder__comm(fr, sample.tid, sample.time, r->comm, sizeof(r->comm)))
+		dump_request__proc_comm(sample.tid, r->comm, sizeof(r->comm));
 }

@@ -40,4 +40,15 @@ struct dump_request {
  */
 char *dump_request__format(const struct dump_request *r, char *buf, size_t size);
 
+struct evlist;
+struct flight_recorder;
+union perf_event;
+/*
+ * Fills @r's TRIGGER fields from @event, a sample of one of @triggers:
+ * its event's name, time, CPU, pid/tid, and the task's name from the
+ * process table of @fr (NULL: none) or else from /proc.
+ */
+void dump_request__describe(struct dump_request *r, struct evlist *triggers,
+			    const union perf_event *event, const struct flight_recorder *fr);
+
 #endif
