@@ -33,6 +33,7 @@
 #include "util/flight-recorder.h"
 #include "util/header.h"
 #include "util/mmap.h"
+#include "util/page-size.h"
 #include "util/parse-events.h"
 #include "util/record-opts.h"
 #include "util/session.h"
@@ -1394,7 +1395,7 @@ static int record__mmap(struct record *rec)
 	 * default size at least, where locked memory is not limited (root).
 	 */
 	if (any_overwrite && only_tracking && geteuid() == 0)
-		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE));
+		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / page_size());
 	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
 		return record__mmap_error(rec, err, false);
@@ -1708,11 +1709,8 @@ int cmd_record(int argc, const char **argv)
 		       "channel: give --control too.\n");
 		goto out_delete;
 	}
-	if (!opts->mmap_pages) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		opts->mmap_pages = DEFAULT_MMAP_BYTES / ps;
-	}
+	if (!opts->mmap_pages)
+		opts->mmap_pages = DEFAULT_MMAP_BYTES / page_size();
 	record_opts__check_switch_size(opts);
 	record__install_signals(&rec, &loop_mask);
 	if (opts->workload) {

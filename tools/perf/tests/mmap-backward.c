@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "tests.h"
 #include "util/mmap.h"
+#include "util/page-size.h"
 
 /* A fake mapping plus the log of what was written into it. */
 struct sim {
@@ -57,7 +58,7 @@ long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
 
 static int sim__init(struct sim *s, u64 size, u64 h0, u32 cap)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 
 	memset(s, 0, sizeof(*s));
 	s->mem = calloc(1, page + size);

@@ -14,6 +14,7 @@
 #include "thread_map.h"
 #include "mmap.h"
 #include "debug.h"
+#include "page-size.h"
 
 struct evlist *evlist__new(void)
 {
@@ -387,13 +388,12 @@ static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *r
 int perf_evlist__mmap(struct evlist *evlist, size_t pages)
 {
 	struct evlist *root = evlist__root(evlist);
-	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
 
 	if (!root || !evlist->cpus || !evlist->threads)
 		return -EINVAL;
 	evlist->nr_mmaps = evlist->per_cpu ? evlist->cpus->nr : evlist->threads->nr;
-	evlist->mmap_len = pages * page_size;
+	evlist->mmap_len = pages * page_size();
 	evlist->mmap = calloc(evlist->nr_mmaps, sizeof(*evlist->mmap));
 	if (!evlist->mmap)
 		return -ENOMEM;

@@ -25,6 +25,7 @@
 #include "dso-hits.h"
 #include "trace-event-info.h"
 #include "debug.h"
+#include "page-size.h"
 #include "perf.h"
 
 #define NAME_ALIGN	64
@@ -250,7 +251,7 @@ void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlis
 	 * which its reader takes as the most one COMPRESSED record expands to:
 	 * never less than our chunk, which is what ours expand to.
 	 */
-	info->comp_mmap_len = max_t(u64, (opts->mmap_pages + 1) * sysconf(_SC_PAGESIZE),
+	info->comp_mmap_len = max_t(u64, (opts->mmap_pages + 1) * page_size(),
 				    ZSTD_WRITER_CHUNK);
 	info->no_buildid = opts->no_buildid;
 	info->no_buildid_cache = opts->no_buildid_cache;

@@ -16,6 +16,7 @@
 #include <traceevent/event-parse.h>
 #include "session.h"
 #include "debug.h"
+#include "page-size.h"
 #include "header.h"
 #include "raw-dump.h"
 #include "data.h"
@@ -896,7 +897,7 @@ static const char *session__map(struct perf_session *s, u64 off, u64 len)
 	if (s->win)
 		munmap(s->win, s->win_len);
 	s->win = NULL;
-	start = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+	start = off & ~((u64)page_size() - 1);
 	mlen = max_t(u64, WINDOW_SIZE, off + len - start);
 	if (mlen > s->file_size - start)
 		mlen = s->file_size - start;
