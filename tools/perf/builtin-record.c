@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "perf.h"
+#include "util/clockid.h"
 #include "util/compress.h"
 #include "util/control.h"
 #include "util/cpumap.h"
@@ -126,14 +127,6 @@ static void sig_alarm(int sig)
 /* A control client that went away must not take the recorder with it: EPIPE instead. */
 static void sig_pipe(int sig)
 {
-}
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* ---- writing ---------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include "tests.h"
 #include "perf.h"
+#include "util/clockid.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
@@ -31,10 +32,7 @@ static volatile unsigned long sink;
 
 static u64 thread_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return clock__now_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void *spinner(void *arg)

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include "flight-recorder.h"
+#include "clockid.h"
 #include "cpumap.h"
 #include "debug.h"
 #include "evlist.h"
@@ -72,14 +73,6 @@ struct flight_recorder {
 	int policy;			/* ours when not boosted */
 	struct flight_recorder_stats stats;
 };
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max)
 {
