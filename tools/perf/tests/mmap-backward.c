@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tests.h"
+#include "util/evlist.h"
 #include "util/mmap.h"
 #include "util/page-size.h"
 
@@ -34,6 +35,19 @@ struct sim {
 };
 
 static u8 rec_buf[1 << 16];
+
+int test__pause_mmaps(struct evlist *evlist, bool pause)
+{
+	int err = 0;
+
+	for (int i = 0; i < evlist->nr_mmaps; i++) {
+		int e = perf_mmap__pause(&evlist->mmap[i], pause);
+
+		if (e)
+			err = e;
+	}
+	return err;
+}
 
 long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
 {

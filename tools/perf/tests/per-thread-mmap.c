@@ -193,7 +193,7 @@ static int test__per_thread_mmap(void)
 	for (; started > 0; started--)
 		pthread_join(th[started - 1], NULL);
 	evlist__disable(evlist);
-	TEST_ASSERT_EQUAL("pause", perf_evlist__pause(aux), 0);
+	TEST_ASSERT_EQUAL("pause", test__pause_mmaps(aux, true), 0);
 	for (int i = 0; i < NR_SPINNERS; i++) {
 		struct perf_mmap *map = &evlist->mmap[i];
 		size_t len = 0;
@@ -215,7 +215,7 @@ static int test__per_thread_mmap(void)
 		n = samples_of(evlist, copy, blen, tids[i]);
 		TEST_ASSERT_VAL("backward samples of this thread only", n > 0);
 	}
-	perf_evlist__resume(aux);
+	test__pause_mmaps(aux, false);
 	ret = TEST_OK;
 
 out_threads:

@@ -102,12 +102,6 @@ struct evsel *evlist__first(struct evlist *evlist)
 		list_first_entry(&evlist->entries, struct evsel, node);
 }
 
-struct evsel *evlist__last(struct evlist *evlist)
-{
-	return list_empty(&evlist->entries) ? NULL :
-		list_last_entry(&evlist->entries, struct evsel, node);
-}
-
 static void evlist__free_ids(struct evlist *evlist)
 {
 	for (int i = 0; i < PERF_EVLIST__HLIST_SIZE; i++) {
@@ -419,29 +413,6 @@ void perf_evlist__munmap(struct evlist *evlist)
 	free(evlist->mmap);
 	evlist->mmap = NULL;
 	evlist->nr_mmaps = 0;
-}
-
-static int evlist__pause_output(struct evlist *evlist, bool pause)
-{
-	int err = 0;
-
-	for (int i = 0; i < evlist->nr_mmaps; i++) {
-		int e = perf_mmap__pause(&evlist->mmap[i], pause);
-
-		if (e)
-			err = e;
-	}
-	return err;
-}
-
-int perf_evlist__pause(struct evlist *evlist)
-{
-	return evlist__pause_output(evlist, true);
-}
-
-int perf_evlist__resume(struct evlist *evlist)
-{
-	return evlist__pause_output(evlist, false);
 }
 
 static void evlist__pollfd_hangup(struct fdarray *fda, int pos, void *arg)

@@ -55,7 +55,6 @@ void evlist__delete(struct evlist *evlist);
 void evlist__add(struct evlist *evlist, struct evsel *evsel);
 void evlist__remove(struct evlist *evlist, struct evsel *evsel);
 struct evsel *evlist__first(struct evlist *evlist);
-struct evsel *evlist__last(struct evlist *evlist);
 
 /*
  * An evlist that owns only ring buffers, for the evsels of @parent whose
@@ -114,9 +113,6 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
  */
 int perf_evlist__mmap(struct evlist *evlist, size_t pages);
 void perf_evlist__munmap(struct evlist *evlist);
-/* PERF_EVENT_IOC_PAUSE_OUTPUT 1 / 0 on every buffer. */
-int perf_evlist__pause(struct evlist *evlist);
-int perf_evlist__resume(struct evlist *evlist);
 /*
  * Drops pollfd entries that hung up (POLLHUP/POLLERR), releasing the
  * buffer they fed (in the parent or a child) once nothing else feeds it.

@@ -166,13 +166,6 @@ static struct thread_map *tid_list__finish(struct tid_list *l, int err)
 	return map;
 }
 
-struct thread_map *thread_map__new_by_pid(pid_t pid)
-{
-	struct tid_list l = { NULL, 0, 0 };
-
-	return tid_list__finish(&l, pid < 0 ? -ESRCH : tid_list__add_process(&l, pid));
-}
-
 struct thread_map *thread_map__new_by_tid(pid_t tid)
 {
 	struct tid_list l = { NULL, 0, 0 };

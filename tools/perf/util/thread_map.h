@@ -10,10 +10,11 @@ struct thread_map {
 };
 
 struct thread_map *thread_map__new_dummy(void);
-/* Every thread of process @pid, from /proc/PID/task; NULL + errno (ESRCH) if none. */
-struct thread_map *thread_map__new_by_pid(pid_t pid);
 struct thread_map *thread_map__new_by_tid(pid_t tid);
-/* Comma lists as given to -p / -t (one of them may be NULL). */
+/*
+ * Comma lists as given to -p (every thread of each process, from
+ * /proc/PID/task) / -t (one of them may be NULL).
+ */
 struct thread_map *thread_map__new_str(const char *pid, const char *tid);
 struct thread_map *thread_map__get(struct thread_map *map);
 void thread_map__put(struct thread_map *map);
