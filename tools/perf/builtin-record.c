@@ -541,15 +541,11 @@ static void record__rename_failed(struct record *rec, const char *name, int err)
  */
 static int record__rename_dump(struct record *rec, char **name)
 {
-	char ts[32];
-	int err;
+	int err = perf_data__switch(&rec->data, !rec->exiting, name);
 
-	perf_data__timestamp(ts);
-	if (asprintf(name, "%s.%s", rec->opts.output, ts) < 0)
-		return -ENOMEM;
-	err = perf_data__switch(&rec->data, *name, !rec->exiting);
 	if (err) {
-		record__rename_failed(rec, *name, err);
+		if (*name)
+			record__rename_failed(rec, *name, err);
 		free(*name);
 		*name = NULL;
 		return err;
