@@ -2,11 +2,11 @@
 #define PERF_UTIL_THREAD_MAP_H
 #include <sys/types.h>
 
+#include "refarray.h"
+
 /* Threads to monitor; a single -1 means "every thread" (system-wide). */
 struct thread_map {
-	int refcnt;
-	int nr;
-	pid_t map[];
+	REFARRAY_FIELDS(pid_t);
 };
 
 struct thread_map *thread_map__new_dummy(void);
