@@ -430,30 +430,40 @@ int perf_evlist__filter_pollfd(struct evlist *evlist, short revents)
 	return fdarray__filter(&root->pollfd, revents, evlist__pollfd_hangup, NULL);
 }
 
-/*
- * A recorder's evsels lay their records out alike, or each samples
- * PERF_SAMPLE_IDENTIFIER (evlist__config): first in a sample, last in the
- * trailer of any other record.
- */
 struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event)
 {
 	struct evlist *root = evlist__root(evlist);
-	const u64 *w = (const u64 *)event + 1;
 	size_t words = event->header.size / sizeof(u64);
 	struct evsel *first;
-	struct perf_sample sample;
+	int id_pos, is_pos;
+	const u64 *w;
 
-	if (root->nr_entries == 0 || words < 2)
+	if (root->nr_entries == 0)
 		return NULL;
 	first = evlist__first(root);
-	if (evlist__nr_file_evsels(root) == 1)
+	/*
+	 * The first event's layout tells where the id is (every evsel has it
+	 * there: the recorder's evlist__config and the reader's checks see to
+	 * that), not whose it is: with several events the id decides.
+	 */
+	evsel__id_pos(first, &id_pos, &is_pos);
+	if (evlist__nr_file_evsels(root) == 1 || id_pos < 0)
 		return first;
-	if (first->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
-		return evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
-					w[0] : w[words - 2]);
-	if (evsel__parse_sample(&first->attr, event, &sample))
-		return NULL;
-	return evlist__id2evsel(evlist, sample.id);
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		if ((size_t)id_pos + 1 >= words)
+			return NULL;
+		w = (const u64 *)event + 1 + id_pos;
+	} else {
+		if (!first->attr.sample_id_all)
+			return first;
+		if ((size_t)is_pos >= words)
+			return NULL;
+		w = (const u64 *)event + words - is_pos;
+	}
+	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
+	if (!*w)
+		return first;
+	return evlist__id2evsel(root, *w);
 }
 
 /*

@@ -97,7 +97,13 @@ int evlist__disable(struct evlist *evlist);
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
-/* The evsel a record from this evlist's buffers belongs to; NULL if it names none. */
+/*
+ * The evsel a record belongs to, the recorder's (from this evlist's
+ * buffers) and the reader's (a session's evlist) alike: the first when
+ * there is one event or no id, or the record has no id (a record without
+ * a sample_id_all trailer, or the id 0 of a synthesized one); else the
+ * evsel its id names, NULL when none does or the record is too short.
+ */
 struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event);
 /* The time stamp of a record from this evlist's buffers; 0 if it has none. */
 u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
