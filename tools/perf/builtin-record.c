@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "perf.h"
+#include "util/clockid.h"
 #include "util/compress.h"
 #include "util/control.h"
 #include "util/cpumap.h"
@@ -34,6 +35,7 @@
 #include "util/header.h"
 #include "util/mmap.h"
 #include "util/record-events.h"
+#include "util/page-size.h"
 #include "util/record-opts.h"
 #include "util/record-output.h"
 #include "util/session.h"
@@ -114,14 +116,6 @@ static void sig_alarm(int sig)
 /* A control client that went away must not take the recorder with it: EPIPE instead. */
 static void sig_pipe(int sig)
 {
-}
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -900,7 +894,7 @@ static int record__mmap(struct record *rec)
 	 * default size at least, where locked memory is not limited (root).
 	 */
 	if (any_overwrite && only_tracking && geteuid() == 0)
-		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE));
+		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / page_size());
 	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, false);
@@ -1194,7 +1188,7 @@ static int record__check_options(struct record *rec)
 		return 255;
 	}
 	if (!opts->mmap_pages)
-		opts->mmap_pages = DEFAULT_MMAP_BYTES / sysconf(_SC_PAGESIZE);
+		opts->mmap_pages = DEFAULT_MMAP_BYTES / page_size();
 	record_opts__check_switch_size(opts);
 	return 0;
 }

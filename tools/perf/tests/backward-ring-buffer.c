@@ -150,7 +150,7 @@ static int run(size_t pages, int iters, struct counts *fwd, struct counts *bwd)
 		perf_mmap__consume(&evlist->mmap[0]);
 	}
 	/* Backward: pause, copy, resume, then look at the copy. */
-	TEST_ASSERT_EQUAL("pause", perf_evlist__pause(aux), 0);
+	TEST_ASSERT_EQUAL("pause", test__pause_mmaps(aux, true), 0);
 	{
 		ssize_t n = test__backward_snapshot(&aux->mmap[0], &snap, &cap);
 		size_t off = 0;
@@ -166,7 +166,7 @@ static int run(size_t pages, int iters, struct counts *fwd, struct counts *bwd)
 		}
 		TEST_ASSERT_EQUAL("snapshot holds whole records only", off, n);
 	}
-	TEST_ASSERT_EQUAL("resume", perf_evlist__resume(aux), 0);
+	TEST_ASSERT_EQUAL("resume", test__pause_mmaps(aux, false), 0);
 	err = TEST_OK;
 out:
 	free(snap);

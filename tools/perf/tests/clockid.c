@@ -38,3 +38,23 @@ static int test__clockid(void)
 	return TEST_OK;
 }
 DEFINE_SUITE(clockid, "Clock names for -k, sample times as times of day");
+
+/* now_ns() and clock__now_ns(): the clock's reading in ns, 0 for a clock there is not. */
+static int test__clock_now(void)
+{
+	struct timespec a, b;
+	u64 ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ns = now_ns();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	TEST_ASSERT_VAL("not before the reading before it",
+			ns >= (u64)a.tv_sec * 1000000000ULL + (u64)a.tv_nsec);
+	TEST_ASSERT_VAL("not after the reading after it",
+			ns <= (u64)b.tv_sec * 1000000000ULL + (u64)b.tv_nsec);
+	TEST_ASSERT_VAL("monotonic", now_ns() >= ns);
+	TEST_ASSERT_VAL("another clock", clock__now_ns(CLOCK_REALTIME) > 1000000000ULL);
+	TEST_ASSERT_EQUAL("a clock there is not", clock__now_ns(12345), 0ULL);
+	return TEST_OK;
+}
+DEFINE_SUITE(clock_now, "Clock readings in ns: now_ns() and clock__now_ns()");

@@ -196,13 +196,15 @@ static int test__data_create(void)
 		goto out_close;
 	}
 
-	if (asprintf(&dump, "%s.2026010112000001", path) < 0) {
-		dump = NULL;
-		goto out_close;
-	}
-	err = perf_data__switch(&data, dump, true);
+	err = perf_data__switch(&data, true, &dump);
 	if (err) {
 		fprintf(stderr, "switch: %s\n", strerror(-err));
+		goto out_close;
+	}
+	if (!dump || strncmp(dump, path, strlen(path)) || dump[strlen(path)] != '.' ||
+	    strlen(dump + strlen(path) + 1) != 16 ||
+	    strspn(dump + strlen(path) + 1, "0123456789") != 16) {
+		fprintf(stderr, "the dump is named %s, not <path>.<16 digits>\n", dump ? dump : "(null)");
 		goto out_close;
 	}
 	if (read_back(dir, strrchr(dump, '/') + 1, buf, sizeof(buf)) || strcmp(buf, "abcdef")) {

@@ -10,6 +10,7 @@
 #include "tests.h"
 #include "util/evlist.h"
 #include "util/flight-recorder.h"
+#include "util/page-size.h"
 
 #define NR_FAKE 3
 
@@ -36,7 +37,7 @@ static struct perf_event_mmap_page *fake__page(struct fake *f, int i)
 
 static char *fake__data(struct fake *f, int i)
 {
-	return (char *)f->mem[i] + sysconf(_SC_PAGESIZE);
+	return (char *)f->mem[i] + page_size();
 }
 
 /*
@@ -156,7 +157,7 @@ static struct flight_recorder_writer writer_of(struct sink *s)
 
 static int test__flight_recorder_fake(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 	struct fake f = { .size = { 4096, 16384, 65536 } };
 	struct sink s = { .buf = NULL };
 	struct flight_recorder_writer w = writer_of(&s);

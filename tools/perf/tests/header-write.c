@@ -176,6 +176,7 @@ static int write_file(const char *path, struct evlist *evlist, bool finish)
 		.sample_type = SAMPLE_TYPE,
 		.id = 1,
 	};
+	struct evsel *last;
 	int err;
 
 	w.info.argc = 4;
@@ -190,8 +191,9 @@ static int write_file(const char *path, struct evlist *evlist, bool finish)
 		err = perf_event__synthesize_process(&ctx, getpid());
 	for (int i = 0; i < 4 && !err; i++)
 		err = write_sample(&w, (u64)(unsigned long)write_sample + 4 * i, 1000000 + 1000 * i);
-	if (!err && evlist__last(evlist) != evlist__first(evlist))
-		err = write_tp_sample(&w, evlist__last(evlist)->attr.config, 1005000);
+	last = list_last_entry(&evlist->entries, struct evsel, node);
+	if (!err && last != evlist__first(evlist))
+		err = write_tp_sample(&w, last->attr.config, 1005000);
 	if (!err)
 		err = perf_data__write(&w.data, &round, sizeof(round));
 	if (!err && finish)

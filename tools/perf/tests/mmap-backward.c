@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "tests.h"
+#include "util/evlist.h"
 #include "util/mmap.h"
+#include "util/page-size.h"
 
 /* A fake mapping plus the log of what was written into it. */
 struct sim {
@@ -33,6 +35,19 @@ struct sim {
 };
 
 static u8 rec_buf[1 << 16];
+
+int test__pause_mmaps(struct evlist *evlist, bool pause)
+{
+	int err = 0;
+
+	for (int i = 0; i < evlist->nr_mmaps; i++) {
+		int e = perf_mmap__pause(&evlist->mmap[i], pause);
+
+		if (e)
+			err = e;
+	}
+	return err;
+}
 
 long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
 {
@@ -57,7 +72,7 @@ long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap)
 
 static int sim__init(struct sim *s, u64 size, u64 h0, u32 cap)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 
 	memset(s, 0, sizeof(*s));
 	s->mem = calloc(1, page + size);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "tests.h"
 #include "util/mmap.h"
+#include "util/page-size.h"
 
 /* A record of @size bytes at ring position @pos: type @type, payload bytes = type + i. */
 static void put_record(u8 *data, u64 mask, u64 pos, u32 type, u16 size)
@@ -42,7 +43,7 @@ static int check_record(const union perf_event *ev, u32 type, u16 size)
 static int test__mmap_forward_fake(void)
 {
 	static const u16 sizes[] = { 16, 24, 8, 16 };	/* the 24 runs from 56 to 80 */
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 	void *mem = calloc(1, page + 64);
 	struct perf_event_mmap_page *pc = mem;
 	u8 *data = (u8 *)mem + page;
@@ -173,7 +174,7 @@ static int check_comm(const union perf_event *ev, int seq)
 
 static int test__mmap_forward_kernel(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 	struct perf_mmap map = { .base = NULL };
 	union perf_event *ev;
 	int fd, ret, seen = 0;
@@ -226,7 +227,7 @@ static int check_comm_copy(const u8 *buf, ssize_t len, int newest, int *count)
 
 static int backward_kernel(size_t data_pages, int nr, bool overflow)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 	struct perf_mmap map = { .base = NULL };
 	union perf_event *ev;
 	void *buf = NULL;

@@ -381,6 +381,7 @@ static int test__parse_events_append(void)
 {
 	struct parse_events_error err = { 0 };
 	struct evlist *evlist = evlist__new();
+	struct evsel *last;
 	int ret = TEST_FAIL;
 
 	if (!evlist)
@@ -391,8 +392,9 @@ static int test__parse_events_append(void)
 		goto out;
 	parse_events_error__exit(&err);
 	TEST_ASSERT_EQUAL("entries kept after a failed parse", evlist->nr_entries, 3);
-	TEST_ASSERT_EQUAL("idx continues", evlist__last(evlist)->idx, 2);
-	TEST_ASSERT_VAL("leader", evlist__last(evlist)->leader->idx == 1);
+	last = list_last_entry(&evlist->entries, struct evsel, node);
+	TEST_ASSERT_EQUAL("idx continues", last->idx, 2);
+	TEST_ASSERT_VAL("leader", last->leader->idx == 1);
 	TEST_ASSERT_EQUAL("a NULL err is allowed", parse_events(evlist, "nosuch", NULL), -EINVAL);
 	ret = TEST_OK;
 out:

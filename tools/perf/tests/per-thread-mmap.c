@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include "tests.h"
 #include "perf.h"
+#include "util/clockid.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
@@ -31,10 +32,7 @@ static volatile unsigned long sink;
 
 static u64 thread_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return clock__now_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void *spinner(void *arg)
@@ -195,7 +193,7 @@ static int test__per_thread_mmap(void)
 	for (; started > 0; started--)
 		pthread_join(th[started - 1], NULL);
 	evlist__disable(evlist);
-	TEST_ASSERT_EQUAL("pause", perf_evlist__pause(aux), 0);
+	TEST_ASSERT_EQUAL("pause", test__pause_mmaps(aux, true), 0);
 	for (int i = 0; i < NR_SPINNERS; i++) {
 		struct perf_mmap *map = &evlist->mmap[i];
 		size_t len = 0;
@@ -217,7 +215,7 @@ static int test__per_thread_mmap(void)
 		n = samples_of(evlist, copy, blen, tids[i]);
 		TEST_ASSERT_VAL("backward samples of this thread only", n > 0);
 	}
-	perf_evlist__resume(aux);
+	test__pause_mmaps(aux, false);
 	ret = TEST_OK;
 
 out_threads:

@@ -9,6 +9,7 @@
  * at the start of a line; the Makefile collects every DEFINE_SUITE into the
  * table, in file order.  Each test runs in a child process of its own.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -69,6 +70,13 @@ struct perf_mmap;
  * of the whole records at the start of *buf, or -errno.
  */
 long test__backward_snapshot(struct perf_mmap *map, void **buf, size_t *cap);
+/*
+ * Pauses (or resumes) every overwrite buffer of @evlist so a test reads
+ * them at rest; 0 or the last -errno.  The recorder pauses its buffers one
+ * by one instead (the flight recorder's state machine).
+ */
+struct evlist;
+int test__pause_mmaps(struct evlist *evlist, bool pause);
 
 #define TEST_ASSERT_VAL(text, cond)						\
 	do {									\

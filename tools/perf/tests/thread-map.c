@@ -51,7 +51,8 @@ static int check_threads(pid_t me, pid_t tid)
 	char list[64];
 	pid_t none = absent_pid();
 
-	map = thread_map__new_by_pid(me);
+	snprintf(list, sizeof(list), "%d", me);
+	map = thread_map__new_str(list, NULL);
 	TEST_ASSERT_VAL("map of our process", map);
 	TEST_ASSERT_VAL("at least two threads", map->nr >= 2);
 	TEST_ASSERT_VAL("has main thread", has_tid(map, me));
@@ -64,8 +65,9 @@ static int check_threads(pid_t me, pid_t tid)
 	TEST_ASSERT_VAL("single thread", map && map->nr == 1 && map->map[0] == tid);
 	thread_map__put(map);
 
+	snprintf(list, sizeof(list), "%d", none);
 	errno = 0;
-	TEST_ASSERT_VAL("absent pid", !thread_map__new_by_pid(none));
+	TEST_ASSERT_VAL("absent pid", !thread_map__new_str(list, NULL));
 	TEST_ASSERT_EQUAL("absent pid errno", errno, ESRCH);
 	errno = 0;
 	TEST_ASSERT_VAL("absent tid", !thread_map__new_by_tid(none));

@@ -51,6 +51,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tests.h"
+#include "util/clockid.h"
 #include "util/types.h"
 
 static volatile unsigned long sink;
@@ -84,10 +85,7 @@ static bool threads_syscalls;	/* getppid() in the loop instead of user-space wor
 
 static u64 thread_cpu_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return clock__now_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void *threads_spin(void *arg)
@@ -146,14 +144,6 @@ static int workload_threads(long n, long ms, bool wait)
 	return ret;
 }
 
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int workload_reads(void)
 {
 	char line[128], buf[4096];
@@ -178,10 +168,10 @@ static int workload_reads(void)
 		} else if (sscanf(line, "sleep %ld", &ms) == 1) {
 			usleep(ms * 1000);
 		} else if (sscanf(line, "storm %ld %ld", &n, &ms) == 2 && n > 0) {
-			u64 start = mono_ns(), step = (u64)ms * 1000000ULL / n;
+			u64 start = now_ns(), step = (u64)ms * 1000000ULL / n;
 
 			for (long i = 0; i < n; i++) {
-				while (mono_ns() < start + i * step)
+				while (now_ns() < start + i * step)
 					;
 				if (read(-1, buf, 1) >= 0)
 					return 1;
@@ -230,14 +220,14 @@ static int workload_trigger_latency(long n, const char *dir)
 		/* Drain what earlier dumps (or anything else) left. */
 		while (poll(&pfd, 1, 0) > 0 && read(fd, buf, sizeof(buf)) > 0)
 			;
-		t0 = mono_ns();
+		t0 = now_ns();
 		syscall(SYS_sethostname, "", 100000);	/* EINVAL: nothing changes */
 		if (poll(&pfd, 1, 10000) <= 0) {
 			fprintf(stderr, "trigger-latency: no file in %s within 10 s\n", dir);
 			free(ms);
 			return 1;
 		}
-		ms[i] = (mono_ns() - t0) / 1e6;
+		ms[i] = (now_ns() - t0) / 1e6;
 		printf("%.2f ", ms[i]);
 	}
 	qsort(ms, n, sizeof(*ms), cmp_double);

@@ -68,17 +68,6 @@ static int entry_dir(const char *name, const u8 *bid, int len, char *out, size_t
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int build_id_cache__filename(const char *name, const u8 *bid, int len, char *out, size_t size)
-{
-	char dir[PATH_MAX];
-	int err = entry_dir(name, bid, len, dir, sizeof(dir)), n;
-
-	if (err)
-		return err;
-	n = snprintf(out, size, "%s/%s", dir, entry_basename(name));
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
 static int link_path(const u8 *bid, int len, char *out, size_t size)
 {
 	char hex[2 * BUILD_ID_SIZE + 1];

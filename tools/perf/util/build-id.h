@@ -46,10 +46,9 @@ void buildid_dir__set(const char *dir);
 const char *buildid_dir__get(void);
 /*
  * Where the cache keeps the file of DSO @name (a path, "[vdso]" or
- * "[kernel.kallsyms]") with build id @bid, whether or not it is there.
+ * "[kernel.kallsyms]") with build id @bid, found through its .build-id
+ * link: 0, or -errno when the link does not exist.
  */
-int build_id_cache__filename(const char *name, const u8 *bid, int len, char *out, size_t size);
-/* The same through the .build-id link, when the link exists: 0 or -errno. */
 int build_id_cache__find(const char *name, const u8 *bid, int len, char *out, size_t size);
 /*
  * Adds the file at @path (DSO @name, build id @bid) to the cache: a hard

@@ -63,6 +63,19 @@ static int clock_ns(int clockid, u64 *ns)
 	return 0;
 }
 
+u64 clock__now_ns(int clockid)
+{
+	u64 ns = 0;
+
+	clock_ns(clockid, &ns);
+	return ns;
+}
+
+u64 now_ns(void)
+{
+	return clock__now_ns(CLOCK_MONOTONIC);
+}
+
 int clock_ref__now(struct clock_ref *ref, int clockid)
 {
 	int err;

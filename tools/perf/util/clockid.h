@@ -29,4 +29,12 @@ u64 clock_ref__tod_ns(const struct clock_ref *ref, u64 time);
 /* "2026-12-03 13:22:35.516672" (local time, microseconds) into @buf. */
 size_t clock_ref__format_tod(u64 tod_ns, char *buf, size_t size);
 
+/*
+ * The one reading of a clock as ns: @clockid's time now, or 0 when the
+ * clock cannot be read (an id the kernel does not know).
+ */
+u64 clock__now_ns(int clockid);
+/* CLOCK_MONOTONIC now in ns: for deadlines and for how long something took. */
+u64 now_ns(void);
+
 #endif

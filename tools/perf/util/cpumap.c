@@ -13,37 +13,26 @@
 #define SYSFS_CPU_ONLINE	"/sys/devices/system/cpu/online"
 #define SYSFS_CPU_POSSIBLE	"/sys/devices/system/cpu/possible"
 
-static struct cpu_map *cpu_map__alloc(int nr)
-{
-	struct cpu_map *map = malloc(sizeof(*map) + (size_t)nr * sizeof(int));
+REFARRAY_LAYOUT_CHECK(cpu_map);
 
-	if (!map)
-		return NULL;
-	map->refcnt = 1;
-	map->nr = nr;
-	return map;
+static struct cpu_map *cpu_map__from(struct refarray *a)
+{
+	return (struct cpu_map *)a;
 }
 
 struct cpu_map *cpu_map__dummy_new(void)
 {
-	struct cpu_map *map = cpu_map__alloc(1);
-
-	if (map)
-		map->map[0] = -1;
-	return map;
+	return cpu_map__from(refarray__new_dummy());
 }
 
 struct cpu_map *cpu_map__get(struct cpu_map *map)
 {
-	if (map)
-		map->refcnt++;
-	return map;
+	return cpu_map__from(refarray__get((struct refarray *)map));
 }
 
 void cpu_map__put(struct cpu_map *map)
 {
-	if (map && --map->refcnt == 0)
-		free(map);
+	refarray__put((struct refarray *)map);
 }
 
 int cpu_map__idx(const struct cpu_map *map, int cpu)
@@ -69,13 +58,6 @@ static const char *parse_cpu(const char *s, int *cpu)
 	}
 	*cpu = (int)v;
 	return s;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static int cpus__append(int **cpus, int *nr, int *alloc, int cpu)
@@ -131,19 +113,8 @@ static struct cpu_map *cpu_map__parse(const char *list)
 		p++;
 	}
 
-	qsort(cpus, nr, sizeof(int), cmp_int);
-	map = cpu_map__alloc(nr);
-	if (!map) {
-		err = -ENOMEM;
-		goto out;
-	}
-	map->nr = 0;
-	for (int i = 0; i < nr; i++) {
-		if (i && cpus[i] == cpus[i - 1])
-			continue;
-		map->map[map->nr++] = cpus[i];
-	}
-	err = 0;
+	map = cpu_map__from(refarray__new_sorted(cpus, nr));
+	err = map ? 0 : -ENOMEM;
 out:
 	free(cpus);
 	if (err)
@@ -182,7 +153,7 @@ static struct cpu_map *cpu_map__from_sysconf(void)
 
 	if (n < 1)
 		n = 1;
-	map = cpu_map__alloc((int)n);
+	map = cpu_map__from(refarray__new((int)n));
 	if (!map)
 		return NULL;
 	for (int i = 0; i < n; i++)

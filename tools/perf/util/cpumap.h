@@ -1,11 +1,11 @@
 #ifndef PERF_UTIL_CPUMAP_H
 #define PERF_UTIL_CPUMAP_H
 
+#include "refarray.h"
+
 /* A sorted, duplicate-free list of CPU numbers; -1 alone means "any CPU". */
 struct cpu_map {
-	int refcnt;
-	int nr;
-	int map[];
+	REFARRAY_FIELDS(int);
 };
 
 /* NULL @list: the online CPUs.  Bad syntax: NULL with errno = EINVAL. */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
+#include "clockid.h"
 #include "debug.h"
 
 int argv__split(const char *line, char ***argv)
@@ -319,10 +320,7 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms)
 
 long long daemon_session__now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return now_ns() / 1000000;
 }
 
 bool daemon_session__reap(struct daemon_session *s)

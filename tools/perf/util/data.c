@@ -304,13 +304,11 @@ static int swap_in(const char *tmp, const char *path, const char *dump_name, int
 	return 0;
 }
 
-int perf_data__switch(struct perf_data *data, const char *dump_name, bool next)
+static int perf_data__rename(struct perf_data *data, const char *dump_name, bool next)
 {
 	char *tmp = NULL;
 	int fd = -1, err;
 
-	if (data->is_pipe || !data->path)
-		return -EINVAL;
 	err = perf_data__is_ours(data);
 	if (err)
 		return err;
@@ -334,6 +332,21 @@ int perf_data__switch(struct perf_data *data, const char *dump_name, bool next)
 	close(data->fd);
 	data->fd = fd;
 	return 0;
+}
+
+int perf_data__switch(struct perf_data *data, bool next, char **dump_name)
+{
+	char ts[32];
+
+	*dump_name = NULL;
+	if (!data->path)
+		return -EINVAL;
+	perf_data__timestamp(ts);
+	if (asprintf(dump_name, "%s.%s", data->path, ts) < 0) {
+		*dump_name = NULL;
+		return -ENOMEM;
+	}
+	return data->is_pipe ? -EINVAL : perf_data__rename(data, *dump_name, next);
 }
 
 int perf_data__discard(struct perf_data *data)

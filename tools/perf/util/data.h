@@ -46,7 +46,10 @@ void perf_data__close(struct perf_data *data);
 void perf_data__timestamp(char buf[32]);
 /*
  * The current file -- already finished by perf_header__write_finish() -- is
- * renamed to @dump_name.  With @next, a fresh, locked, empty file takes
+ * renamed to "<path>.<timestamp>" (perf_data__timestamp), the name a
+ * --switch-output dump has; *@dump_name is that name (the caller frees it),
+ * set also when the rename fails so the caller can say which, NULL only on
+ * -ENOMEM.  With @next, a fresh, locked, empty file takes
  * @path in the same instant (data->fd; perf_header__write_begin() starts
  * it), so the name is never free for another recorder; where no fresh file
  * could be made data->fd is -1 and the caller creates one.  Without @next the file is closed.  Only a file @path still
@@ -54,7 +57,7 @@ void perf_data__timestamp(char buf[32]);
  * another file now.  On failure nothing was renamed and the file is still
  * open.
  */
-int perf_data__switch(struct perf_data *data, const char *dump_name, bool next);
+int perf_data__switch(struct perf_data *data, bool next, char **dump_name);
 /* Is data->path still the file data->fd has open?  0, -ENOENT or -ESTALE. */
 int perf_data__is_ours(const struct perf_data *data);
 /* Unlinks data->path if it is still our file (it stays open); 0 or -errno. */

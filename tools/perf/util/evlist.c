@@ -14,6 +14,7 @@
 #include "thread_map.h"
 #include "mmap.h"
 #include "debug.h"
+#include "page-size.h"
 
 struct evlist *evlist__new(void)
 {
@@ -99,12 +100,6 @@ struct evsel *evlist__first(struct evlist *evlist)
 {
 	return list_empty(&evlist->entries) ? NULL :
 		list_first_entry(&evlist->entries, struct evsel, node);
-}
-
-struct evsel *evlist__last(struct evlist *evlist)
-{
-	return list_empty(&evlist->entries) ? NULL :
-		list_last_entry(&evlist->entries, struct evsel, node);
 }
 
 static void evlist__free_ids(struct evlist *evlist)
@@ -387,13 +382,12 @@ static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *r
 int perf_evlist__mmap(struct evlist *evlist, size_t pages)
 {
 	struct evlist *root = evlist__root(evlist);
-	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
 
 	if (!root || !evlist->cpus || !evlist->threads)
 		return -EINVAL;
 	evlist->nr_mmaps = evlist->per_cpu ? evlist->cpus->nr : evlist->threads->nr;
-	evlist->mmap_len = pages * page_size;
+	evlist->mmap_len = pages * page_size();
 	evlist->mmap = calloc(evlist->nr_mmaps, sizeof(*evlist->mmap));
 	if (!evlist->mmap)
 		return -ENOMEM;
@@ -421,29 +415,6 @@ void perf_evlist__munmap(struct evlist *evlist)
 	evlist->nr_mmaps = 0;
 }
 
-static int evlist__pause_output(struct evlist *evlist, bool pause)
-{
-	int err = 0;
-
-	for (int i = 0; i < evlist->nr_mmaps; i++) {
-		int e = perf_mmap__pause(&evlist->mmap[i], pause);
-
-		if (e)
-			err = e;
-	}
-	return err;
-}
-
-int perf_evlist__pause(struct evlist *evlist)
-{
-	return evlist__pause_output(evlist, true);
-}
-
-int perf_evlist__resume(struct evlist *evlist)
-{
-	return evlist__pause_output(evlist, false);
-}
-
 static void evlist__pollfd_hangup(struct fdarray *fda, int pos, void *arg)
 {
 	struct perf_mmap *map = fda->priv[pos].ptr;
@@ -459,30 +430,40 @@ int perf_evlist__filter_pollfd(struct evlist *evlist, short revents)
 	return fdarray__filter(&root->pollfd, revents, evlist__pollfd_hangup, NULL);
 }
 
-/*
- * A recorder's evsels lay their records out alike, or each samples
- * PERF_SAMPLE_IDENTIFIER (evlist__config): first in a sample, last in the
- * trailer of any other record.
- */
 struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event)
 {
 	struct evlist *root = evlist__root(evlist);
-	const u64 *w = (const u64 *)event + 1;
 	size_t words = event->header.size / sizeof(u64);
 	struct evsel *first;
-	struct perf_sample sample;
+	int id_pos, is_pos;
+	const u64 *w;
 
-	if (root->nr_entries == 0 || words < 2)
+	if (root->nr_entries == 0)
 		return NULL;
 	first = evlist__first(root);
-	if (evlist__nr_file_evsels(root) == 1)
+	/*
+	 * The first event's layout tells where the id is (every evsel has it
+	 * there: the recorder's evlist__config and the reader's checks see to
+	 * that), not whose it is: with several events the id decides.
+	 */
+	evsel__id_pos(first, &id_pos, &is_pos);
+	if (evlist__nr_file_evsels(root) == 1 || id_pos < 0)
 		return first;
-	if (first->attr.sample_type & PERF_SAMPLE_IDENTIFIER)
-		return evlist__id2evsel(evlist, event->header.type == PERF_RECORD_SAMPLE ?
-					w[0] : w[words - 2]);
-	if (evsel__parse_sample(&first->attr, event, &sample))
-		return NULL;
-	return evlist__id2evsel(evlist, sample.id);
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		if ((size_t)id_pos + 1 >= words)
+			return NULL;
+		w = (const u64 *)event + 1 + id_pos;
+	} else {
+		if (!first->attr.sample_id_all)
+			return first;
+		if ((size_t)is_pos >= words)
+			return NULL;
+		w = (const u64 *)event + words - is_pos;
+	}
+	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
+	if (!*w)
+		return first;
+	return evlist__id2evsel(root, *w);
 }
 
 /*

@@ -55,7 +55,6 @@ void evlist__delete(struct evlist *evlist);
 void evlist__add(struct evlist *evlist, struct evsel *evsel);
 void evlist__remove(struct evlist *evlist, struct evsel *evsel);
 struct evsel *evlist__first(struct evlist *evlist);
-struct evsel *evlist__last(struct evlist *evlist);
 
 /*
  * An evlist that owns only ring buffers, for the evsels of @parent whose
@@ -98,7 +97,13 @@ int evlist__disable(struct evlist *evlist);
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
-/* The evsel a record from this evlist's buffers belongs to; NULL if it names none. */
+/*
+ * The evsel a record belongs to, the recorder's (from this evlist's
+ * buffers) and the reader's (a session's evlist) alike: the first when
+ * there is one event or no id, or the record has no id (a record without
+ * a sample_id_all trailer, or the id 0 of a synthesized one); else the
+ * evsel its id names, NULL when none does or the record is too short.
+ */
 struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event);
 /* The time stamp of a record from this evlist's buffers; 0 if it has none. */
 u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
@@ -114,9 +119,6 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
  */
 int perf_evlist__mmap(struct evlist *evlist, size_t pages);
 void perf_evlist__munmap(struct evlist *evlist);
-/* PERF_EVENT_IOC_PAUSE_OUTPUT 1 / 0 on every buffer. */
-int perf_evlist__pause(struct evlist *evlist);
-int perf_evlist__resume(struct evlist *evlist);
 /*
  * Drops pollfd entries that hung up (POLLHUP/POLLERR), releasing the
  * buffer they fed (in the parent or a child) once nothing else feeds it.

@@ -30,6 +30,23 @@ struct evsel *evsel__new(const struct perf_event_attr *attr)
 	return evsel;
 }
 
+void evsel__id_pos(const struct evsel *evsel, int *id_pos, int *is_pos)
+{
+	u64 t = evsel->attr.sample_type;
+
+	*id_pos = -1;
+	*is_pos = -1;
+	/* IDENTIFIER is first in a sample and last in a trailer, whatever else is there. */
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		*id_pos = 0;
+		*is_pos = 1;
+	} else if (t & PERF_SAMPLE_ID) {
+		*id_pos = !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
+			  !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
+		*is_pos = 1 + !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
+	}
+}
+
 static void evsel__free_config_terms(struct evsel *evsel)
 {
 	struct evsel_config_term *t, *n;

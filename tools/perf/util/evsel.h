@@ -82,6 +82,13 @@ struct evsel {
 	int is_pos;			/* u64 index of the id from the end of a trailer */
 };
 
+/*
+ * Where attr.sample_type puts the sample id: *@id_pos u64 words after a
+ * sample's header, *@is_pos words from the end of another record's
+ * trailer; both -1 when there is no id.
+ */
+void evsel__id_pos(const struct evsel *evsel, int *id_pos, int *is_pos);
+
 #define FD(evsel, cpu, thread) ((evsel)->fds[(cpu) * (evsel)->nr_threads + (thread)])
 
 struct evsel *evsel__new(const struct perf_event_attr *attr);

@@ -87,14 +87,3 @@ int fdarray__filter(struct fdarray *fda, short revents,
 	fda->nr = kept;
 	return kept;
 }
-
-/*
- * Entries with fd < 0 are skipped by poll(2) itself, so they may stay.
- * Returns poll's count, or -errno (errno is left set as well, e.g. EINTR).
- */
-int fdarray__poll(struct fdarray *fda, int timeout)
-{
-	int ret = poll(fda->entries, fda->nr, timeout);
-
-	return ret < 0 ? -errno : ret;
-}

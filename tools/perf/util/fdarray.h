@@ -26,7 +26,5 @@ int fdarray__add(struct fdarray *fda, int fd, short events);
 int fdarray__filter(struct fdarray *fda, short revents,
 		    void (*entry_destructor)(struct fdarray *fda, int pos, void *arg),
 		    void *arg);
-/* poll(2) over every entry: the number ready, or -errno (e.g. -EINTR). */
-int fdarray__poll(struct fdarray *fda, int timeout);
 
 #endif

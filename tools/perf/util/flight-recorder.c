@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include "flight-recorder.h"
+#include "clockid.h"
 #include "cpumap.h"
 #include "debug.h"
 #include "evlist.h"
@@ -73,23 +74,15 @@ struct flight_recorder {
 	struct flight_recorder_stats stats;
 };
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max)
 {
 	struct flight_recorder *fr = calloc(1, sizeof(*fr));
-	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	if (!fr)
 		return NULL;
 	fr->parent = parent;
-	fr->nr_cpus = n > 0 ? (int)n : 1;
+	/* The kernel's affinity masks are as wide as the possible CPUs. */
+	fr->nr_cpus = cpu__max_cpu();
 	fr->set_size = CPU_ALLOC_SIZE(fr->nr_cpus);
 	fr->home = CPU_ALLOC(fr->nr_cpus);
 	fr->evlist = perf_evlist__new_aux(parent);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "header.h"
 #include "dump-request.h"
+#include "clockid.h"
 #include "compress.h"
 #include "data.h"
 #include "evlist.h"
@@ -25,6 +26,7 @@
 #include "dso-hits.h"
 #include "trace-event-info.h"
 #include "debug.h"
+#include "page-size.h"
 #include "perf.h"
 
 #define NAME_ALIGN	64
@@ -250,7 +252,7 @@ void perf_header_info__setup(struct perf_header_info *info, struct evlist *evlis
 	 * which its reader takes as the most one COMPRESSED record expands to:
 	 * never less than our chunk, which is what ours expand to.
 	 */
-	info->comp_mmap_len = max_t(u64, (opts->mmap_pages + 1) * sysconf(_SC_PAGESIZE),
+	info->comp_mmap_len = max_t(u64, (opts->mmap_pages + 1) * page_size(),
 				    ZSTD_WRITER_CHUNK);
 	info->no_buildid = opts->no_buildid;
 	info->no_buildid_cache = opts->no_buildid_cache;
@@ -509,12 +511,12 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 {
 	struct mapped_id *mapped;
 	u8 bid[BUILD_ID_SIZE];
-	struct timespec t0, t1;
+	u64 t0;
 	int len, err, nr = 0, added = 0;
 
 	if (info->no_buildid || info->no_buildid_cache)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now_ns();
 	/* The kernel's symbols as they are now: upstream keeps them, and its archive wants them. */
 	if (!kernel_cached) {
 		len = sysfs__read_build_id("/sys/kernel/notes", bid, sizeof(bid));
@@ -565,9 +567,8 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 		pr_debug2("build-id cache: added %s\n", name);
 		added++;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pr_debug2("build-id cache: %d files with samples, %d added, %.2f ms\n", nr, added,
-		  (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+		  (now_ns() - t0) / 1e6);
 }
 
 /* ---- begin ---- */

@@ -23,19 +23,8 @@
 #include <linux/perf_event.h>
 #include <unistd.h>
 #include "mmap.h"
+#include "page-size.h"
 #include "debug.h"
-
-static size_t page_size(void)
-{
-	static size_t size;
-
-	if (!size) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		size = ps > 0 ? (size_t)ps : 4096;
-	}
-	return size;
-}
 
 static struct perf_event_mmap_page *perf_mmap__control(const struct perf_mmap *map)
 {

@@ -12,6 +12,7 @@
 #include <sys/sysinfo.h>
 #include "perf.h"
 #include "debug.h"
+#include "page-size.h"
 #include "evlist.h"
 #include "parse-events.h"
 #include "record-opts.h"
@@ -123,7 +124,7 @@ int record_opts__parse_switch_output(struct record_opts *opts, const char *arg)
  */
 void record_opts__check_switch_size(struct record_opts *opts)
 {
-	u64 buf = opts->mmap_pages * sysconf(_SC_PAGESIZE);
+	u64 buf = opts->mmap_pages * page_size();
 
 	if (opts->switch_output_size && opts->switch_output_size < buf) {
 		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
@@ -140,7 +141,7 @@ static bool is_power_of_2(u64 n)
 /* -m: pages (rounded up to a power of two, with a notice) or a size with a unit. */
 int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
 {
-	long page_size = sysconf(_SC_PAGESIZE);
+	u64 psize = page_size();
 	bool unit;
 	u64 v, pages;
 
@@ -149,8 +150,8 @@ int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
 		       "a size (e.g. 512K, 4M).\n", arg);
 		return -EINVAL;
 	}
-	pages = unit ? (v + page_size - 1) / page_size : v;
-	if (pages > (1ULL << 30) / page_size * 4) {
+	pages = unit ? (v + psize - 1) / psize : v;
+	if (pages > (1ULL << 30) / psize * 4) {
 		pr_err("-m %s is too large: at most 4G per ring buffer.\n", arg);
 		return -EINVAL;
 	}
@@ -161,7 +162,7 @@ int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
 			p <<= 1;
 		if (!unit)
 			fprintf(stderr, "rounding mmap pages size to %llu bytes (%llu pages)\n",
-				(unsigned long long)(p * page_size), (unsigned long long)p);
+				(unsigned long long)(p * psize), (unsigned long long)p);
 		pages = p;
 	}
 	opts->mmap_pages = pages;
@@ -174,8 +175,7 @@ int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
  */
 int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers)
 {
-	long page_size = sysconf(_SC_PAGESIZE);
-	u64 per_buf = (opts->mmap_pages + 1) * page_size;
+	u64 per_buf = (opts->mmap_pages + 1) * page_size();
 	u64 total = per_buf * nr_buffers;
 	struct sysinfo si;
 

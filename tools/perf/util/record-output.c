@@ -215,15 +215,11 @@ static void record_output__rename_failed(struct record_output *out, const char *
  */
 int record_output__rename(struct record_output *out, bool next, char **name)
 {
-	char ts[32];
-	int err;
+	int err = perf_data__switch(&out->data, next, name);
 
-	perf_data__timestamp(ts);
-	if (asprintf(name, "%s.%s", out->path, ts) < 0)
-		return -ENOMEM;
-	err = perf_data__switch(&out->data, *name, next);
 	if (err) {
-		record_output__rename_failed(out, *name, err);
+		if (*name)
+			record_output__rename_failed(out, *name, err);
 		free(*name);
 		*name = NULL;
 		return err;

@@ -16,6 +16,7 @@
 #include <traceevent/event-parse.h>
 #include "session.h"
 #include "debug.h"
+#include "page-size.h"
 #include "header.h"
 #include "raw-dump.h"
 #include "data.h"
@@ -132,23 +133,6 @@ struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 	return i < 0 ? NULL : s->ids[i].evsel;
 }
 
-/* Where the id sits: in a sample (words after the header), in a trailer (words from the end). */
-static void evsel__set_id_pos(struct evsel *e)
-{
-	u64 t = e->attr.sample_type;
-
-	e->id_pos = -1;
-	e->is_pos = -1;
-	if (t & PERF_SAMPLE_IDENTIFIER) {
-		e->id_pos = 0;
-		e->is_pos = 1;
-	} else if (t & PERF_SAMPLE_ID) {
-		e->id_pos = !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
-			    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
-		e->is_pos = 1 + !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
-	}
-}
-
 static const char *const hw_names[] = {
 	"cycles", "instructions", "cache-references", "cache-misses", "branches",
 	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
@@ -216,7 +200,7 @@ static struct evsel *session__add_attr(struct perf_session *s, const char *buf, 
 		return NULL;
 	}
 	e->attr.size = attr.size;
-	evsel__set_id_pos(e);
+	evsel__id_pos(e, &e->id_pos, &e->is_pos);
 	evlist__add(s->evlist, e);
 	return e;
 }
@@ -274,6 +258,8 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		for (u64 j = 0; j < ids.size / sizeof(u64); j++) {
 			err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
 					ids.offset + j * sizeof(u64));
+			if (!err)
+				err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
 			if (err)
 				goto out;
 			s->ids[s->nr_ids++].evsel = e;
@@ -509,6 +495,9 @@ static int session__pipe_attr(struct perf_session *s, const union perf_event *ev
 		return err;
 	for (u64 j = 0; j < n; j++) {
 		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
+		err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
+		if (err)
+			return err;
 		s->ids[s->nr_ids++].evsel = e;
 	}
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
@@ -896,7 +885,7 @@ static const char *session__map(struct perf_session *s, u64 off, u64 len)
 	if (s->win)
 		munmap(s->win, s->win_len);
 	s->win = NULL;
-	start = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+	start = off & ~((u64)page_size() - 1);
 	mlen = max_t(u64, WINDOW_SIZE, off + len - start);
 	if (mlen > s->file_size - start)
 		mlen = s->file_size - start;
@@ -909,37 +898,6 @@ static const char *session__map(struct perf_session *s, u64 off, u64 len)
 	s->win_off = start;
 	s->win_len = mlen;
 	return s->win + (off - start);
-}
-
-/* The evsel a record belongs to, via its sample id when layouts differ. */
-static struct evsel *session__evsel_of(struct perf_session *s, const union perf_event *ev)
-{
-	struct evsel *first = evlist__first(s->evlist);
-	const u64 *w;
-	u64 words = ev->header.size / sizeof(u64);
-
-	/*
-	 * One layout tells where the id is, not whose it is: with several
-	 * events the id still decides (they share one layout whenever, say,
-	 * all are tracepoints).
-	 */
-	if (s->one_layout && (s->evlist->nr_entries == 1 || first->id_pos < 0))
-		return first;
-	if (ev->header.type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
-		return first;
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if ((u64)first->id_pos + 1 >= words)
-			return NULL;
-		w = (const u64 *)ev + 1 + first->id_pos;
-	} else {
-		if (!first->attr.sample_id_all || (u64)first->is_pos >= words)
-			return NULL;
-		w = (const u64 *)ev + words - first->is_pos;
-	}
-	/* Synthesized records carry id 0: they belong to the first event, as in perf. */
-	if (!*w)
-		return first;
-	return perf_session__evsel_by_id(s, *w);
 }
 
 int perf_session__read_samples(const struct perf_session *s, const struct perf_sample *sample)
@@ -1200,7 +1158,7 @@ static int session__process_record(struct perf_session *s, const union perf_even
 						  ev->header.size, offset);
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
-	evsel = session__evsel_of(s, ev);
+	evsel = evlist__event2evsel(s->evlist, ev);
 	if (!evsel) {
 		s->nr_unknown_id++;
 		return 0;

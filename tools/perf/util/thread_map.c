@@ -11,37 +11,26 @@
 #include "thread_map.h"
 #include "debug.h"
 
-static struct thread_map *thread_map__alloc(int nr)
-{
-	struct thread_map *map = malloc(sizeof(*map) + (size_t)nr * sizeof(pid_t));
+REFARRAY_LAYOUT_CHECK(thread_map);
 
-	if (!map)
-		return NULL;
-	map->refcnt = 1;
-	map->nr = nr;
-	return map;
+static struct thread_map *thread_map__from(struct refarray *a)
+{
+	return (struct thread_map *)a;
 }
 
 struct thread_map *thread_map__new_dummy(void)
 {
-	struct thread_map *map = thread_map__alloc(1);
-
-	if (map)
-		map->map[0] = -1;
-	return map;
+	return thread_map__from(refarray__new_dummy());
 }
 
 struct thread_map *thread_map__get(struct thread_map *map)
 {
-	if (map)
-		map->refcnt++;
-	return map;
+	return thread_map__from(refarray__get((struct refarray *)map));
 }
 
 void thread_map__put(struct thread_map *map)
 {
-	if (map && --map->refcnt == 0)
-		free(map);
+	refarray__put((struct refarray *)map);
 }
 
 /* A growable list of tids while a map is being built. */
@@ -125,29 +114,10 @@ static int tid_list__add_thread(struct tid_list *l, pid_t tid)
 	return tid_list__add(l, tid);
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Sorted and without duplicates, so "-p 1 -t 1" monitors thread 1 once. */
 static struct thread_map *tid_list__to_map(struct tid_list *l)
 {
-	struct thread_map *map;
-
-	qsort(l->tids, l->nr, sizeof(pid_t), cmp_pid);
-	map = thread_map__alloc(l->nr);
-	if (!map)
-		return NULL;
-	map->nr = 0;
-	for (int i = 0; i < l->nr; i++) {
-		if (i && l->tids[i] == l->tids[i - 1])
-			continue;
-		map->map[map->nr++] = l->tids[i];
-	}
-	return map;
+	return thread_map__from(refarray__new_sorted(l->tids, l->nr));
 }
 
 /* Returns NULL with errno set from @err, or the map. */
@@ -164,13 +134,6 @@ static struct thread_map *tid_list__finish(struct tid_list *l, int err)
 	if (err)
 		errno = -err;
 	return map;
-}
-
-struct thread_map *thread_map__new_by_pid(pid_t pid)
-{
-	struct tid_list l = { NULL, 0, 0 };
-
-	return tid_list__finish(&l, pid < 0 ? -ESRCH : tid_list__add_process(&l, pid));
 }
 
 struct thread_map *thread_map__new_by_tid(pid_t tid)

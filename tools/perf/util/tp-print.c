@@ -484,16 +484,6 @@ void tp_printer__delete(struct tp_printer *tp)
 	free(tp);
 }
 
-bool tp_printer__supports(struct tp_printer *tp, struct tep_event *event)
-{
-	struct tp_prog *prog;
-
-	if (!tp->usable)
-		return false;
-	prog = tp_printer__prog(tp, event->id);
-	return prog && prog->event == event;
-}
-
 /* The string of a __data_loc/__rel_loc field, or false when it is not safely inside. */
 static bool tp__dynstr(const struct tp_op *op, const unsigned char *data, u32 size,
 		       const char **s, size_t *len)

@@ -21,7 +21,6 @@
 
 struct outbuf;
 struct tep_handle;
-struct tep_event;
 struct tp_printer;
 
 struct tp_printer *tp_printer__new(struct tep_handle *tep);
@@ -33,8 +32,5 @@ void tp_printer__delete(struct tp_printer *tp);
  * (nothing was written then); -ENOMEM.
  */
 int tp_printer__print(struct tp_printer *tp, struct outbuf *ob, const void *data, u32 size);
-
-/* Whether @event's format is compiled (the fast path applies); for tests. */
-bool tp_printer__supports(struct tp_printer *tp, struct tep_event *event);
 
 #endif

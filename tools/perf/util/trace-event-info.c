@@ -12,6 +12,7 @@
 #include "header.h"
 #include "tracepoint.h"
 #include "debug.h"
+#include "page-size.h"
 
 /* A tracefs file with its size in front; 4- or 8-byte size as the block requires. */
 static void tracing_data__add_file(struct perf_feat_buf *b, const char *rel, int size_bytes,
@@ -84,7 +85,7 @@ int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 	perf_feat_buf__add(b, &c, 1);
 	c = sizeof(long);
 	perf_feat_buf__add(b, &c, 1);
-	u = sysconf(_SC_PAGESIZE);
+	u = page_size();
 	perf_feat_buf__add(b, &u, 4);
 
 	perf_feat_buf__add(b, "header_page", 12);

@@ -17,6 +17,7 @@
 #include <event-parse.h>
 #include "tracepoint.h"
 #include "debug.h"
+#include "page-size.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 
@@ -330,7 +331,7 @@ struct tep_handle *tracepoint__tep(void)
 	if (!tep)
 		return NULL;
 	tep_set_long_size(tep, sizeof(long));
-	tep_set_page_size(tep, sysconf(_SC_PAGESIZE));
+	tep_set_page_size(tep, page_size());
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	tep_set_file_bigendian(tep, TEP_BIG_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
