@@ -11,17 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "header.h"
+#include "header-feat.h"
 #include "data.h"
 #include "debug.h"
 #include "evlist.h"
 #include "evsel.h"
-
-/* Features a reader may want before the data; the rest are known only at the end. */
-static const int pipe_feats[] = {
-	HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS,
-	HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC,
-	HEADER_GROUP_DESC, HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
-};
 
 #define RECORD_MAX	0xffff		/* a header's u16 size */
 
@@ -61,14 +55,17 @@ static void pipe__add_features(struct perf_feat_buf *b, struct evlist *evlist,
 	struct perf_feat_buf payload = { 0 };
 	u64 feat;
 
-	for (size_t i = 0; i < ARRAY_SIZE(pipe_feats); i++) {
-		feat = pipe_feats[i];
+	/* Those a reader may want before the data; the rest are known only at the end. */
+	for (feat = 1; feat < HEADER_FEAT_BITS; feat++) {
+		const struct perf_feat_ops *ops = perf_feat__ops((int)feat);
+
+		if (!ops || !ops->pipe)
+			continue;
 		payload.len = 0;
-		if (perf_header__feature(pipe_feats[i], &payload, evlist, info) || payload.err)
+		if (perf_header__feature((int)feat, &payload, evlist, info) || payload.err)
 			continue;
 		if (payload.len > RECORD_MAX - 16) {
-			pr_debug("pipe: feature %d (%zu bytes) left out\n", pipe_feats[i],
-				 payload.len);
+			pr_debug("pipe: feature %d (%zu bytes) left out\n", (int)feat, payload.len);
 			continue;
 		}
 		pipe__add_header(b, PERF_RECORD_HEADER_FEATURE, 16 + payload.len);

@@ -18,499 +18,23 @@
 #include <traceevent/trace-seq.h>
 #include "session.h"
 #include "header.h"
-#include "bpf-info.h"
+#include "header-feat.h"
 #include "debug.h"
 #include "tracepoint.h"
 
-/* A bounded cursor over one feature section, read into memory. */
-struct fcur {
-	const char *p, *end;
-};
-
-static int fcur__u32(struct fcur *c, u32 *v)
-{
-	if (c->end - c->p < 4)
-		return -EINVAL;
-	memcpy(v, c->p, 4);
-	c->p += 4;
-	return 0;
-}
-
-static int fcur__u64(struct fcur *c, u64 *v)
-{
-	if (c->end - c->p < 8)
-		return -EINVAL;
-	memcpy(v, c->p, 8);
-	c->p += 8;
-	return 0;
-}
-
-/* u32 length (padding included), then a NUL-terminated string. */
-static char *fcur__string(struct fcur *c)
-{
-	u32 len;
-	char *s;
-
-	if (fcur__u32(c, &len) || len > (u64)(c->end - c->p))
-		return NULL;
-	s = strndup(c->p, len);
-	c->p += len;
-	return s;
-}
-
-/* A string as fcur__string reads it, only checked. */
-static int fcur__skip_string(struct fcur *c)
-{
-	u32 len;
-
-	if (fcur__u32(c, &len) || len > (u64)(c->end - c->p))
-		return -EINVAL;
-	c->p += len;
-	return 0;
-}
-
-static int fcur__skip(struct fcur *c, u64 len)
-{
-	if (len > (u64)(c->end - c->p))
-		return -EINVAL;
-	c->p += len;
-	return 0;
-}
-
-/*
- * The features this perf does not use but the distro reads: checked as
- * the distro reads them, so their damage is not passed over in silence.
- * CPU_TOPOLOGY: the core and thread sibling lists (what follows is optional).
- */
-static int feat__check_cpu_topology(struct fcur *c)
-{
-	for (int list = 0; list < 2; list++) {
-		u32 nr;
-
-		if (fcur__u32(c, &nr))
-			return -EINVAL;
-		for (u32 i = 0; i < nr; i++)
-			if (fcur__skip_string(c))
-				return -EINVAL;
-	}
-	return 0;
-}
-
-/* NUMA_TOPOLOGY: per node its number, memory total and free, and cpu list. */
-static int feat__check_numa_topology(struct fcur *c)
-{
-	u32 nr;
-
-	if (fcur__u32(c, &nr))
-		return -EINVAL;
-	for (u32 i = 0; i < nr; i++)
-		if (fcur__skip(c, 4 + 8 + 8) || fcur__skip_string(c))
-			return -EINVAL;
-	return 0;
-}
-
-/* CACHE: version 1, then per cache four numbers and three strings. */
-static int feat__check_cache(struct fcur *c)
-{
-	u32 version, nr;
-
-	if (fcur__u32(c, &version) || version != 1 || fcur__u32(c, &nr))
-		return -EINVAL;
-	for (u32 i = 0; i < nr; i++)
-		if (fcur__skip(c, 4 * 4) || fcur__skip_string(c) || fcur__skip_string(c) ||
-		    fcur__skip_string(c))
-			return -EINVAL;
-	return 0;
-}
-
-/* MEM_TOPOLOGY: version 1, block size, then per node its number, size and bitmap. */
-static int feat__check_mem_topology(struct fcur *c)
-{
-	u64 version, nr, bits;
-
-	if (fcur__u64(c, &version) || version != 1 || fcur__skip(c, 8) || fcur__u64(c, &nr))
-		return -EINVAL;
-	for (u64 i = 0; i < nr; i++)
-		if (fcur__skip(c, 8 + 8) || fcur__u64(c, &bits) ||
-		    fcur__skip(c, (bits / 64 + !!(bits % 64)) * 8))
-			return -EINVAL;
-	return 0;
-}
-
-static int session__feature_string(struct perf_session *s, struct fcur *c, char **dst)
-{
-	free(*dst);
-	*dst = fcur__string(c);
-	return *dst ? 0 : -EINVAL;
-}
-
-static int session__event_desc(struct perf_session *s, struct fcur *c)
-{
-	u32 nr, sz;
-	struct evsel *e;
-
-	if (fcur__u32(c, &nr) || fcur__u32(c, &sz))
-		return -EINVAL;
-	e = evlist__first(s->evlist);
-	for (u32 i = 0; i < nr; i++) {
-		u32 nr_ids;
-		char *name;
-
-		if (sz > (u64)(c->end - c->p))
-			return -EINVAL;
-		c->p += sz;
-		if (fcur__u32(c, &nr_ids))
-			return -EINVAL;
-		name = fcur__string(c);
-		if (!name)
-			return -EINVAL;
-		if (e && &e->node != &s->evlist->entries) {
-			evsel__set_name(e, name);
-			e = list_entry(e->node.next, struct evsel, node);
-		}
-		free(name);
-		if (nr_ids > (u64)(c->end - c->p) / 8)
-			return -EINVAL;
-		c->p += (u64)nr_ids * 8;
-	}
-	return 0;
-}
-
-/*
- * GROUP_DESC: the groups, as leader position and size (and name), onto
- * the evsels.  A group that does not fit the attrs is refused, as the
- * distro refuses it.
- */
-static int session__group_desc(struct perf_session *s, struct fcur *c)
-{
-	struct evsel *e, *leader = NULL;
-	u32 nr, idx, nr_members, left = 0;
-	struct {
-		char *name;
-		u32 idx, nr;
-	} *g;
-	int err = -EINVAL;
-
-	if (fcur__u32(c, &nr) || nr > (u64)(c->end - c->p) / 12)
-		return -EINVAL;
-	g = calloc(nr ? nr : 1, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	for (u32 i = 0; i < nr; i++) {
-		g[i].name = fcur__string(c);
-		if (!g[i].name || fcur__u32(c, &idx) || fcur__u32(c, &nr_members))
-			goto out;
-		/* In order, apart, and within the attrs. */
-		if (nr_members < 1 || idx >= (u32)s->evlist->nr_entries ||
-		    nr_members > (u32)s->evlist->nr_entries - idx ||
-		    (i && idx < g[i - 1].idx + g[i - 1].nr))
-			goto out;
-		g[i].idx = idx;
-		g[i].nr = nr_members;
-	}
-	for (u32 i = 0; i < nr; i++) {
-		evlist__for_each_entry(s->evlist, e) {
-			if ((u32)e->idx == g[i].idx) {
-				leader = e;
-				left = g[i].nr;
-				free(leader->group_name);
-				leader->group_name = strcmp(g[i].name, "{anon_group}") ?
-						     g[i].name : NULL;
-				if (leader->group_name)
-					g[i].name = NULL;
-				leader->nr_members = (int)g[i].nr;
-			}
-			if (left) {
-				e->leader = leader;
-				left--;
-			}
-		}
-	}
-	err = 0;
-out:
-	for (u32 i = 0; i < nr; i++)
-		free(g[i].name);
-	free(g);
-	return err;
-}
-
-/*
- * BUILD_ID: a list of records { header, pid, build_id[20], size, pad[3],
- * filename } (size is valid when misc has bit 15, else the id is 20
- * bytes).  User-space ids (and the kernel's) go onto their DSOs, so
- * symbols are only read from a file with the same id.
- */
-static int session__build_ids(struct perf_session *s, struct fcur *c)
-{
-	const size_t fixed = 8 + 4 + 20 + 4;
-
-	while (c->end - c->p >= (ptrdiff_t)fixed) {
-		struct perf_event_header h;
-		struct build_id_entry *e, *n;
-		const char *name;
-		size_t name_max;
-
-		memcpy(&h, c->p, sizeof(h));
-		if (h.size < fixed || h.size > c->end - c->p)
-			return -EINVAL;
-		name = c->p + fixed;
-		name_max = h.size - fixed;
-		n = realloc(s->build_ids, (s->nr_build_ids + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		s->build_ids = n;
-		e = &n[s->nr_build_ids];
-		e->name = strndup(name, name_max);
-		if (!e->name)
-			return -ENOMEM;
-		s->nr_build_ids++;
-		e->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		e->len = (h.misc & (1 << 15)) ? (u8)c->p[8 + 4 + 20] : 20;
-		if (e->len > 20)
-			e->len = 20;
-		memcpy(e->bid, c->p + 8 + 4, 20);
-		if (e->cpumode == PERF_RECORD_MISC_KERNEL && e->len &&
-		    !strcmp(e->name, "[kernel.kallsyms]")) {
-			memcpy(s->machine.kernel_dso->build_id, e->bid, e->len);
-			s->machine.kernel_dso->build_id_len = e->len;
-		} else if (e->cpumode == PERF_RECORD_MISC_USER && e->len &&
-		    (e->name[0] == '/' || !strcmp(e->name, "[vdso]"))) {
-			struct dso *d = dso_table__findnew(&s->machine.dsos, e->name, false);
-
-			if (!d)
-				return -ENOMEM;
-			memcpy(d->build_id, e->bid, e->len);
-			d->build_id_len = e->len;
-		}
-		c->p += h.size;
-	}
-	return 0;
-}
-
-/* "software = 1, uprobe = 8, ...": u32 count, then per PMU its type and name. */
-static int session__pmu_mappings(struct perf_session *s, struct fcur *c)
-{
-	size_t len = 0, cap = 256;
-	char *out = malloc(cap);
-	u32 nr;
-
-	if (!out)
-		return -ENOMEM;
-	out[0] = '\0';
-	if (fcur__u32(c, &nr) || nr > (u64)(c->end - c->p) / 8)
-		goto bad;
-	for (u32 i = 0; i < nr; i++) {
-		u32 type;
-		char *name;
-		int n;
-
-		if (fcur__u32(c, &type))
-			goto bad;
-		name = fcur__string(c);
-		if (!name)
-			goto bad;
-		while (len + strlen(name) + 32 > cap) {
-			char *o = realloc(out, cap * 2);
-
-			if (!o) {
-				free(name);
-				free(out);
-				return -ENOMEM;
-			}
-			out = o;
-			cap *= 2;
-		}
-		n = snprintf(out + len, cap - len, "%s%s = %u", i ? ", " : "", name, type);
-		len += (size_t)n;
-		free(name);
-	}
-	free(s->pmu_mappings);
-	s->pmu_mappings = out;
-	return 0;
-bad:
-	free(out);
-	return -EINVAL;
-}
-
-/* The rest of the section, kept as it is in *@to. */
-static int fcur__keep(struct fcur *c, void **to, size_t *len)
-{
-	size_t n = (size_t)(c->end - c->p);
-	void *copy = malloc(n ? n : 1);
-
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, c->p, n);
-	free(*to);
-	*to = copy;
-	*len = n;
-	c->p = c->end;
-	return 0;
-}
-
-/* DUMP_REQUEST: see header.h for the layout. */
-static int session__dump_request(struct perf_session *s, struct fcur *c)
-{
-	struct dump_request *r = &s->dump_request;
-	char *event = NULL, *comm = NULL;
-	u32 version;
-	int err = -EINVAL;
-
-	if (fcur__u32(c, &version) || version != 1 || fcur__u32(c, &r->kind) ||
-	    fcur__u32(c, &r->joined) || fcur__u32(c, &r->cpu) || fcur__u64(c, &r->time) ||
-	    fcur__u64(c, &r->threshold) || fcur__u32(c, &r->pid) || fcur__u32(c, &r->tid))
-		return -EINVAL;
-	event = fcur__string(c);
-	comm = event ? fcur__string(c) : NULL;
-	if (comm && r->kind < DUMP_REQUEST__MAX) {
-		snprintf(r->event, sizeof(r->event), "%s", event);
-		snprintf(r->comm, sizeof(r->comm), "%s", comm);
-		s->has_dump_request = true;
-		err = 0;
-	}
-	free(event);
-	free(comm);
-	return err;
-}
-
-static int session__feature(struct perf_session *s, int feat, struct fcur *c, u64 off)
-{
-	u32 n;
-
-	switch (feat) {
-	case HEADER_TRACING_DATA:
-		return perf_session__read_tracing_data(s, c->p, c->end - c->p, off);
-	case HEADER_HOSTNAME:
-		return session__feature_string(s, c, &s->hostname);
-	case HEADER_OSRELEASE:
-		return session__feature_string(s, c, &s->osrelease);
-	case HEADER_VERSION:
-		return session__feature_string(s, c, &s->version);
-	case HEADER_ARCH:
-		return session__feature_string(s, c, &s->arch);
-	case HEADER_CPUDESC:
-		return session__feature_string(s, c, &s->cpudesc);
-	case HEADER_CPUID:
-		return session__feature_string(s, c, &s->cpuid);
-	case HEADER_NRCPUS:
-		if (fcur__u32(c, &s->nr_cpus_avail) || fcur__u32(c, &s->nr_cpus_online))
-			return -EINVAL;
-		return 0;
-	case HEADER_TOTAL_MEM:
-		return fcur__u64(c, &s->total_mem);
-	case HEADER_CMDLINE:
-		if (fcur__u32(c, &n) || n > (u64)(c->end - c->p) / 4)
-			return -EINVAL;
-		s->cmdline = calloc(n ? n : 1, sizeof(char *));
-		if (!s->cmdline)
-			return -ENOMEM;
-		for (; s->nr_cmdline < n; s->nr_cmdline++) {
-			s->cmdline[s->nr_cmdline] = fcur__string(c);
-			if (!s->cmdline[s->nr_cmdline])
-				return -EINVAL;
-		}
-		return 0;
-	case HEADER_EVENT_DESC:
-		return session__event_desc(s, c);
-	case HEADER_GROUP_DESC:
-		return session__group_desc(s, c);
-	case HEADER_BUILD_ID:
-		return session__build_ids(s, c);
-	case HEADER_PMU_MAPPINGS:
-		return session__pmu_mappings(s, c);
-	case HEADER_CLOCKID:
-		return fcur__u64(c, &s->clockid_ns);
-	case HEADER_CLOCK_DATA: {
-		u32 version;
-
-		if (fcur__u32(c, &version) || fcur__u32(c, &s->clock.clockid) ||
-		    fcur__u64(c, &s->clock.wall_ns) || fcur__u64(c, &s->clock.clock_ns))
-			return -EINVAL;
-		/* A later layout would be another version: not guessed at. */
-		s->has_clock = version == 1;
-		return 0;
-	}
-	case HEADER_BPF_PROG_INFO:
-		return fcur__keep(c, &s->bpf_prog_info, &s->bpf_prog_info_len);
-	case HEADER_BPF_BTF:
-		return fcur__keep(c, &s->bpf_btf, &s->bpf_btf_len);
-	case HEADER_SAMPLE_TIME:
-		if (fcur__u64(c, &s->first_sample_time) || fcur__u64(c, &s->last_sample_time))
-			return -EINVAL;
-		return 0;
-	case HEADER_DUMP_REQUEST:
-		return session__dump_request(s, c);
-	case HEADER_CPU_TOPOLOGY:
-		return feat__check_cpu_topology(c);
-	case HEADER_NUMA_TOPOLOGY:
-		return feat__check_numa_topology(c);
-	case HEADER_CACHE:
-		return feat__check_cache(c);
-	case HEADER_MEM_TOPOLOGY:
-		return feat__check_mem_topology(c);
-	case HEADER_COMPRESSED:
-		if (fcur__u32(c, &s->comp.version) || fcur__u32(c, &s->comp.type) ||
-		    fcur__u32(c, &s->comp.level) || fcur__u32(c, &s->comp.ratio) ||
-		    fcur__u32(c, &s->comp.mmap_len))
-			return -EINVAL;
-		return 0;
-	default:
-		/* The rest: not needed to decode the data. */
-		return 0;
-	}
-}
-
-static const char *const feat_names[] = {
-	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_HOSTNAME] = "HOSTNAME",
-	[HEADER_OSRELEASE] = "OSRELEASE", [HEADER_VERSION] = "VERSION",
-	[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS", [HEADER_CPUDESC] = "CPUDESC",
-	[HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
-	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
-	[HEADER_BUILD_ID] = "BUILD_ID",
-	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
-	[HEADER_CLOCKID] = "CLOCKID", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
-	[HEADER_COMPRESSED] = "COMPRESSED", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
-	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_GROUP_DESC] = "GROUP_DESC",
-	[HEADER_DUMP_REQUEST] = "DUMP_REQUEST",
-	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
-	[HEADER_CACHE] = "CACHE", [HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
-};
-
-/* Every feature the format defines, for "missing features" (perf report --header). */
-static const char *const all_feat_names[HEADER_LAST_FEATURE] = {
-	[HEADER_TRACING_DATA] = "TRACING_DATA", [HEADER_BUILD_ID] = "BUILD_ID",
-	[HEADER_HOSTNAME] = "HOSTNAME", [HEADER_OSRELEASE] = "OSRELEASE",
-	[HEADER_VERSION] = "VERSION", [HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS",
-	[HEADER_CPUDESC] = "CPUDESC", [HEADER_CPUID] = "CPUID", [HEADER_TOTAL_MEM] = "TOTAL_MEM",
-	[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
-	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
-	[HEADER_BRANCH_STACK] = "BRANCH_STACK", [HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
-	[HEADER_GROUP_DESC] = "GROUP_DESC", [HEADER_AUXTRACE] = "AUXTRACE",
-	[HEADER_STAT] = "STAT", [HEADER_CACHE] = "CACHE", [HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
-	[HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [HEADER_CLOCKID] = "CLOCKID",
-	[HEADER_DIR_FORMAT] = "DIR_FORMAT", [HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
-	[HEADER_BPF_BTF] = "BPF_BTF", [HEADER_COMPRESSED] = "COMPRESSED",
-	[HEADER_CPU_PMU_CAPS] = "CPU_PMU_CAPS", [HEADER_CLOCK_DATA] = "CLOCK_DATA",
-	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [HEADER_PMU_CAPS] = "PMU_CAPS",
-};
-
-static const char *session__feat_name(int bit)
-{
-	return bit < HEADER_LAST_FEATURE && all_feat_names[bit] ? all_feat_names[bit] : "(unknown)";
-}
-
 /* @buf holds @len bytes and room for a NUL; @off is where they were, for the message. */
-static int session__parse_feature(struct perf_session *s, int feat, char *buf, u64 len, u64 off)
+static int session__parse_feature(struct perf_session *s, const struct perf_feat_ops *ops,
+				  char *buf, u64 len, u64 off)
 {
 	struct fcur c = { buf, buf + len };
 	int err;
 
 	buf[len] = '\0';
-	err = session__feature(s, feat, &c, off);
+	err = ops->process(s, &c, off);
 	if (err == -EINVAL) {
 		/* A damaged feature costs that feature only; the data is still shown. */
 		pr_warning("WARNING: feature %s of %s is damaged (at offset %llu); "
-			   "ignoring it.\n", feat_names[feat], s->path, (unsigned long long)off);
+			   "ignoring it.\n", ops->name, s->path, (unsigned long long)off);
 		s->damaged = true;
 		err = 0;
 	}
@@ -534,6 +58,7 @@ int perf_session__read_features(struct perf_session *s)
 		return 0;
 	}
 	for (int bit = 1; bit < HEADER_FEAT_BITS; bit++) {
+		const struct perf_feat_ops *ops = perf_feat__ops(bit);
 		u64 sec[2];
 		char *buf;
 
@@ -546,11 +71,11 @@ int perf_session__read_features(struct perf_session *s)
 		if (sec[0] > s->file_size || sec[1] > s->file_size - sec[0]) {
 			/* Truncated after the data: the samples are still all there. */
 			pr_warning("WARNING: feature %s of %s lies past the end of the file "
-				   "(truncated?); ignoring it.\n", session__feat_name(bit), s->path);
+				   "(truncated?); ignoring it.\n", perf_feat__name(bit), s->path);
 			s->features_truncated = true;
 			continue;
 		}
-		if (bit >= (int)ARRAY_SIZE(feat_names) || !feat_names[bit])
+		if (!ops || !ops->process)
 			continue;
 		buf = malloc(sec[1] + 1);
 		if (!buf)
@@ -559,7 +84,7 @@ int perf_session__read_features(struct perf_session *s)
 			free(buf);
 			return -EIO;
 		}
-		err = session__parse_feature(s, bit, buf, sec[1], sec[0]);
+		err = session__parse_feature(s, ops, buf, sec[1], sec[0]);
 		free(buf);
 		if (err)
 			return err;
@@ -570,19 +95,20 @@ int perf_session__read_features(struct perf_session *s)
 int perf_session__read_feature(struct perf_session *s, int feat, const char *data, u64 len,
 			       u64 off)
 {
+	const struct perf_feat_ops *ops = perf_feat__ops(feat);
 	char *buf;
 	int err;
 
 	if (feat <= 0 || feat >= HEADER_FEAT_BITS)
 		return 0;
 	s->features[feat / 64] |= 1ULL << (feat % 64);
-	if (feat >= (int)ARRAY_SIZE(feat_names) || !feat_names[feat])
+	if (!ops || !ops->process)
 		return 0;
 	buf = malloc(len + 1);
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, data, len);
-	err = session__parse_feature(s, feat, buf, len, off);
+	err = session__parse_feature(s, ops, buf, len, off);
 	free(buf);
 	return err;
 }
@@ -878,109 +404,24 @@ static bool session__has_feat(const struct perf_session *s, int bit)
 	return s->features[bit / 64] & (1ULL << (bit % 64));
 }
 
-/* The lines the distro prints for the features it does not spell out. */
-static void session__print_features(struct perf_session *s, FILE *fp)
+/* The lines of the features of bits [@from, @to) the session has, in the order of their bits. */
+static void session__print_features(struct perf_session *s, FILE *fp, int from, int to)
 {
-	static const int available[] = {
-		HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE, HEADER_MEM_TOPOLOGY,
-	};
+	for (int bit = from; bit < to; bit++) {
+		const struct perf_feat_ops *ops = perf_feat__ops(bit);
 
-	for (int bit = HEADER_CPU_TOPOLOGY; bit < HEADER_LAST_FEATURE; bit++) {
-		if (!session__has_feat(s, bit))
-			continue;
-		for (size_t i = 0; i < ARRAY_SIZE(available); i++)
-			if (available[i] == bit)
-				fprintf(fp, "# %s info available, use -I to display\n",
-					all_feat_names[bit]);
-		switch (bit) {
-		case HEADER_BRANCH_STACK:
-			fprintf(fp, "# contains samples with branch stack\n");
-			break;
-		case HEADER_PMU_MAPPINGS:
-			if (s->pmu_mappings)
-				fprintf(fp, "# pmu mappings: %s\n", s->pmu_mappings);
-			break;
-		case HEADER_GROUP_DESC: {
-			struct evsel *e;
-			char *desc;
-
-			evlist__for_each_entry(s->evlist, e) {
-				if (!evsel__is_group_leader(e) || e->nr_members < 2)
-					continue;
-				desc = evsel__group_desc(e, false);
-				if (desc)
-					fprintf(fp, "# group: %s\n", desc);
-				free(desc);
-			}
-			break;
-		}
-		case HEADER_AUXTRACE:
-			fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
-			break;
-		case HEADER_STAT:
-			fprintf(fp, "# contains stat data\n");
-			break;
-		case HEADER_SAMPLE_TIME:
-			fprintf(fp, "# time of first sample : %llu.%06llu\n",
-				(unsigned long long)(s->first_sample_time / 1000000000),
-				(unsigned long long)(s->first_sample_time % 1000000000 / 1000));
-			fprintf(fp, "# time of last sample : %llu.%06llu\n",
-				(unsigned long long)(s->last_sample_time / 1000000000),
-				(unsigned long long)(s->last_sample_time % 1000000000 / 1000));
-			fprintf(fp, "# sample duration : %10.3f ms\n",
-				(double)(s->last_sample_time - s->first_sample_time) / 1e6);
-			break;
-		case HEADER_CLOCKID:
-			/* The feature holds the clock's resolution in ns; the distro prints it so. */
-			fprintf(fp, "# clockid frequency: %llu MHz\n",
-				(unsigned long long)(s->clockid_ns * 1000));
-			break;
-		case HEADER_CLOCK_DATA: {
-			const char *name = clockid__name((int)s->clock.clockid);
-			char tod[64];
-
-			if (!s->has_clock)
-				break;
-			clock_ref__format_tod(s->clock.wall_ns, tod, sizeof(tod));
-			fprintf(fp, "# clockid: %s (%u)\n", name ? name : "(unknown)",
-				s->clock.clockid);
-			fprintf(fp, "# reference time: %s = %llu.%06llu (TOD) = %llu.%09llu (%s)\n",
-				tod, (unsigned long long)(s->clock.wall_ns / 1000000000),
-				(unsigned long long)(s->clock.wall_ns % 1000000000 / 1000),
-				(unsigned long long)(s->clock.clock_ns / 1000000000),
-				(unsigned long long)(s->clock.clock_ns % 1000000000),
-				name ? name : "(unknown)");
-			break;
-		}
-		case HEADER_BPF_PROG_INFO:
-			bpf_prog_info__fprintf(fp, s->bpf_prog_info, s->bpf_prog_info_len,
-					       s->bpf_btf, s->bpf_btf_len);
-			break;
-		case HEADER_BPF_BTF:
-			bpf_btf__fprintf(fp, s->bpf_btf, s->bpf_btf_len);
-			break;
-		case HEADER_COMPRESSED:
-			fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
-				s->comp.type == 1 ? "Zstd" : "Unknown", s->comp.level,
-				s->comp.ratio);
-			break;
-		default:
-			break;
-		}
+		if (ops && ops->print && session__has_feat(s, bit))
+			ops->print(s, bit, fp);
 	}
-	if (s->has_dump_request) {
-		char why[256];
+}
 
-		fprintf(fp, "# dump requested by : %s\n",
-			dump_request__format(&s->dump_request, why, sizeof(why)));
-	}
-	/* A stream's features are those that came: none is missing. */
-	if (s->pipe)
-		return;
+/* "# missing features: ", the bits the distro defines this file lacks. */
+static void session__print_missing(struct perf_session *s, FILE *fp)
+{
 	fprintf(fp, "# missing features: ");
 	for (int bit = HEADER_TRACING_DATA; bit < HEADER_LAST_FEATURE; bit++)
 		if (!session__has_feat(s, bit))
-			fprintf(fp, "%s ", all_feat_names[bit]);
+			fprintf(fp, "%s ", perf_feat__name(bit));
 	fputc('\n', fp);
 }
 
@@ -1026,31 +467,11 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 	struct evsel *e;
 
 	perf_session__print_file_header(s, fp);
-	if (s->hostname)
-		fprintf(fp, "# hostname : %s\n", s->hostname);
-	if (s->osrelease)
-		fprintf(fp, "# os release : %s\n", s->osrelease);
-	if (s->version)
-		fprintf(fp, "# perf version : %s\n", s->version);
-	if (s->arch)
-		fprintf(fp, "# arch : %s\n", s->arch);
-	if (s->nr_cpus_online || s->nr_cpus_avail) {
-		fprintf(fp, "# nrcpus online : %u\n", s->nr_cpus_online);
-		fprintf(fp, "# nrcpus avail : %u\n", s->nr_cpus_avail);
-	}
-	if (s->cpudesc)
-		fprintf(fp, "# cpudesc : %s\n", s->cpudesc);
-	if (s->cpuid)
-		fprintf(fp, "# cpuid : %s\n", s->cpuid);
-	if (s->total_mem)
-		fprintf(fp, "# total memory : %llu kB\n", (unsigned long long)s->total_mem);
-	if (s->nr_cmdline) {
-		fprintf(fp, "# cmdline : ");
-		for (u32 i = 0; i < s->nr_cmdline; i++)
-			fprintf(fp, "%s ", s->cmdline[i]);
-		fputc('\n', fp);
-	}
-	/* A stream names its events only in its EVENT_DESC feature, when it has one. */
+	session__print_features(s, fp, 1, HEADER_EVENT_DESC);
+	/*
+	 * The events, from the attrs: a file has them whether it has
+	 * EVENT_DESC or not; a stream names them only in its EVENT_DESC.
+	 */
 	evlist__for_each_entry(s->evlist, e) {
 		if (s->pipe && !session__has_feat(s, HEADER_EVENT_DESC))
 			break;
@@ -1059,9 +480,12 @@ void perf_session__print_header(struct perf_session *s, FILE *fp)
 		perf_event_attr__fprintf(fp, &e->attr, " = ");
 		fputc('\n', fp);
 	}
-	session__print_features(s, fp);
-	if (!s->pipe)
+	session__print_features(s, fp, HEADER_EVENT_DESC + 1, HEADER_FEAT_BITS);
+	/* A stream's features are those that came: none is missing. */
+	if (!s->pipe) {
+		session__print_missing(s, fp);
 		fprintf(fp, "# ========\n#\n");
+	}
 }
 
 /*

@@ -13,23 +13,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include "header.h"
-#include "dump-request.h"
+#include "header-feat.h"
 #include "clockid.h"
 #include "compress.h"
 #include "data.h"
 #include "evlist.h"
 #include "build-id.h"
 #include "dso-hits.h"
-#include "trace-event-info.h"
 #include "debug.h"
 #include "page-size.h"
 #include "perf.h"
 
-#define NAME_ALIGN	64
 /* perf's own flag in a build-id record: build_id[20] carries its length. */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
 
@@ -83,38 +80,6 @@ void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len)
 	}
 	memcpy(b->p + b->len, data, len);
 	b->len += len;
-}
-
-static void fbuf__add_u32(struct perf_feat_buf *b, u32 v)
-{
-	perf_feat_buf__add(b, &v, sizeof(v));
-}
-
-static void fbuf__add_u64(struct perf_feat_buf *b, u64 v)
-{
-	perf_feat_buf__add(b, &v, sizeof(v));
-}
-
-static void fbuf__add_zeros(struct perf_feat_buf *b, size_t n)
-{
-	static const char zeros[NAME_ALIGN];
-
-	while (n) {
-		size_t l = n < sizeof(zeros) ? n : sizeof(zeros);
-
-		perf_feat_buf__add(b, zeros, l);
-		n -= l;
-	}
-}
-
-/* A perf.data string: u32 padded length (NUL included), then the padded bytes. */
-static void fbuf__add_string(struct perf_feat_buf *b, const char *s)
-{
-	size_t len = strlen(s) + 1, padded = PERF_ALIGN(len, NAME_ALIGN);
-
-	fbuf__add_u32(b, padded);
-	perf_feat_buf__add(b, s, len);
-	fbuf__add_zeros(b, padded - len);
 }
 
 /* ---- the set of mapped files, for BUILD_ID ---- */
@@ -630,155 +595,11 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 
 /* ---- features ---- */
 
-static char *proc_field(const char *file, const char *key)
-{
-	size_t klen = strlen(key), n = 0;
-	char *line = NULL, *val = NULL;
-	FILE *fp = fopen(file, "r");
-
-	if (!fp)
-		return NULL;
-	while (getline(&line, &n, fp) > 0) {
-		char *p = line;
-
-		if (strncmp(p, key, klen))
-			continue;
-		p += klen;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		p[strcspn(p, "\n")] = '\0';
-		val = strdup(p);
-		break;
-	}
-	free(line);
-	fclose(fp);
-	return val;
-}
-
-static int write_cpudesc(struct perf_feat_buf *b)
-{
-	char *s = proc_field("/proc/cpuinfo", "model name");
-	char *r, *w;
-
-	if (!s)
-		s = proc_field("/proc/cpuinfo", "cpu model");
-	if (!s)
-		return -ENOENT;
-	/* Runs of blanks are squeezed, as the distro tool does. */
-	for (r = w = s; *r; r++)
-		if (!(*r == ' ' && w > s && w[-1] == ' '))
-			*w++ = *r;
-	*w = '\0';
-	fbuf__add_string(b, s);
-	free(s);
-	return 0;
-}
-
-/* x86 style: "vendor,family,model,stepping" with the extended family/model folded in. */
-static int write_cpuid(struct perf_feat_buf *b)
-{
-	char *vendor = proc_field("/proc/cpuinfo", "vendor_id");
-	char *family = proc_field("/proc/cpuinfo", "cpu family");
-	char *model = proc_field("/proc/cpuinfo", "model");
-	char *stepping = proc_field("/proc/cpuinfo", "stepping");
-	int err = -ENOENT;
-
-	if (vendor && family && model && stepping) {
-		char buf[256];
-
-		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
-		fbuf__add_string(b, buf);
-		err = 0;
-	}
-	free(vendor);
-	free(family);
-	free(model);
-	free(stepping);
-	return err;
-}
-
-static int write_total_mem(struct perf_feat_buf *b)
-{
-	char *s = proc_field("/proc/meminfo", "MemTotal");
-
-	if (!s)
-		return -ENOENT;
-	fbuf__add_u64(b, strtoull(s, NULL, 10));
-	free(s);
-	return 0;
-}
-
-static int write_cmdline(struct perf_feat_buf *b, struct perf_header_info *info)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n < 0)
-		snprintf(exe, sizeof(exe), "perf");
-	else
-		exe[n] = '\0';
-	fbuf__add_u32(b, 1 + (info ? info->argc : 0));
-	fbuf__add_string(b, exe);
-	for (int i = 0; info && i < info->argc; i++)
-		fbuf__add_string(b, info->argv[i] ? info->argv[i] : "");
-	return 0;
-}
-
-static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist)
-{
-	struct evsel *evsel;
-
-	fbuf__add_u32(b, evlist__nr_file_evsels(evlist));
-	fbuf__add_u32(b, sizeof(struct perf_event_attr));
-	evlist__for_each_file_evsel(evlist, evsel) {
-		struct perf_event_attr attr = evsel->attr;
-
-		attr.size = sizeof(attr);
-		perf_feat_buf__add(b, &attr, sizeof(attr));
-		fbuf__add_u32(b, evsel->nr_ids);
-		fbuf__add_string(b, evsel__name(evsel));
-		if (evsel->nr_ids)
-			perf_feat_buf__add(b, evsel->ids, evsel->nr_ids * sizeof(u64));
-	}
-	return 0;
-}
-
-/*
- * GROUP_DESC: u32 nr_groups, then for each group of more than one event its
- * name ("{anon_group}" for none), the position of its leader among the
- * attrs and its number of members.  Without groups it is left out.
- */
-static int write_group_desc(struct perf_feat_buf *b, struct evlist *evlist)
-{
-	struct evsel *evsel;
-	u32 nr = 0;
-
-	evlist__for_each_entry(evlist, evsel)
-		if (evsel->leader == evsel && evsel->nr_members > 1)
-			nr++;
-	if (!nr)
-		return -ENOENT;
-	fbuf__add_u32(b, nr);
-	evlist__for_each_entry(evlist, evsel) {
-		if (evsel->leader != evsel || evsel->nr_members <= 1)
-			continue;
-		fbuf__add_string(b, evsel->group_name ? evsel->group_name : "{anon_group}");
-		fbuf__add_u32(b, evsel->idx);
-		fbuf__add_u32(b, evsel->nr_members);
-	}
-	return 0;
-}
-
 void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 *bid, int len,
 			 const char *name)
 {
 	struct perf_record_build_id r = { 0 };
-	size_t nlen = strlen(name) + 1, padded = PERF_ALIGN(nlen, NAME_ALIGN);
+	size_t nlen = strlen(name) + 1, padded = PERF_ALIGN(nlen, FEAT_NAME_ALIGN);
 
 	r.header.type = PERF_RECORD_HEADER_BUILD_ID;
 	r.header.misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
@@ -791,7 +612,7 @@ void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 
 	fbuf__add_zeros(b, padded - nlen);
 }
 
-static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info)
+int perf_header_info__write_build_ids(struct perf_feat_buf *b, struct perf_header_info *info)
 {
 	u8 bid[BUILD_ID_SIZE];
 	int len;
@@ -820,151 +641,19 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 	return b->len ? 0 : -ENOENT;
 }
 
-/* DUMP_REQUEST: see header.h for the layout. */
-static int write_dump_request(struct perf_feat_buf *b, const struct dump_request *r)
-{
-	fbuf__add_u32(b, 1);	/* version */
-	fbuf__add_u32(b, r->kind);
-	fbuf__add_u32(b, r->joined);
-	fbuf__add_u32(b, r->cpu);
-	fbuf__add_u64(b, r->time);
-	fbuf__add_u64(b, r->threshold);
-	fbuf__add_u32(b, r->pid);
-	fbuf__add_u32(b, r->tid);
-	fbuf__add_string(b, r->event);
-	fbuf__add_string(b, r->comm);
-	return 0;
-}
-
-static int write_feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
-			 struct perf_header_info *info)
-{
-	const struct perf_host_desc *h = info ? info->host : NULL;
-	struct utsname uts;
-
-	/* Another machine's description (perf inject's input), as it was. */
-	if (h && feat >= HEADER_HOSTNAME && feat <= HEADER_TOTAL_MEM) {
-		static const int strs[] = { HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
-					    HEADER_ARCH, HEADER_CPUDESC, HEADER_CPUID };
-		const char *vals[] = { h->hostname, h->osrelease, h->version, h->arch, h->cpudesc,
-				       h->cpuid };
-
-		for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
-			if (strs[i] != feat)
-				continue;
-			if (!vals[i])
-				return -ENOENT;
-			fbuf__add_string(b, vals[i]);
-			return 0;
-		}
-		if (feat == HEADER_NRCPUS && h->nr_cpus_avail) {
-			fbuf__add_u32(b, h->nr_cpus_avail);
-			fbuf__add_u32(b, h->nr_cpus_online);
-			return 0;
-		}
-		if (feat == HEADER_TOTAL_MEM && h->total_mem) {
-			fbuf__add_u64(b, h->total_mem);
-			return 0;
-		}
-		return -ENOENT;
-	}
-	if (feat >= HEADER_HOSTNAME && feat <= HEADER_ARCH && uname(&uts) < 0)
-		return -errno;
-	switch (feat) {
-	case HEADER_TRACING_DATA:
-		if (info && info->tracing_data) {
-			perf_feat_buf__add(b, info->tracing_data, info->tracing_data_len);
-			return 0;
-		}
-		return tracing_data__write(b, evlist);
-	case HEADER_BUILD_ID:
-		if (info && info->build_ids) {
-			perf_feat_buf__add(b, info->build_ids, info->build_ids_len);
-			return 0;
-		}
-		return write_build_id(b, info);
-	case HEADER_HOSTNAME:
-		fbuf__add_string(b, uts.nodename);
-		return 0;
-	case HEADER_OSRELEASE:
-		fbuf__add_string(b, uts.release);
-		return 0;
-	case HEADER_VERSION:
-		fbuf__add_string(b, PERF_VERSION);
-		return 0;
-	case HEADER_ARCH:
-		fbuf__add_string(b, uts.machine);
-		return 0;
-	case HEADER_NRCPUS:
-		fbuf__add_u32(b, sysconf(_SC_NPROCESSORS_CONF));
-		fbuf__add_u32(b, sysconf(_SC_NPROCESSORS_ONLN));
-		return 0;
-	case HEADER_CPUDESC:
-		return write_cpudesc(b);
-	case HEADER_CPUID:
-		return write_cpuid(b);
-	case HEADER_TOTAL_MEM:
-		return write_total_mem(b);
-	case HEADER_CMDLINE:
-		return write_cmdline(b, info);
-	case HEADER_EVENT_DESC:
-		return write_event_desc(b, evlist);
-	case HEADER_GROUP_DESC:
-		return write_group_desc(b, evlist);
-	case HEADER_SAMPLE_TIME:
-		if (!info || !info->last_sample_time)
-			return -ENOENT;
-		fbuf__add_u64(b, info->first_sample_time);
-		fbuf__add_u64(b, info->last_sample_time);
-		return 0;
-	case HEADER_CLOCKID:
-		if (!info || !info->use_clockid)
-			return -ENOENT;
-		fbuf__add_u64(b, info->clock_res_ns);
-		return 0;
-	case HEADER_CLOCK_DATA:
-		if (!info || !info->use_clockid)
-			return -ENOENT;
-		fbuf__add_u32(b, 1);	/* version */
-		fbuf__add_u32(b, info->clock.clockid);
-		fbuf__add_u64(b, info->clock.wall_ns);
-		fbuf__add_u64(b, info->clock.clock_ns);
-		return 0;
-	case HEADER_COMPRESSED:
-		if (!info || !info->comp_level)
-			return -ENOENT;
-		fbuf__add_u32(b, 0);			/* version: the distro's */
-		fbuf__add_u32(b, 1);			/* zstd */
-		fbuf__add_u32(b, info->comp_level);
-		fbuf__add_u32(b, info->comp_ratio);
-		fbuf__add_u32(b, info->comp_mmap_len);
-		return 0;
-	case HEADER_DUMP_REQUEST:
-		if (!info || !info->request)
-			return -ENOENT;
-		return write_dump_request(b, info->request);
-	default:
-		return -ENOENT;
-	}
-}
-
 int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
 			 struct perf_header_info *info)
 {
-	return write_feature(feat, b, evlist, info);
+	const struct perf_feat_ops *ops = perf_feat__ops(feat);
+
+	return ops && ops->write ? ops->write(b, evlist, info) : -ENOENT;
 }
 
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info)
 {
-	static const int feats[] = {
-		HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
-		HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
-		HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_GROUP_DESC,
-		HEADER_SAMPLE_TIME, HEADER_CLOCKID, HEADER_COMPRESSED, HEADER_CLOCK_DATA,
-		HEADER_DUMP_REQUEST,
-	};
-	struct perf_file_section secs[ARRAY_SIZE(feats)];
+	/* The section table is in the order of the bits; a reader counts the bits below. */
+	struct perf_file_section secs[HEADER_FEAT_BITS];
 	struct perf_feat_buf payload = { 0 };
 	struct perf_file_header h = { 0 };
 	u64 feat_off = data->data_offset + data->data_size, off;
@@ -974,10 +663,10 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 	if (data->is_pipe)
 		return 0;
 	/* Payloads go after the section table, whose size is known once all are built. */
-	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
+	for (int feat = 1; feat < HEADER_FEAT_BITS; feat++) {
 		size_t before = payload.len;
 
-		err = write_feature(feats[i], &payload, evlist, info);
+		err = perf_header__feature(feat, &payload, evlist, info);
 		if (payload.err) {
 			err = payload.err;
 			goto out_free;
@@ -990,14 +679,14 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			 * leaves it out.  Other errors are worth a word with -v.
 			 */
 			if (err != -ENOENT)
-				pr_debug("header: feature %d left out: %s\n", feats[i],
+				pr_debug("header: feature %d left out: %s\n", feat,
 					 strerror(-err));
 			payload.len = before;
 			continue;
 		}
 		secs[nr].offset = before;
 		secs[nr].size = payload.len - before;
-		h.adds_features[feats[i] / 64] |= 1ULL << (feats[i] % 64);
+		h.adds_features[feat / 64] |= 1ULL << (feat % 64);
 		nr++;
 	}
 	off = feat_off + nr * sizeof(secs[0]);

@@ -136,17 +136,19 @@ void perf_feat_buf__add_build_id(struct perf_feat_buf *b, u16 cpumode, const u8 
  */
 int perf_header__write_begin(struct perf_data *data, struct evlist *evlist);
 /*
- * Writes the feature sections at data_offset + data_size -- TRACING_DATA (if
- * the evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
+ * Writes the feature sections at data_offset + data_size -- those of the
+ * table in util/header-feat.c that have a writer: TRACING_DATA (if the
+ * evlist has tracepoints), BUILD_ID (kernel + info's DSOs that have one),
  * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA (with -k),
- * COMPRESSED (with -z), DUMP_REQUEST (a dump) -- leaving out any this machine cannot describe,
- * then rewrites the header with the real sizes and feature bits.
+ * CMDLINE, EVENT_DESC, GROUP_DESC, SAMPLE_TIME, CLOCKID and CLOCK_DATA
+ * (with -k), COMPRESSED (with -z), DUMP_REQUEST (a dump) -- leaving out any
+ * that does not apply or this machine cannot describe, then rewrites the
+ * header with the real sizes and feature bits.
  * @info may be NULL.  0 or -errno.
  */
 int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 			      struct perf_header_info *info);
-/* One feature's payload as a file holds it; -ENOENT if this machine cannot describe it. */
+/* One feature's payload as a file holds it; -ENOENT if it does not apply or we do not write it. */
 int perf_header__feature(int feat, struct perf_feat_buf *b, struct evlist *evlist,
 			 struct perf_header_info *info);
 /*
