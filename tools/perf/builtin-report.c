@@ -1342,7 +1342,7 @@ int cmd_report(int argc, const char **argv)
 	int err;
 
 	sort_keys__init(&r.sort);
-	strset__init(&r.strs);
+	strset__init(&r.strs, 256);
 	dso_canon__init(&r.canon);
 	err = report__parse_options(&r, &o, argc, argv);
 	if (err < 0)

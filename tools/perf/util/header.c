@@ -24,7 +24,7 @@
 #include "build-id.h"
 #include "dso-hits.h"
 #include "hash.h"
-#include "hashtab.h"
+#include "strset.h"
 #include "trace-event-info.h"
 #include "debug.h"
 #include "perf.h"
@@ -119,52 +119,29 @@ static void fbuf__add_string(struct perf_feat_buf *b, const char *s)
 
 /* ---- the set of mapped files, for BUILD_ID ---- */
 
-/* Its names (strdup'ed char *) in slot order are the BUILD_ID feature's order. */
+/* Its names in slot order are the BUILD_ID feature's order. */
 struct perf_dso_set {
-	struct hashtab names;
+	struct strset names;
 };
-
-static u64 dso_name__hash(const void *name, void *ctx)
-{
-	(void)ctx;
-	return str__hash(*(char * const *)name);
-}
-
-static bool dso_name__equal(const void *name, const void *key, void *ctx)
-{
-	(void)ctx;
-	return !strcmp(*(char * const *)name, key);
-}
 
 static struct perf_dso_set *dso_set__new(void)
 {
 	struct perf_dso_set *set = calloc(1, sizeof(*set));
 
 	if (set)
-		hashtab__init(&set->names, sizeof(char *), 64, dso_name__hash, dso_name__equal,
-			      NULL);
+		strset__init(&set->names, 64);
 	return set;
 }
 
 static int dso_set__add(struct perf_dso_set *set, const char *name)
 {
-	u64 hash = str__hash(name);
-	char *copy;
-
-	if (hashtab__find(&set->names, name, hash))
-		return 0;
-	copy = strdup(name);
-	if (!copy || !hashtab__add(&set->names, &copy, hash)) {
-		free(copy);
-		return -ENOMEM;
-	}
-	return 0;
+	return strset__intern(&set->names, name) ? 0 : -ENOMEM;
 }
 
 /* The name in slot @i of @set, or NULL. */
 static const char *dso_set__name(const struct perf_dso_set *set, size_t i)
 {
-	char **name = hashtab__slot(&set->names, i);
+	char **name = hashtab__slot(&set->names.strs, i);
 
 	return name ? *name : NULL;
 }
@@ -270,9 +247,7 @@ void perf_header_info__exit(struct perf_header_info *info)
 
 	if (!set)
 		return;
-	for (size_t i = 0; i < set->names.cap; i++)
-		free((char *)dso_set__name(set, i));
-	hashtab__exit(&set->names);
+	strset__exit(&set->names);
 	free(set);
 	info->dsos = NULL;
 }
@@ -543,7 +518,7 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 				vdso_cached = true;
 		}
 	}
-	for (size_t i = 0; info->dsos && i < info->dsos->names.cap; i++) {
+	for (size_t i = 0; info->dsos && i < info->dsos->names.strs.cap; i++) {
 		const char *name = dso_set__name(info->dsos, i);
 		struct stat st;
 
@@ -808,7 +783,7 @@ static int write_build_id(struct perf_feat_buf *b, struct perf_header_info *info
 		if (len > 0)
 			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
 	}
-	for (size_t i = 0; info && info->dsos && i < info->dsos->names.cap; i++) {
+	for (size_t i = 0; info && info->dsos && i < info->dsos->names.strs.cap; i++) {
 		const char *name = dso_set__name(info->dsos, i);
 
 		if (!name)

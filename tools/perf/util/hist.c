@@ -134,48 +134,6 @@ int hist_entry__append(struct hist_entry *he, const struct callchain_frame *fram
 	return callchain_root__append(he->cc, frames, nr, period);
 }
 
-static u64 strset__hash(const void *str, void *ctx)
-{
-	(void)ctx;
-	return str__hash(*(char * const *)str);
-}
-
-static bool strset__equal(const void *str, const void *key, void *ctx)
-{
-	(void)ctx;
-	return !strcmp(*(char * const *)str, key);
-}
-
-void strset__init(struct strset *s)
-{
-	hashtab__init(&s->strs, sizeof(char *), 256, strset__hash, strset__equal, NULL);
-}
-
-void strset__exit(struct strset *s)
-{
-	char **str;
-	size_t i;
-
-	hashtab__for_each(&s->strs, i, str)
-		free(*str);
-	hashtab__exit(&s->strs);
-}
-
-const char *strset__intern(struct strset *s, const char *str)
-{
-	u64 hash = str__hash(str);
-	char **found = hashtab__find(&s->strs, str, hash), *copy;
-
-	if (found)
-		return *found;
-	copy = strdup(str);
-	if (!copy || !hashtab__add(&s->strs, &copy, hash)) {
-		free(copy);
-		return NULL;
-	}
-	return copy;
-}
-
 /*
  * A thread seen before any record named it (it was born between the
  * recorder's look at /proc and the start of its events) has the made-up

@@ -7,6 +7,7 @@
 #include "types.h"
 #include "hashtab.h"
 #include "callchain.h"
+#include "strset.h"
 
 struct thread;
 struct dso;
@@ -70,16 +71,6 @@ void hist_entry__merge(struct hist_entry *to, struct hist_entry *from);
 /* Adds a sample's chain from @he on (when @trees: to its call graph). */
 int hist_entry__append(struct hist_entry *he, const struct callchain_frame *frames, size_t nr,
 		       u64 period, bool trees);
-
-/* Interned strings: one copy of each, equal strings at equal pointers. */
-struct strset {
-	struct hashtab strs;	/* of char * */
-};
-
-void strset__init(struct strset *s);
-void strset__exit(struct strset *s);
-/* @str's copy in @s (made if new), or NULL when out of memory. */
-const char *strset__intern(struct strset *s, const char *str);
 
 /*
  * Entries made before their thread had a name carry the made-up ":tid"
