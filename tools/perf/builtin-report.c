@@ -1171,6 +1171,8 @@ static bool report__preamble(struct report *r, const struct report_opts *o)
 {
 	if (o->header || o->header_only) {
 		perf_session__print_header(r->session, stdout);
+		if (o->header_only)
+			return false;
 	} else if (!quiet && (!o->stats || r->tool.dump) && !o->tasks) {
 		printf("# To display the perf.data header info, please use "
 		       "--header/--header-only options.\n#\n");
