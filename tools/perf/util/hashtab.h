@@ -12,7 +12,9 @@
  * Entries stay where they are until the table grows: hashtab__reserve()
  * first, and the pointers taken meanwhile stay valid.  Walking the slots
  * in order (hashtab__for_each) gives an order fixed by the hashes and the
- * order of insertion, the same on every run.
+ * order of insertion: the same on every run for hashes of strings or
+ * numbers, but not for hashes of pointers, which follow where malloc put
+ * things (see hists__entries for an order that does not).
  */
 struct hashtab {
 	char *slots;		/* cap entries of size bytes */
