@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "build-id.h"
+#include "hash.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -60,11 +61,7 @@ static struct build_id_cache_entry *build_id_cache[BUILD_ID_CACHE_BUCKETS];
 
 static unsigned int build_id_cache__hash(const char *path)
 {
-	unsigned int h = 5381;
-
-	while (*path)
-		h = h * 33 + (unsigned char)*path++;
-	return h % BUILD_ID_CACHE_BUCKETS;
+	return str__hash(path) % BUILD_ID_CACHE_BUCKETS;
 }
 
 static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size);

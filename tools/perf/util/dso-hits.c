@@ -6,6 +6,8 @@
 #include "dso-hits.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "hash.h"
+#include "hashtab.h"
 
 struct hit_map {
 	u32 pid;
@@ -23,18 +25,13 @@ struct dso_hits {
 	char **names;
 	bool *hit;
 	size_t nr_names, cap_names, cap_hit;
-	size_t *name_slots;		/* open addressing over names, index + 1 */
-	size_t cap_slots;
+	struct hashtab name_slots;	/* of size_t: an index into names */
 	struct hit_map *maps;
 	size_t nr_maps, cap_maps;
 	struct hit_fork *forks;
 	size_t nr_forks, cap_forks;
-	/*
-	 * (pid, page) of user samples not yet matched to a map, open
-	 * addressing; key 0 is empty.  Matched ones leave the set.
-	 */
-	u64 *pages;
-	size_t nr_pages, cap_pages;
+	/* (pid, page) of user samples not yet matched to a map, u64s; matched ones leave the set. */
+	struct hashtab pages;
 	u64 last_page;
 	bool sorted;			/* maps and forks are sorted */
 	bool all;			/* the answer is "every file" */
@@ -45,13 +42,30 @@ struct dso_hits {
 
 static void hits__match(struct dso_hits *h);
 
-static u64 name_hash(const char *s)
+static u64 name_slot__hash(const void *slot, void *ctx)
 {
-	u64 h = 1469598103934665603ULL;
+	const struct dso_hits *h = ctx;
 
-	while (*s)
-		h = (h ^ (u8)*s++) * 1099511628211ULL;
-	return h;
+	return str__hash(h->names[*(const size_t *)slot]);
+}
+
+static bool name_slot__equal(const void *slot, const void *name, void *ctx)
+{
+	const struct dso_hits *h = ctx;
+
+	return !strcmp(h->names[*(const size_t *)slot], name);
+}
+
+static u64 page__hash(const void *key, void *ctx)
+{
+	(void)ctx;
+	return u64__hash(*(const u64 *)key);
+}
+
+static bool page__equal(const void *key, const void *other, void *ctx)
+{
+	(void)ctx;
+	return *(const u64 *)key == *(const u64 *)other;
 }
 
 struct dso_hits *dso_hits__new(struct evlist *evlist)
@@ -76,9 +90,12 @@ struct dso_hits *dso_hits__new(struct evlist *evlist)
 	if (!any || !(layout & PERF_SAMPLE_IP) || !(layout & PERF_SAMPLE_TID))
 		return NULL;
 	h = calloc(1, sizeof(*h));
-	if (h)
-		h->ip_off = sizeof(struct perf_event_header) +
-			    (layout & PERF_SAMPLE_IDENTIFIER ? sizeof(u64) : 0);
+	if (!h)
+		return NULL;
+	h->ip_off = sizeof(struct perf_event_header) +
+		    (layout & PERF_SAMPLE_IDENTIFIER ? sizeof(u64) : 0);
+	hashtab__init(&h->name_slots, sizeof(size_t), 64, name_slot__hash, name_slot__equal, h);
+	hashtab__init(&h->pages, sizeof(u64), 1024, page__hash, page__equal, NULL);
 	return h;
 }
 
@@ -90,10 +107,10 @@ void dso_hits__delete(struct dso_hits *h)
 		free(h->names[i]);
 	free(h->names);
 	free(h->hit);
-	free(h->name_slots);
+	hashtab__exit(&h->name_slots);
 	free(h->maps);
 	free(h->forks);
-	free(h->pages);
+	hashtab__exit(&h->pages);
 	free(h);
 }
 
@@ -117,35 +134,21 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 /* The index of @name, added if new; -1 when out of memory. */
 static long hits__intern(struct dso_hits *h, const char *name)
 {
-	size_t i;
+	u64 hash = str__hash(name);
+	const size_t *idx = hashtab__find(&h->name_slots, name, hash);
 
-	if (h->nr_names * 2 >= h->cap_slots) {
-		size_t ncap = h->cap_slots ? h->cap_slots * 2 : 64;
-		size_t *ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return -1;
-		for (size_t j = 0; j < h->nr_names; j++) {
-			i = name_hash(h->names[j]) & (ncap - 1);
-			while (ns[i])
-				i = (i + 1) & (ncap - 1);
-			ns[i] = j + 1;
-		}
-		free(h->name_slots);
-		h->name_slots = ns;
-		h->cap_slots = ncap;
-	}
-	i = name_hash(name) & (h->cap_slots - 1);
-	for (; h->name_slots[i]; i = (i + 1) & (h->cap_slots - 1))
-		if (!strcmp(h->names[h->name_slots[i] - 1], name))
-			return (long)h->name_slots[i] - 1;
+	if (idx)
+		return (long)*idx;
 	if (grow((void **)&h->names, &h->cap_names, h->nr_names + 1, sizeof(*h->names)))
 		return -1;
 	h->names[h->nr_names] = strdup(name);
 	if (!h->names[h->nr_names])
 		return -1;
-	h->name_slots[i] = ++h->nr_names;
-	return (long)h->nr_names - 1;
+	if (!hashtab__add(&h->name_slots, &h->nr_names, hash)) {
+		free(h->names[h->nr_names]);
+		return -1;
+	}
+	return (long)h->nr_names++;
 }
 
 static void hits__add_map(struct dso_hits *h, u32 pid, u64 start, u64 len, const char *name,
@@ -163,49 +166,20 @@ static void hits__add_map(struct dso_hits *h, u32 pid, u64 start, u64 len, const
 	h->maps[h->nr_maps++] = (struct hit_map){ pid, (u32)idx, start, start + len };
 }
 
-static u64 page_hash(u64 key)
-{
-	return key * 0x9e3779b97f4a7c15ULL;
-}
-
 static void hits__add_page(struct dso_hits *h, u64 key)
 {
-	size_t i;
-
-	if (h->nr_pages >= DSO_HITS_MAX_PAGES) {
+	if (h->pages.nr >= DSO_HITS_MAX_PAGES) {
 		hits__match(h);
 		/* Mostly samples no map explains yet: give up on telling files apart. */
-		if (h->nr_pages >= DSO_HITS_MAX_PAGES / 2) {
+		if (h->pages.nr >= DSO_HITS_MAX_PAGES / 2) {
 			h->all = true;
 			return;
 		}
 	}
-	if (h->nr_pages * 2 >= h->cap_pages) {
-		size_t ncap = h->cap_pages ? h->cap_pages * 2 : 1024;
-		u64 *np = calloc(ncap, sizeof(*np));
-
-		if (!np) {
-			h->all = true;
-			return;
-		}
-		for (size_t j = 0; j < h->cap_pages; j++) {
-			if (!h->pages[j])
-				continue;
-			i = page_hash(h->pages[j]) & (ncap - 1);
-			while (np[i])
-				i = (i + 1) & (ncap - 1);
-			np[i] = h->pages[j];
-		}
-		free(h->pages);
-		h->pages = np;
-		h->cap_pages = ncap;
-	}
-	i = page_hash(key) & (h->cap_pages - 1);
-	for (; h->pages[i]; i = (i + 1) & (h->cap_pages - 1))
-		if (h->pages[i] == key)
-			return;
-	h->pages[i] = key;
-	h->nr_pages++;
+	if (hashtab__find(&h->pages, &key, u64__hash(key)))
+		return;
+	if (!hashtab__add(&h->pages, &key, u64__hash(key)))
+		h->all = true;
 }
 
 void dso_hits__note(struct dso_hits *h, const union perf_event *event)
@@ -329,8 +303,9 @@ static bool hits__match_page(struct dso_hits *h, u64 key)
 /* Matches the pages waiting against the maps known now; matched ones leave the set. */
 static void hits__match(struct dso_hits *h)
 {
-	u64 *left;
-	size_t nr = 0;
+	struct hashtab old;
+	const u64 *page;
+	size_t i;
 
 	if (h->cap_hit < h->nr_names) {
 		bool *hit = realloc(h->hit, h->nr_names * sizeof(*hit));
@@ -351,49 +326,34 @@ static void hits__match(struct dso_hits *h)
 			qsort(h->forks, h->nr_forks, sizeof(*h->forks), fork_cmp);
 		h->sorted = true;
 	}
-	if (!h->nr_pages)
+	if (!h->pages.nr)
 		return;
-	left = calloc(h->cap_pages, sizeof(*left));
-	if (!left) {
+	if (hashtab__move(&h->pages, &old)) {
 		h->all = true;
 		return;
 	}
-	for (size_t i = 0; i < h->cap_pages; i++) {
-		size_t j;
-
-		if (!h->pages[i] || hits__match_page(h, h->pages[i]))
-			continue;
-		j = page_hash(h->pages[i]) & (h->cap_pages - 1);
-		while (left[j])
-			j = (j + 1) & (h->cap_pages - 1);
-		left[j] = h->pages[i];
-		nr++;
-	}
-	free(h->pages);
-	h->pages = left;
-	h->nr_pages = nr;
+	/* The table is as large as before: putting the unmatched back cannot fail. */
+	hashtab__for_each(&old, i, page)
+		if (!hits__match_page(h, *page))
+			hashtab__add(&h->pages, page, u64__hash(*page));
+	hashtab__exit(&old);
 	h->last_page = 0;
 }
 
 bool dso_hits__hit(struct dso_hits *h, const char *name)
 {
-	size_t i;
+	const size_t *idx;
 
 	if (!h)
 		return true;
 	if (!h->all) {
 		hits__match(h);
 		/* A sample in no known map: its file may be any. */
-		if (h->nr_pages)
+		if (h->pages.nr)
 			h->all = true;
 	}
 	if (h->all)
 		return true;
-	if (!h->cap_slots)
-		return false;
-	i = name_hash(name) & (h->cap_slots - 1);
-	for (; h->name_slots[i]; i = (i + 1) & (h->cap_slots - 1))
-		if (!strcmp(h->names[h->name_slots[i] - 1], name))
-			return h->hit[h->name_slots[i] - 1];
-	return false;
+	idx = hashtab__find(&h->name_slots, name, str__hash(name));
+	return idx && h->hit[*idx];
 }

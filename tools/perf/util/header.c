@@ -23,6 +23,8 @@
 #include "evlist.h"
 #include "build-id.h"
 #include "dso-hits.h"
+#include "hash.h"
+#include "strset.h"
 #include "debug.h"
 #include "page-size.h"
 #include "perf.h"
@@ -84,53 +86,31 @@ void perf_feat_buf__add(struct perf_feat_buf *b, const void *data, size_t len)
 
 /* ---- the set of mapped files, for BUILD_ID ---- */
 
+/* Its names in slot order are the BUILD_ID feature's order. */
 struct perf_dso_set {
-	char **slots;			/* open addressing, NULL = empty */
-	size_t nr, cap;			/* cap is a power of two */
+	struct strset names;
 };
 
-static u64 str_hash(const char *s)
+static struct perf_dso_set *dso_set__new(void)
 {
-	u64 h = 1469598103934665603ULL;
+	struct perf_dso_set *set = calloc(1, sizeof(*set));
 
-	while (*s)
-		h = (h ^ (u8)*s++) * 1099511628211ULL;
-	return h;
+	if (set)
+		strset__init(&set->names, 64);
+	return set;
 }
 
 static int dso_set__add(struct perf_dso_set *set, const char *name)
 {
-	size_t i;
+	return strset__intern(&set->names, name) ? 0 : -ENOMEM;
+}
 
-	if (set->nr * 2 >= set->cap) {
-		size_t ncap = set->cap ? set->cap * 2 : 64;
-		char **ns = calloc(ncap, sizeof(*ns));
+/* The name in slot @i of @set, or NULL. */
+static const char *dso_set__name(const struct perf_dso_set *set, size_t i)
+{
+	char **name = hashtab__slot(&set->names.strs, i);
 
-		if (!ns)
-			return -ENOMEM;
-		for (size_t j = 0; j < set->cap; j++) {
-			if (!set->slots[j])
-				continue;
-			i = str_hash(set->slots[j]) & (ncap - 1);
-			while (ns[i])
-				i = (i + 1) & (ncap - 1);
-			ns[i] = set->slots[j];
-		}
-		free(set->slots);
-		set->slots = ns;
-		set->cap = ncap;
-	}
-	i = str_hash(name) & (set->cap - 1);
-	while (set->slots[i]) {
-		if (!strcmp(set->slots[i], name))
-			return 0;
-		i = (i + 1) & (set->cap - 1);
-	}
-	set->slots[i] = strdup(name);
-	if (!set->slots[i])
-		return -ENOMEM;
-	set->nr++;
-	return 0;
+	return name ? *name : NULL;
 }
 
 /* Only files that can carry a build id: real paths, not anon memory, devices or deleted files. */
@@ -187,7 +167,7 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 	if (!dso_name__wanted(name))
 		return;
 	if (!info->dsos) {
-		info->dsos = calloc(1, sizeof(*info->dsos));
+		info->dsos = dso_set__new();
 		if (!info->dsos)
 			return;
 	}
@@ -234,9 +214,7 @@ void perf_header_info__exit(struct perf_header_info *info)
 
 	if (!set)
 		return;
-	for (size_t i = 0; i < set->cap; i++)
-		free(set->slots[i]);
-	free(set->slots);
+	strset__exit(&set->names);
 	free(set);
 	info->dsos = NULL;
 }
@@ -316,7 +294,7 @@ static struct mapped_id *mapped_ids[MAPPED_ID_BUCKETS];
 
 static struct mapped_id *mapped_id__find(const char *name)
 {
-	struct mapped_id *m = mapped_ids[str_hash(name) % MAPPED_ID_BUCKETS];
+	struct mapped_id *m = mapped_ids[str__hash(name) % MAPPED_ID_BUCKETS];
 
 	while (m && strcmp(m->name, name))
 		m = m->next;
@@ -326,7 +304,7 @@ static struct mapped_id *mapped_id__find(const char *name)
 static struct mapped_id *mapped_id__get(const char *name)
 {
 	struct mapped_id *m = mapped_id__find(name);
-	size_t slot = str_hash(name) % MAPPED_ID_BUCKETS;
+	size_t slot = str__hash(name) % MAPPED_ID_BUCKETS;
 
 	if (m)
 		return m;
@@ -359,7 +337,7 @@ static struct seen_mapping *seen_mappings[SEEN_MAPPING_BUCKETS];
 
 static size_t seen_mapping__slot(const struct perf_record_mmap2 *mm)
 {
-	return (str_hash(mm->filename) ^ mm->ino * 31) % SEEN_MAPPING_BUCKETS;
+	return (str__hash(mm->filename) ^ mm->ino * 31) % SEEN_MAPPING_BUCKETS;
 }
 
 static bool seen_mapping__find(const struct perf_record_mmap2 *mm)
@@ -507,8 +485,8 @@ void perf_header_info__cache_build_ids(struct perf_header_info *info)
 				vdso_cached = true;
 		}
 	}
-	for (size_t i = 0; info->dsos && i < info->dsos->cap; i++) {
-		const char *name = info->dsos->slots[i];
+	for (size_t i = 0; info->dsos && i < info->dsos->names.strs.cap; i++) {
+		const char *name = dso_set__name(info->dsos, i);
 		struct stat st;
 
 		if (!name || !dso_hits__hit(info->hits, name))
@@ -627,8 +605,8 @@ int perf_header_info__write_build_ids(struct perf_feat_buf *b, struct perf_heade
 		if (len > 0)
 			perf_feat_buf__add_build_id(b, PERF_RECORD_MISC_USER, bid, len, "[vdso]");
 	}
-	for (size_t i = 0; info && info->dsos && i < info->dsos->cap; i++) {
-		const char *name = info->dsos->slots[i];
+	for (size_t i = 0; info && info->dsos && i < info->dsos->names.strs.cap; i++) {
+		const char *name = dso_set__name(info->dsos, i);
 
 		if (!name)
 			continue;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbol.h"
+#include "hash.h"
 #include "build-id.h"
 #include "demangle.h"
 #include "srcline.h"
@@ -54,15 +55,6 @@ void symbol_conf__option(int opt, const char *arg)
 	default:
 		break;
 	}
-}
-
-static u64 str_hash(const char *s)
-{
-	u64 h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
 }
 
 void dso_table__init(struct dso_table *t)
@@ -107,7 +99,7 @@ static int dso_table__grow(struct dso_table *t)
 		struct dso *d = t->buckets[i], *n;
 
 		for (; d; d = n) {
-			size_t h = str_hash(d->name) & (nr - 1);
+			size_t h = str__hash(d->name) & (nr - 1);
 
 			n = d->next;
 			d->next = b[h];
@@ -126,7 +118,7 @@ struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kerne
 	size_t h;
 
 	if (t->nr_buckets) {
-		h = str_hash(name) & (t->nr_buckets - 1);
+		h = str__hash(name) & (t->nr_buckets - 1);
 		for (d = t->buckets[h]; d; d = d->next)
 			if (!strcmp(d->name, name))
 				return d;
@@ -143,7 +135,7 @@ struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kerne
 	}
 	d->kernel = kernel;
 	d->seq = t->nr;
-	h = str_hash(name) & (t->nr_buckets - 1);
+	h = str__hash(name) & (t->nr_buckets - 1);
 	d->next = t->buckets[h];
 	t->buckets[h] = d;
 	t->nr++;
