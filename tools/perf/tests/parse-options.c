@@ -89,6 +89,7 @@ static int test__parse_options(void)
 	TEST_ASSERT_VAL("callback unset", seen.calls == 1 && seen.unset == 1);
 	TEST_ASSERT_EQUAL("callback refuses", parse("--mode=bad", err, sizeof(err), left, sizeof(left)),
 			  PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("its own words only", !strstr(err, "Usage:"));
 
 	/* Stops at the first word, and after "--"; "-" is a word. */
 	TEST_ASSERT_EQUAL("stop", parse("-f cmd -v --input x", err, sizeof(err), left, sizeof(left)), 4);

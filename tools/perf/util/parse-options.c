@@ -169,6 +169,17 @@ static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const ch
 	}
 }
 
+/*
+ * A value the option refused.  A callback has said why in its own words, a
+ * line a script can grep, so the usage does not bury it.
+ */
+static int parse_ctx__bad_value(struct parse_ctx *ctx, const struct perf_option *o)
+{
+	if (o->type != OPTION_CALLBACK)
+		parse_options__usage(ctx->err, ctx->usage, ctx->opts);
+	return PARSE_OPT_ERROR;
+}
+
 /* The next word as an option's argument, or NULL when there is none. */
 static const char *ctx__next_word(struct parse_ctx *ctx)
 {
@@ -207,10 +218,8 @@ static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 				return PARSE_OPT_ERROR;
 			}
 		}
-		if (opt__set(ctx, o, arg, 0) < 0) {
-			parse_options__usage(ctx->err, ctx->usage, ctx->opts);
-			return PARSE_OPT_ERROR;
-		}
+		if (opt__set(ctx, o, arg, 0) < 0)
+			return parse_ctx__bad_value(ctx, o);
 		if (arg)
 			break;
 	}
@@ -311,8 +320,9 @@ static int parse_long(struct parse_ctx *ctx, const char *word)
 		return PARSE_OPT_HELP;
 	}
 	if (!found && len == 9 && !strncmp(name, "list-opts", 9)) {
+		/* Hidden ones too: a shell completes what the command takes. */
 		for (o = ctx->opts; o->type != OPTION_END; o++)
-			if (o->long_name && !(o->flags & PARSE_OPT_HIDDEN))
+			if (o->long_name)
 				printf("--%s ", o->long_name);
 		putchar('\n');
 		return PARSE_OPT_LIST;
@@ -349,10 +359,8 @@ static int parse_long(struct parse_ctx *ctx, const char *word)
 			return PARSE_OPT_ERROR;
 		}
 	}
-	if (opt__set(ctx, o, arg, unset) < 0) {
-		parse_options__usage(ctx->err, ctx->usage, ctx->opts);
-		return PARSE_OPT_ERROR;
-	}
+	if (opt__set(ctx, o, arg, unset) < 0)
+		return parse_ctx__bad_value(ctx, o);
 	return 0;
 }
 

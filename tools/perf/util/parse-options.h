@@ -31,7 +31,8 @@ struct perf_option;
 /*
  * @arg is the option's argument (NULL when it takes none or it was left
  * out), @unset is 1 for the --no-<name> form.  A negative return is a bad
- * value: the callback has said why, the parser shows the usage.
+ * value: the callback has said why, and parsing stops there (exit 129).
+ * OPT_CALLBACK takes no --no-<name> form; the NOOPT and OPTARG ones do.
  */
 typedef int (*perf_option_cb)(const struct perf_option *opt, const char *arg, int unset);
 
@@ -62,7 +63,7 @@ struct perf_option {
 	  .value = (int *)(v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
 #define OPT_CALLBACK(s, l, v, a, h, cb) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+	  .value = (v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .callback = (cb) }
 #define OPT_CALLBACK_NOOPT(s, l, v, h, cb) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .help = (h), .flags = PARSE_OPT_NOARG, .callback = (cb) }
