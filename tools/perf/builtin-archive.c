@@ -18,6 +18,7 @@
 #include "util/build-id.h"
 #include "util/session.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 
 extern char **environ;
 
@@ -75,18 +76,31 @@ static int run_tar(const char *out, const char *list)
 	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -EIO;
 }
 
+static const char * const archive_usage[] = { "perf archive [<file>]", NULL };
+
 int cmd_archive(int argc, const char **argv)
 {
-	const char *input = argc > 1 ? argv[1] : "perf.data";
+	/* No options: the table gives -h and the distro's errors all the same. */
+	const struct perf_option options[] = {
+		OPT_END()
+	};
+	const char *input = "perf.data";
 	char out[PATH_MAX], list[] = "/tmp/perf-archive-list.XXXXXX", msg[256];
 	struct perf_session *s;
 	int fd, err, nr = 0, ret = 1;
 	FILE *fp;
 
-	if (argc > 2 || (argc > 1 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: perf archive [<perf.data file>]\n");
+	argc = parse_options(argc, argv, options, archive_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc > 1) {
+		fprintf(stderr, "perf archive: unexpected argument '%s'; it takes one file.\n",
+			argv[1]);
+		parse_options__usage(stderr, archive_usage, options);
 		return 129;
 	}
+	if (argc == 1)
+		input = argv[0];
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("archive", input, err, msg);

@@ -4,7 +4,6 @@
  * list of files, as the distro's does; each is filed under its build id.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +12,9 @@
 #include "builtin.h"
 #include "util/build-id.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 
-static const char buildid_cache_usage[] = "perf buildid-cache [<options>]";
-static const char * const buildid_cache_options[] = {
-	"-a, --add <file list>     file(s) to add",
-	"-r, --remove <file list>  file(s) to remove",
-	"-l, --list                list all cached files",
-	"-v, --verbose             be more verbose",
-	NULL
-};
+static const char * const buildid_cache_usage[] = { "perf buildid-cache [<options>]", NULL };
 
 /* The absolute path the cache files @file under (its entry is named by it). */
 static int cache_name(const char *file, char *out, size_t size)
@@ -101,44 +94,24 @@ static int list_one(const char *name, const char *hex, void *arg)
 
 int cmd_buildid_cache(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "add", required_argument, NULL, 'a' },
-		{ "remove", required_argument, NULL, 'r' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *add = NULL, *del = NULL;
 	bool list = false;
-	int c, err = 0;
+	const struct perf_option options[] = {
+		OPT_STRING('a', "add", &add, "file list", "file(s) to add"),
+		OPT_STRING('r', "remove", &del, "file list", "file(s) to remove"),
+		OPT_BOOLEAN('l', "list", &list, "list all cached files"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END()
+	};
+	int err = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+a:r:lvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			add = optarg;
-			break;
-		case 'r':
-			del = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage_with_options(buildid_cache_usage, buildid_cache_options);
-			return 0;
-		default:
-			usage_with_options(buildid_cache_usage, buildid_cache_options);
-			return 129;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perf buildid-cache: unexpected argument '%s'\n", argv[optind]);
-		usage_with_options(buildid_cache_usage, buildid_cache_options);
+	argc = parse_options(argc, argv, options, buildid_cache_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc > 0) {
+		fprintf(stderr, "perf buildid-cache: unexpected argument '%s'\n", argv[0]);
+		parse_options__usage(stderr, buildid_cache_usage, options);
 		return 129;
 	}
 	if (add)

@@ -5,7 +5,6 @@
  * id.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +12,9 @@
 #include "util/build-id.h"
 #include "util/session.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 
-static const char buildid_list_usage[] = "perf buildid-list [<options>]";
-static const char * const buildid_list_options[] = {
-	"-f, --force           don't complain, do it",
-	"-H, --with-hits       Show only DSOs with hits",
-	"-i, --input <file>    input file name",
-	"-k, --kernel          Show current kernel build id",
-	"-v, --verbose         be more verbose",
-	NULL
-};
+static const char * const buildid_list_usage[] = { "perf buildid-list [<options>]", NULL };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
@@ -80,45 +72,27 @@ static int show_kernel(void)
 
 int cmd_buildid_list(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "with-hits", no_argument, NULL, 'H' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "kernel", no_argument, NULL, 'k' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *input = perf_session__default_input();
-	bool with_hits = false;
+	bool with_hits = false, kernel = false, force = false;
+	const struct perf_option options[] = {
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_BOOLEAN('H', "with-hits", &with_hits, "Show only DSOs with hits"),
+		OPT_STRING('i', "input", &input, "file", "input file name"),
+		OPT_BOOLEAN('k', "kernel", &kernel, "Show current kernel build id"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END()
+	};
 	struct perf_session *s;
 	char msg[256], hex[2 * BUILD_ID_SIZE + 1];
-	int c, err;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+fHi:kvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			break;
-		case 'H':
-			with_hits = true;
-			break;
-		case 'i':
-			input = optarg;
-			break;
-		case 'k':
-			return show_kernel();
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage_with_options(buildid_list_usage, buildid_list_options);
-			return 0;
-		default:
-			usage_with_options(buildid_list_usage, buildid_list_options);
-			return 129;
-		}
-	}
+	argc = parse_options(argc, argv, options, buildid_list_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	/* -k reads no file: the other options do not matter. */
+	if (kernel)
+		return show_kernel();
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("buildid-list", input, err, msg);

@@ -1,6 +1,5 @@
 /* perf evlist: the events recorded in a perf.data file (-v: every attr field). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,19 +8,9 @@
 #include "util/session.h"
 #include "util/evsel.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 
-static const char evlist_usage[] = "perf evlist [<options>]";
-static const char * const evlist_options[] = {
-	"-i, --input <file>    Input file name (default perf.data)",
-	"-v, --verbose         Show all event attr details",
-	"-F, --freq            Show the sample frequency (or period)",
-	"-g, --group           Show event group information",
-	"    --trace-fields    Show tracepoint fields",
-	"-f, --force           don't complain, do it",
-	NULL
-};
-
-enum { OPT_TRACE_FIELDS = 256 };
+static const char * const evlist_usage[] = { "perf evlist [<options>]", NULL };
 
 /*
  * As the distro prints them: each name, then after ": " what -F and
@@ -98,61 +87,35 @@ void perf_session__report_open_error(const char *cmd, const char *path, int err,
 
 int cmd_evlist(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "freq", no_argument, NULL, 'F' },
-		{ "group", no_argument, NULL, 'g' },
-		{ "trace-fields", no_argument, NULL, OPT_TRACE_FIELDS },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *input = perf_session__default_input();
+	bool details = false, freq = false, fields = false, group = false, force = false;
+	const struct perf_option options[] = {
+		OPT_STRING('i', "input", &input, "file", "Input file name (default perf.data)"),
+		OPT_BOOLEAN('v', "verbose", &details, "Show all event attr details"),
+		OPT_BOOLEAN('F', "freq", &freq, "Show the sample frequency (or period)"),
+		OPT_BOOLEAN('g', "group", &group, "Show event group information"),
+		OPT_BOOLEAN(0, "trace-fields", &fields, "Show tracepoint fields"),
+		/* Ownership is not checked here: nothing to force. */
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_END()
+	};
 	struct perf_session *s;
 	char msg[256];
-	bool details = false, freq = false, fields = false, group = false;
-	int c, err;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:vFgfh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'v':
-			details = true;
-			break;
-		case 'F':
-			freq = true;
-			break;
-		case 'g':
-			group = true;
-			break;
-		case OPT_TRACE_FIELDS:
-			fields = true;
-			break;
-		case 'f':
-			/* Ownership is not checked here: nothing to force. */
-			break;
-		case 'h':
-			usage_with_options(evlist_usage, evlist_options);
-			return 0;
-		default:
-			usage_with_options(evlist_usage, evlist_options);
-			return 129;
-		}
-	}
+	argc = parse_options(argc, argv, options, evlist_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
 	/* Nothing is taken after the options (the distro shows its usage). */
-	if (optind < argc) {
+	if (argc > 0) {
 		fprintf(stderr, "perf evlist: unexpected argument '%s'; the file goes after -i.\n",
-			argv[optind]);
-		usage_with_options(evlist_usage, evlist_options);
+			argv[0]);
+		parse_options__usage(stderr, evlist_usage, options);
 		return 129;
 	}
 	if (group && (details || freq)) {
 		fprintf(stderr, "  Error: --group option is not compatible with other options\n\n");
-		usage_with_options(evlist_usage, evlist_options);
+		parse_options__usage(stderr, evlist_usage, options);
 		return 129;
 	}
 	s = perf_session__open(input, &err, msg, sizeof(msg));

@@ -7,7 +7,6 @@
  * (which has no BUILD_ID feature to carry them).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +16,11 @@
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/header.h"
+#include "util/parse-options.h"
 #include "util/session.h"
 #include "util/symbol.h"
 
-static const char inject_usage[] = "perf inject [<options>]";
-static const char * const inject_options[] = {
-	"-i, --input <file>    input file name (default: standard input)",
-	"-o, --output <file>   output file name (default: standard output, pipe format)",
-	"-b, --build-ids       inject build ids for the DSOs with samples",
-	"-v, --verbose         be more verbose",
-	NULL
-};
+static const char * const inject_usage[] = { "perf inject [<options>]", NULL };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
@@ -190,57 +183,52 @@ static void inject__setup_info(struct inject *inj, int argc, const char **argv)
 
 int cmd_inject(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input",	required_argument, NULL, 'i' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "build-ids",	no_argument,	   NULL, 'b' },
-		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct inject inj = {
 		.tool = { .sample = inject__sample, .other = inject__other },
 	};
 	const char *input = "-", *output = "-";
+	const struct perf_option options[] = {
+		OPT_STRING('i', "input", &input, "file",
+			   "input file name (default: standard input)"),
+		OPT_STRING('o', "output", &output, "file",
+			   "output file name (default: standard output, pipe format)"),
+		OPT_BOOLEAN('b', "build-ids", &inj.build_ids,
+			    "inject build ids for the DSOs with samples"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END()
+	};
+	/* The whole command line, for the output's cmdline feature. */
+	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
+	int cmdline_argc = argc;
 	char msg[256];
-	int c, err;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:o:bvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'b':
-			inj.build_ids = true;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage_with_options(inject_usage, inject_options);
-			return 0;
-		default:
-			usage_with_options(inject_usage, inject_options);
-			return 129;
-		}
+	if (!cmdline) {
+		fprintf(stderr, "perf inject: out of memory\n");
+		return cmd_exit_status(-ENOMEM);
 	}
-	if (optind < argc) {
-		fprintf(stderr, "perf inject: unexpected argument '%s'\n", argv[optind]);
-		usage_with_options(inject_usage, inject_options);
+	memcpy(cmdline, argv, (size_t)argc * sizeof(*cmdline));
+	argc = parse_options(argc, argv, options, inject_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0) {
+		free(cmdline);
+		return parse_options__exit_status(argc);
+	}
+	if (argc > 0) {
+		fprintf(stderr, "perf inject: unexpected argument '%s'\n", argv[0]);
+		parse_options__usage(stderr, inject_usage, options);
+		free(cmdline);
 		return 129;
 	}
 	if (!strcmp(output, "-") && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "perf inject: standard output is a terminal: give -o FILE, or "
 			"a pipe to a reader.\n");
+		free(cmdline);
 		return 129;
 	}
 	inj.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!inj.session) {
 		perf_session__report_open_error("inject", input, err, msg);
+		free(cmdline);
 		return cmd_exit_status(-1);
 	}
 	err = inject__set_evsel_ids(inj.session);
@@ -250,7 +238,7 @@ int cmd_inject(int argc, const char **argv)
 		fprintf(stderr, "perf inject: cannot create %s: %s\n", output, strerror(-err));
 		goto out_delete;
 	}
-	inject__setup_info(&inj, argc, argv);
+	inject__setup_info(&inj, cmdline_argc, cmdline);
 	err = inj.out.is_pipe ?
 	      perf_header__write_pipe(&inj.out, inj.session->evlist, &inj.info) :
 	      perf_header__write_begin(&inj.out, inj.session->evlist);
@@ -278,5 +266,6 @@ int cmd_inject(int argc, const char **argv)
 out_delete:
 	free(inj.bids.p);
 	perf_session__delete(inj.session);
+	free(cmdline);
 	return cmd_exit_status(err);
 }

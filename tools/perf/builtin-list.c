@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <linux/perf_event.h>
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 #include "util/parse-events.h"
 #include "util/tracepoint.h"
 
@@ -188,48 +188,26 @@ static int list__word(struct list_state *st, const char *w)
 	return 0;
 }
 
-#define LIST_SYNOPSIS "perf list [--ids] [hw|sw|cache|tracepoint|WORD|SYS:NAME...]"
-
 static const char * const list_usage[] = {
-	"hw|sw|cache|tracepoint  only the events of that kind",
-	"WORD         only events whose name has WORD in it (a glob: \"*WORD*\")",
-	"SYS:NAME     only tracepoints whose system and name match these globs",
-	"--ids        print each matching tracepoint with its id",
-	"-h, --help   show this help",
-	NULL
+	"perf list [<options>] [hw|sw|cache|tracepoint|WORD|SYS:NAME...]", NULL
 };
 
 int cmd_list(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "ids", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct list_state st = { 0 };
-	int c;
+	const struct perf_option options[] = {
+		OPT_BOOLEAN(0, "ids", &st.ids, "print each matching tracepoint with its id"),
+		OPT_END()
+	};
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'I':
-			st.ids = true;
-			break;
-		case 'h':
-			usage_with_options(LIST_SYNOPSIS, list_usage);
-			return 0;
-		default:
-			pr_err("Unknown option: %s\n", argv[optind - 1]);
-			usage_with_options(LIST_SYNOPSIS, list_usage);
-			return 129;
-		}
-	}
+	argc = parse_options(argc, argv, options, list_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
 	/* The distro heads the list on a terminal (its pager) only. */
 	if (!st.ids && isatty(STDOUT_FILENO))
 		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
-	if (optind < argc) {
-		for (int i = optind; i < argc; i++) {
+	if (argc > 0) {
+		for (int i = 0; i < argc; i++) {
 			if (list__word(&st, argv[i]) < 0) {
 				pr_err("perf list: out of memory\n");
 				return 1;

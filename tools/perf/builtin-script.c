@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "util/outbuf.h"
 #include "util/tp-print.h"
 #include "util/sample-filter.h"
+#include "util/parse-options.h"
 
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
@@ -832,40 +832,80 @@ static int script__parse_fields(struct script *sc, const char *arg)
 	return err;
 }
 
-enum {
-	OPT_HEADER_ONLY = 256, OPT_COMM, OPT_PID, OPT_TID, OPT_TIME, OPT_NS, OPT_RELTIME,
-	OPT_DELTATIME, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH,
-};
+static const char * const script_usage[] = { "perf script [<options>]", NULL };
 
-static const char script_usage[] = "perf script [<options>]";
-static const char * const script_options[] = {
-	"-i, --input <file>    input file name (default perf.data)",
-	"-F, --fields <str>    comma separated output fields: comm,tid,pid,cpu,time,event,",
-	"                      trace,ip,sym,symoff,dso,period,addr,callindent,srcline,tod;",
-	"                      \"type:fields\" for one event type (hw, sw, trace, raw,",
-	"                      break); +field/-field edit the defaults",
-	"    --header          show the data header",
-	"    --header-only     show the data header only",
-	"-G, --hide-call-graph do not show callchains",
-	"    --show-task-events show the COMM, FORK and EXIT records",
-	"    --show-mmap-events show the MMAP and MMAP2 records",
-	"    --show-switch-events show the context switch records (record --switch-events)",
-	"    --ns              show times in nanoseconds",
-	"    --reltime         show times relative to the first sample shown",
-	"    --deltatime       show times relative to the previous sample shown",
-	"    --comm <list>     only the samples of these comms",
-	"    --pid <list>      only the samples of these process ids",
-	"    --tid <list>      only the samples of these thread ids",
-	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
-	"    --time <range>    only the samples in start,stop (seconds, either may be empty),",
-	"                      or in slices of the run: 10%/2 (the second tenth), 0%-10%,",
-	"                      several separated by commas",
-	"-q, --quiet           do not show warnings",
-	"-v, --verbose         be more verbose (show why symbols were not found, ...)",
-	"-D, --dump-raw-trace  dump every record (offset, bytes, fields) along with the output",
-	SYMBOL_CONF_USAGE,
-	NULL
-};
+/* Why a sample filter's value was refused, as one line (the usage would bury it). */
+static int script__filter_error(int err, const char *msg)
+{
+	if (!err)
+		return 0;
+	fprintf(stderr, "perf script: %s\n", msg[0] ? msg : strerror(-err));
+	return -1;
+}
+
+static int script__opt_comm(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct script *sc = opt->value;
+	char msg[256] = "";
+
+	return script__filter_error(sample_filter__add_comms(&sc->filter, arg, msg,
+								 sizeof(msg)), msg);
+}
+
+static int script__opt_pid(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct script *sc = opt->value;
+	char msg[256] = "";
+	bool tid = !strcmp(opt->long_name, "tid");
+
+	return script__filter_error(sample_filter__add_pids(&sc->filter, arg, tid, msg,
+								sizeof(msg)), msg);
+}
+
+static int script__opt_cpu(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct script *sc = opt->value;
+	char msg[256] = "";
+
+	return script__filter_error(sample_filter__add_cpus(&sc->filter, arg, msg,
+								sizeof(msg)), msg);
+}
+
+static int script__opt_time(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct script *sc = opt->value;
+
+	/* Read once the file's first and last sample times are known. */
+	free(sc->filter.time_arg);
+	sc->filter.time_arg = strdup(arg);
+	return script__filter_error(sc->filter.time_arg ? 0 : -ENOMEM, "");
+}
+
+static int script__opt_fields(const struct perf_option *opt, const char *arg, int unset)
+{
+	return script__parse_fields(opt->value, arg) ? -1 : 0;
+}
+
+static int script__opt_demangle(const struct perf_option *opt, const char *arg, int unset)
+{
+	symbol_conf__option(unset ? SYMBOL_OPT_NO_DEMANGLE : SYMBOL_OPT_DEMANGLE, NULL);
+	return 0;
+}
+
+static int script__opt_inline(const struct perf_option *opt, const char *arg, int unset)
+{
+	symbol_conf__option(unset ? SYMBOL_OPT_NO_INLINE : SYMBOL_OPT_INLINE, NULL);
+	return 0;
+}
+
+static int script__opt_symfs(const struct perf_option *opt, const char *arg, int unset)
+{
+	symbol_conf__option(SYMBOL_OPT_SYMFS, arg);
+	return 0;
+}
+
+/* The help column, for the lines that go on under an option's first. */
+#define HELP_MORE "\n                          "
 
 /*
  * Words after the options name a script to run, as in the distro: "perf
@@ -887,129 +927,81 @@ static int script__no_scripts(int argc, const char **argv)
 
 int cmd_script(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-		{ "hide-call-graph", no_argument, NULL, 'G' },
-		{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
-		{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
-		{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
-		{ "ns", no_argument, NULL, OPT_NS },
-		{ "reltime", no_argument, NULL, OPT_RELTIME },
-		{ "deltatime", no_argument, NULL, OPT_DELTATIME },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "comms", required_argument, NULL, OPT_COMM },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "dump-raw-trace", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		SYMBOL_CONF_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct script sc = { .tool = { .sample = script__sample } };
 	struct raw_dump dump = { .ob = &sc.ob, .script = true };	/* -D */
 	const char *input = perf_session__default_input();
-	bool header = false, header_only = false, truncated = false;
+	bool header = false, header_only = false, truncated = false, be_quiet = false;
+	bool dump_raw = false;
+	const struct perf_option options[] = {
+		OPT_STRING('i', "input", &input, "file", "input file name (default perf.data)"),
+		OPT_CALLBACK('F', "fields", &sc, "str",
+			     "comma separated output fields: comm,tid,pid,cpu,time,event,"
+			     HELP_MORE "trace,ip,sym,symoff,dso,period,addr,callindent,srcline,tod;"
+			     HELP_MORE "\"type:fields\" for one event type (hw, sw, trace, raw,"
+			     HELP_MORE "break); +field/-field edit the defaults",
+			     script__opt_fields),
+		OPT_BOOLEAN(0, "header", &header, "show the data header"),
+		OPT_BOOLEAN(0, "header-only", &header_only, "show the data header only"),
+		OPT_BOOLEAN('G', "hide-call-graph", &sc.hide_chain, "do not show callchains"),
+		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
+			    "show the COMM, FORK and EXIT records"),
+		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "show the MMAP and MMAP2 records"),
+		OPT_BOOLEAN(0, "show-switch-events", &sc.show_switch,
+			    "show the context switch records (record --switch-events)"),
+		OPT_BOOLEAN(0, "ns", &sc.ns, "show times in nanoseconds"),
+		OPT_BOOLEAN(0, "reltime", &sc.reltime,
+			    "show times relative to the first sample shown"),
+		OPT_BOOLEAN(0, "deltatime", &sc.deltatime,
+			    "show times relative to the previous sample shown"),
+		OPT_CALLBACK(0, "comm", &sc, "list", "only the samples of these comms",
+			     script__opt_comm),
+		OPT_CALLBACK(0, "comms", &sc, "list", "the same as --comm (the distro's spelling)",
+			     script__opt_comm),
+		OPT_CALLBACK(0, "pid", &sc, "list", "only the samples of these process ids",
+			     script__opt_pid),
+		OPT_CALLBACK(0, "tid", &sc, "list", "only the samples of these thread ids",
+			     script__opt_pid),
+		OPT_CALLBACK('C', "cpu", &sc, "list", "only the samples on these CPUs (e.g. 0,2-3)",
+			     script__opt_cpu),
+		OPT_CALLBACK(0, "time", &sc, "range",
+			     "only the samples in start,stop (seconds, either may be empty),"
+			     HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
+			     HELP_MORE "several separated by commas",
+			     script__opt_time),
+		OPT_BOOLEAN('q', "quiet", &be_quiet, "do not show warnings"),
+		OPT_INCR('v', "verbose", &verbose,
+			 "be more verbose (show why symbols were not found, ...)"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &dump_raw,
+			    "dump every record (offset, bytes, fields) along with the output"),
+		OPT_CALLBACK_NOOPT(0, "demangle", NULL,
+				   "demangle C++/Rust symbol names (--no-demangle: do not)",
+				   script__opt_demangle),
+		OPT_CALLBACK(0, "symfs", NULL, "dir",
+			     "look for files with symbols relative to this directory",
+			     script__opt_symfs),
+		OPT_CALLBACK_NOOPT(0, "inline", NULL,
+				   "show the inlined functions of unwound frames (--no-inline: do not)",
+				   script__opt_inline),
+		OPT_END()
+	};
 	struct evsel *e;
 	char msg[256];
-	int c, err, out_err;
+	int err, out_err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:F:qhC:GDv", longopts, NULL)) != -1) {
-		msg[0] = '\0';
-		switch (c) {
-		case OPT_HEADER_ONLY:
-			header_only = true;
-			break;
-		case OPT_NS:
-			sc.ns = true;
-			break;
-		case 'G':
-			sc.hide_chain = true;
-			break;
-		case OPT_SHOW_TASK:
-			sc.show_task = true;
-			sc.tool.other = script__other;
-			break;
-		case OPT_SHOW_MMAP:
-			sc.show_mmap = true;
-			sc.tool.other = script__other;
-			break;
-		case OPT_SHOW_SWITCH:
-			sc.show_switch = true;
-			sc.tool.other = script__other;
-			break;
-		case OPT_RELTIME:
-			sc.reltime = true;
-			break;
-		case OPT_DELTATIME:
-			sc.deltatime = true;
-			break;
-		case OPT_COMM:
-			err = sample_filter__add_comms(&sc.filter, optarg, msg, sizeof(msg));
-			goto filter_done;
-		case OPT_PID:
-		case OPT_TID:
-			err = sample_filter__add_pids(&sc.filter, optarg, c == OPT_TID, msg,
-						      sizeof(msg));
-			goto filter_done;
-		case 'C':
-			err = sample_filter__add_cpus(&sc.filter, optarg, msg, sizeof(msg));
-			goto filter_done;
-		case OPT_TIME:
-			free(sc.filter.time_arg);
-			sc.filter.time_arg = strdup(optarg);
-			err = sc.filter.time_arg ? 0 : -ENOMEM;
-filter_done:
-			if (err) {
-				fprintf(stderr, "perf script: %s\n", msg[0] ? msg : strerror(-err));
-				sample_filter__exit(&sc.filter);
-				return 129;
-			}
-			break;
-		case 'i':
-			input = optarg;
-			break;
-		case 'F':
-			if (script__parse_fields(&sc, optarg))
-				return 129;
-			break;
-		case 'H':
-			header = true;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'D':
-			sc.tool.dump = &dump;
-			break;
-		case SYMBOL_OPT_DEMANGLE:
-		case SYMBOL_OPT_NO_DEMANGLE:
-		case SYMBOL_OPT_SYMFS:
-		case SYMBOL_OPT_INLINE:
-		case SYMBOL_OPT_NO_INLINE:
-			symbol_conf__option(c, optarg);
-			break;
-		case 'h':
-			usage_with_options(script_usage, script_options);
-			return 0;
-		default:
-			usage_with_options(script_usage, script_options);
-			return 129;
-		}
-	}
-	if (optind < argc) {
+	argc = parse_options(argc, argv, options, script_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0) {
 		sample_filter__exit(&sc.filter);
-		return script__no_scripts(argc - optind, argv + optind);
+		return parse_options__exit_status(argc);
+	}
+	if (sc.show_task || sc.show_mmap || sc.show_switch)
+		sc.tool.other = script__other;
+	if (be_quiet)
+		quiet = 1;
+	if (dump_raw)
+		sc.tool.dump = &dump;
+	if (argc > 0) {
+		sample_filter__exit(&sc.filter);
+		return script__no_scripts(argc, argv);
 	}
 	if (sc.reltime && sc.deltatime) {
 		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "

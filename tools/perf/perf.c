@@ -3,7 +3,6 @@
  * linked in yet (its cmd_* is a weak NULL) reports that it is not available.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "perf.h"
 #include "util/debug.h"
 #include "util/build-id.h"
+#include "util/parse-options.h"
 
 #pragma weak cmd_record
 #pragma weak cmd_evlist
@@ -115,28 +115,22 @@ static const struct {
 	{ "libpfm4", "HAVE_LIBPFM", 0 },
 };
 
-static const char version_usage[] = "perf version [<options>]";
-static const char * const version_options[] = {
-	"    --build-options   display the build options",
-	NULL
-};
+static const char * const version_usage[] = { "perf version [<options>]", NULL };
 
 int cmd_version(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "build-options", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	bool build = false;
+	const struct perf_option options[] = {
+		OPT_BOOLEAN(0, "build-options", &build, "display the build options"),
+		OPT_END()
 	};
-	int c, build = 0;
 
-	optind = 1;
-	while (argv && (c = getopt_long(argc, (char **)argv, "+h", longopts, NULL)) != -1) {
-		if (c != 'b') {
-			usage_with_options(version_usage, version_options);
-			return 129;
-		}
-		build = 1;
+	/* perf --version comes here with no command line. */
+	if (argv) {
+		argc = parse_options(argc, argv, options, version_usage,
+				     PARSE_OPT_STOP_AT_NON_OPTION);
+		if (argc < 0)
+			return parse_options__exit_status(argc);
 	}
 	/* Words after the options are ignored, as the distro does. */
 	printf("perf version %s\n", PERF_VERSION);
@@ -207,43 +201,33 @@ static struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
+static const char * const main_usage[] = { "perf [--version] [--help] COMMAND [ARGS]", NULL };
+
 int main(int argc, const char **argv)
 {
+	bool version = false, help = false;
+	const char *buildid_dir = NULL;
+	const struct perf_option options[] = {
+		OPT_BOOLEAN('v', "version", &version, "display the version of perf binary"),
+		OPT_BOOLEAN('h', "help", &help, "list the commands"),
+		OPT_STRING(0, "buildid-dir", &buildid_dir, "dir",
+			   "where the build-id cache is, for this command only"),
+		OPT_END()
+	};
 	struct cmd_struct *cmd;
 
-	argv++;
-	argc--;
-	while (argc > 0 && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-v")) {
-			return cmd_version(0, NULL);
-		} else if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-			print_commands(stdout);
-			return 0;
-		} else if (!strcmp(argv[0], "--buildid-dir") ||
-			   !strncmp(argv[0], "--buildid-dir=", 14)) {
-			/* Where the build-id cache is, for this command only. */
-			if (argv[0][13] == '=') {
-				buildid_dir__set(argv[0] + 14);
-			} else if (argc < 2) {
-				fprintf(stderr, "No directory given for --buildid-dir.\n%s\n",
-					perf_usage);
-				return 129;
-			} else {
-				buildid_dir__set(argv[1]);
-				argv++;
-				argc--;
-			}
-			argv++;
-			argc--;
-			continue;
-		} else if (!strcmp(argv[0], "--")) {
-			argv++;
-			argc--;
-			break;
-		}
-		fprintf(stderr, "Unknown option: %s\n\n%s\n", argv[0], perf_usage);
-		return 129;
+	/* perf's own options end at the command's name. */
+	argc = parse_options(argc, argv, options, main_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (version)
+		return cmd_version(0, NULL);
+	if (help) {
+		print_commands(stdout);
+		return 0;
 	}
+	if (buildid_dir)
+		buildid_dir__set(buildid_dir);
 	if (argc == 0) {
 		print_commands(stdout);
 		return 1;

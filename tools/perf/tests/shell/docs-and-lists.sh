@@ -56,7 +56,7 @@ for f in "$DOC"/perf-*.txt; do
 	for o in $(grep -E '^-.*::$' "$f" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 		[ "$o" = --help ] || grep -qx -- "$o" opts && continue
 		grep -q "^$c $o|" <<<"$TAKEN" || fail "perf-$c.txt documents $o, which perf $c -h does not list"
-		"$PERF" "$c" "$o" -h 2>&1 | grep -Eq 'nrecognized option|Unknown option' &&
+		"$PERF" "$c" "$o" -h 2>&1 | grep -Eiq 'nrecognized option|unknown option' &&
 			fail "perf-$c.txt documents $o, which perf $c does not take"
 	done
 done

@@ -1,0 +1,142 @@
+/* The option layer: forms, bundles, negation, optional arguments, errors, usage. */
+#include <string.h>
+#include "tests.h"
+#include "util/parse-options.h"
+
+struct opts_seen {
+	bool force, group;
+	int verbose, count;
+	const char *input, *mode;
+	int calls, unset;
+};
+
+static struct opts_seen seen;
+
+static int take_mode(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct opts_seen *s = opt->value;
+
+	s->calls++;
+	s->unset = unset;
+	s->mode = arg ? arg : "default";
+	return arg && !strcmp(arg, "bad") ? -1 : 0;
+}
+
+static const char * const usage[] = { "perf demo [<options>]", "perf demo other", NULL };
+
+static const struct perf_option options[] = {
+	OPT_STRING('i', "input", &seen.input, "file", "Input file name"),
+	OPT_BOOLEAN('f', "force", &seen.force, "don't complain, do it"),
+	OPT_INCR('v', "verbose", &seen.verbose, "be more verbose"),
+	OPT_BOOLEAN('g', "group", &seen.group, "Show event group information"),
+	OPT_INTEGER('c', "count", &seen.count, "n", "how many"),
+	OPT_CALLBACK_OPTARG('m', "mode", &seen, "how", "a mode, or the default one", take_mode),
+	OPT_BOOLEAN(0, "trace-fields", &seen.force, "Show tracepoint fields"),
+	OPT_BOOLEAN('F', "freq", &seen.group, "Show the sample frequency"),
+	OPT_END()
+};
+
+/* Parses a space-separated command line; its result, the words left in @left. */
+static int parse(const char *line, char *err, size_t size, char *left, size_t lsize)
+{
+	/* Kept until the next call: the options point into it. */
+	static char copy[256];
+	char *save = NULL;
+	const char *argv[32] = { "demo" };
+	int argc = 1, n;
+	FILE *fp = fmemopen(err, size, "w");
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	memset(&seen, 0, sizeof(seen));
+	for (char *w = strtok_r(copy, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	n = parse_options_fp(fp, argc, argv, options, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	fclose(fp);
+	left[0] = '\0';
+	for (int i = 0; i < n; i++)
+		snprintf(left + strlen(left), lsize - strlen(left), "%s%s", i ? " " : "", argv[i]);
+	return n;
+}
+
+static int test__parse_options(void)
+{
+	char err[4096], left[256];
+
+	TEST_ASSERT_EQUAL("long with space", parse("--input a.data x", err, sizeof(err), left, sizeof(left)), 1);
+	TEST_ASSERT_VAL("input", seen.input && !strcmp(seen.input, "a.data") && !strcmp(left, "x"));
+	parse("--input=b.data", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("--opt=value", !strcmp(seen.input, "b.data"));
+	parse("-ic.data", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("-ovalue", !strcmp(seen.input, "c.data"));
+	parse("-fvvi d.data", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("bundle", seen.force && seen.verbose == 2 && !strcmp(seen.input, "d.data"));
+	parse("-v --verbose -fg", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("counting, -fg", seen.verbose == 2 && seen.force && seen.group);
+	parse("-f --no-force", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("--no-force", !seen.force);
+	parse("--fo --no-g", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("unique prefixes", seen.force && !seen.group);
+	parse("-c 12", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_EQUAL("integer", seen.count, 12);
+
+	/* An optional argument attaches only with '=' or glued to its switch. */
+	TEST_ASSERT_EQUAL("optarg alone", parse("--mode x", err, sizeof(err), left, sizeof(left)), 1);
+	TEST_ASSERT_VAL("default mode", seen.calls == 1 && !strcmp(seen.mode, "default") &&
+			!strcmp(left, "x"));
+	parse("--mode=fast -mslow", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("optarg given", seen.calls == 2 && !strcmp(seen.mode, "slow"));
+	parse("--no-mode", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("callback unset", seen.calls == 1 && seen.unset == 1);
+	TEST_ASSERT_EQUAL("callback refuses", parse("--mode=bad", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("its own words only", !strstr(err, "Usage:"));
+
+	/* Stops at the first word, and after "--"; "-" is a word. */
+	TEST_ASSERT_EQUAL("stop", parse("-f cmd -v --input x", err, sizeof(err), left, sizeof(left)), 4);
+	TEST_ASSERT_VAL("left alone", !strcmp(left, "cmd -v --input x") && seen.verbose == 0);
+	TEST_ASSERT_EQUAL("--", parse("-f -- -v", err, sizeof(err), left, sizeof(left)), 1);
+	TEST_ASSERT_VAL("after --", !strcmp(left, "-v") && !seen.verbose);
+	TEST_ASSERT_EQUAL("-", parse("- -v", err, sizeof(err), left, sizeof(left)), 2);
+
+	/* Errors: the distro's words, and 129. */
+	TEST_ASSERT_EQUAL("unknown", parse("--bogus", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_EQUAL("exit status", parse_options__exit_status(PARSE_OPT_ERROR), 129);
+	TEST_ASSERT_VAL("unknown option", !strncmp(err, "  Error: unknown option `bogus'\n\n Usage: perf demo [<options>]\n", 60));
+	parse("--grop", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("hint", strstr(err, "\n  Did you mean --group?\n"));
+	parse("--tracee", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("hint on a start", strstr(err, "Did you mean --trace-fields?"));
+	parse("-x", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("unknown switch", !strncmp(err, "  Error: unknown switch `x'\n", 28));
+	TEST_ASSERT_EQUAL("missing", parse("-fi", err, sizeof(err), left, sizeof(left)), PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("requires a value", !strcmp(err,
+		" Error: switch `i' requires a value\n Usage: perf demo [<options>]\n    or: perf demo other\n\n"
+		"    -i, --input <file>    Input file name\n"));
+	parse("--input", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("long requires a value", !strncmp(err, " Error: option `input' requires a value\n", 40));
+	parse("--force=1", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("takes no value", !strncmp(err, " Error: option `force' takes no value\n", 38));
+	TEST_ASSERT_EQUAL("ambiguous", parse("--f", err, sizeof(err), left, sizeof(left)), PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("ambiguous text", !strncmp(err, " Error: Ambiguous option: f (could be --force or --freq)\n", 57));
+	TEST_ASSERT_EQUAL("not negatable", parse("--no-input", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_EQUAL("not a number", parse("-c 1x", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+
+	/* -h: sorted by short name (f before F), long-only last; the help column at 26. */
+	TEST_ASSERT_EQUAL("help", parse("-v -h", err, sizeof(err), left, sizeof(left)), PARSE_OPT_HELP);
+	TEST_ASSERT_VAL("usage", !strcmp(err,
+		"\n Usage: perf demo [<options>]\n    or: perf demo other\n\n"
+		"    -c, --count <n>       how many\n"
+		"    -f, --force           don't complain, do it\n"
+		"    -F, --freq            Show the sample frequency\n"
+		"    -g, --group           Show event group information\n"
+		"    -i, --input <file>    Input file name\n"
+		"    -m, --mode[=<how>]    a mode, or the default one\n"
+		"    -v, --verbose         be more verbose\n"
+		"        --trace-fields    Show tracepoint fields\n\n"));
+	TEST_ASSERT_EQUAL("--help", parse("--help", err, sizeof(err), left, sizeof(left)), PARSE_OPT_HELP);
+	return TEST_OK;
+}
+DEFINE_SUITE(parse_options, "Option tables: parsing, errors and usage");

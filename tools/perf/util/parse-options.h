@@ -1,0 +1,111 @@
+/*
+ * One table per command: each row names an option (short and long form),
+ * its help text and where its value goes.  Parsing, "-h" usage, "--no-"
+ * negation, the errors and their hints all come from that one table, so the
+ * help a command prints cannot drift from what it takes.
+ */
+#ifndef PERF_PARSE_OPTIONS_H
+#define PERF_PARSE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum perf_option_type {
+	OPTION_END,
+	OPTION_BOOLEAN,		/* bool *: set, or cleared by --no-<name> */
+	OPTION_INCR,		/* int *: one more each time (-vv), 0 by --no-<name> */
+	OPTION_STRING,		/* const char **: the argument itself */
+	OPTION_INTEGER,		/* int *: the argument as a decimal number */
+	OPTION_CALLBACK,	/* callback(opt, arg, unset) does the work */
+};
+
+enum perf_option_flags {
+	PARSE_OPT_OPTARG = 1 << 0,	/* the argument may be left out ("--opt" or "--opt=x") */
+	PARSE_OPT_NONEG = 1 << 1,	/* no --no-<name> form */
+	PARSE_OPT_NOARG = 1 << 2,	/* a callback that takes no argument */
+	PARSE_OPT_HIDDEN = 1 << 3,	/* taken, but not listed by -h */
+};
+
+struct perf_option;
+
+/*
+ * @arg is the option's argument (NULL when it takes none or it was left
+ * out), @unset is 1 for the --no-<name> form.  A negative return is a bad
+ * value: the callback has said why, and parsing stops there (exit 129).
+ * OPT_CALLBACK takes no --no-<name> form; the NOOPT and OPTARG ones do.
+ */
+typedef int (*perf_option_cb)(const struct perf_option *opt, const char *arg, int unset);
+
+struct perf_option {
+	enum perf_option_type type;
+	int short_name;			/* 0: long form only */
+	const char *long_name;		/* NULL: short form only */
+	void *value;			/* where the value goes (see the types) */
+	const char *argh;		/* the argument's name in the usage: "file" */
+	const char *help;
+	int flags;			/* enum perf_option_flags */
+	perf_option_cb callback;
+	void *data;			/* for the callback's use */
+};
+
+#define OPT_END() { .type = OPTION_END }
+#define OPT_BOOLEAN(s, l, v, h) \
+	{ .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
+	  .value = (bool *)(v), .help = (h) }
+#define OPT_INCR(s, l, v, h) \
+	{ .type = OPTION_INCR, .short_name = (s), .long_name = (l), \
+	  .value = (int *)(v), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+	  .value = (const char **)(v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
+#define OPT_INTEGER(s, l, v, a, h) \
+	{ .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
+	  .value = (int *)(v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
+#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .callback = (cb) }
+#define OPT_CALLBACK_NOOPT(s, l, v, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h), .flags = PARSE_OPT_NOARG, .callback = (cb) }
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .flags = PARSE_OPT_OPTARG, .callback = (cb) }
+
+enum parse_options_flags {
+	/*
+	 * Stop at the first word that is not an option (a workload and its
+	 * own options, a subcommand); without it such words are kept aside
+	 * and parsing goes on after them.
+	 */
+	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,
+};
+
+/* What parse_options() returns when it has done all there is to do. */
+enum parse_options_result {
+	PARSE_OPT_HELP = -1,	/* -h, --help: the usage was printed */
+	PARSE_OPT_ERROR = -2,	/* a bad command line: said why, and the usage */
+	PARSE_OPT_LIST = -3,	/* --list-opts: the long options were listed */
+};
+
+/*
+ * Parses argv[1..argc-1] against @opts.  Returns how many words are left
+ * (options and "--" taken out), moved to argv[0..], or a negative
+ * enum parse_options_result after printing what it has to say.  @usage is
+ * a NULL-terminated list: the synopsis, then its other forms.
+ */
+int parse_options(int argc, const char **argv, const struct perf_option *opts,
+		  const char * const *usage, int flags);
+/* The same, messages and usage going to @err (the tests read them). */
+int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_option *opts,
+		     const char * const *usage, int flags);
+
+/* The exit status for a negative parse_options() result: 129 as the distro's, 0 for a list. */
+static inline int parse_options__exit_status(int result)
+{
+	return result == PARSE_OPT_LIST ? 0 : 129;
+}
+
+/* The usage as -h prints it: the synopsis, then every listed option, sorted. */
+void parse_options__usage(FILE *fp, const char * const *usage, const struct perf_option *opts);
+
+#endif
