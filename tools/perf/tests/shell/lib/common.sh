@@ -41,7 +41,12 @@ oracle_ok() {
 	local what=$1; shift
 	local out=$TMPD/oracle.out err=$TMPD/oracle.err
 	"$ORACLE" "$@" >"$out" 2>"$err" || { cat "$err" >&2; fail "$what: oracle exited $?"; }
-	if grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|properly terminated|out of order|Check IO' "$err"; then
+	# "Processed N events and lost M chunks! Check IO/CPU overload!" counts
+	# the LOST records the file holds: a busy machine made the kernel drop
+	# samples while recording, which says nothing of the file's form.
+	# Everything else the distro says is a complaint about the file.
+	if grep -Ev '^Warning:$|^Processed [0-9]+ events and lost [0-9]+ chunks!$|^Check IO/CPU overload!$|^$' "$err" |
+	   grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|properly terminated|out of order|Check IO'; then
 		cat "$err" >&2
 		fail "$what: the oracle warned about the file"
 	fi
