@@ -35,11 +35,8 @@ wait_recording $rec
 # The recorder caches a binary when it is mapped: wait for that, then deploy.
 bid=$(readelf -n prog | awk '/Build ID/ { print $3 }')
 [ -n "$bid" ] || fail "prog has no build id"
-for i in $(seq 1 3000); do
-	[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] && break
-	sleep 0.01
-done
-[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] || fail "prog was not cached when it was mapped"
+wait_for '[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ]' ||
+	fail "prog was not cached when it was mapped"
 mv prog.new prog			# the deploy
 kill -USR2 $rec
 wait_files 'fr.data.*'

@@ -28,10 +28,7 @@ perf_event_ok() { "$PERF" record -q -e cpu-clock -o probe.data -- true 2>/dev/nu
 perf_event_ok || skip "cannot record cpu-clock here (perf_event_paranoid?)"
 printf '[daemon]\nbase = %s\n[session-s]\nrun = -e cpu-clock -m 1 -- sleep 1000\n' "$BASE" > config
 "$PERF" daemon start --config config || fail "start exited $?"
-for i in $(seq 1 1500); do
-	"$PERF" daemon ping --config config --session s | grep -qx 'OK   s' && break
-	sleep 0.02
-done
+wait_for '"$PERF" daemon ping --config config --session s | grep -qx "OK   s"'
 rec=$("$PERF" daemon --config config -x: | awk -F: '$2 == "s" { print $1 }')
 [ -n "$rec" ] && [ "$rec" -gt 0 ] || fail "session s is not running"
 kill -STOP "$rec"

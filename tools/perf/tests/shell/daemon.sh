@@ -43,16 +43,8 @@ write_config() {	# write_config [NAME RUN]...
 D() { "$PERF" daemon --config "$CFG" "$@"; }
 # Field $2 (1: pid) of session $1's line in the -x: -v list; empty if none.
 field() { D -x: -v | awk -F: -v n="$1" -v f="$2" '$2 == n { print $f }'; }
-# Waits (30 s at most) until the shell condition $1 holds.
-wait_until() {
-	local i
-	for i in $(seq 1 1500); do
-		eval "$1" && return 0
-		sleep 0.02
-	done
-	D -v
-	fail "waited 30 s for: $1"
-}
+# Waits (WAIT_S s at most) until the shell condition $1 holds.
+wait_until() { wait_for "$1" || { D -v; fail "waited $WAIT_S s for: $1"; }; }
 running() { local p; p=$(field "$1" 1); [ -n "$p" ] && [ "$p" -gt 0 ] && kill -0 "$p" 2>/dev/null; }
 ping_ok() { D ping --session "$1" | grep -qx "OK   $1"; }
 
@@ -178,10 +170,7 @@ if [ -x "$ORACLE" ]; then
 	printf '[daemon]\nbase = %s\n[session-a]\nrun = %s\n[session-b]\nrun = %s\n' \
 		"$ORACLE_BASE" "$RUN_A" "$RUN_B" > oracle.config
 	"$ORACLE" daemon start --config oracle.config || fail "the distro's daemon did not start"
-	for i in $(seq 1 1500); do
-		[ "$("$ORACLE" daemon --config oracle.config -x: 2>/dev/null | wc -l)" -eq 3 ] && break
-		sleep 0.02
-	done
+	wait_for '[ "$("$ORACLE" daemon --config oracle.config -x: 2>/dev/null | wc -l)" -eq 3 ]'
 	# Pids, bases and minutes up differ; the layout must not.
 	for sep in : ,; do
 		"$ORACLE" daemon --config oracle.config -x$sep |
@@ -204,8 +193,7 @@ fi
 # 13. stop: returns once every recorder has ended, and the daemon is gone.
 D stop || fail "stop exited $?"
 for p in $DPID $APID $BPID; do
-	for i in $(seq 1 1500); do kill -0 "$p" 2>/dev/null || break; sleep 0.02; done
-	! kill -0 "$p" 2>/dev/null || fail "process $p outlived stop"
+	wait_gone "$p" || fail "process $p outlived stop"
 done
 ! pgrep -s "$DPID" > /dev/null || fail "processes of the daemon's session remain: $(pgrep -s "$DPID")"
 [ ! -e "$BASE/control" ] || fail "the socket is left behind"
@@ -252,8 +240,7 @@ wait_until 'running a && running b'
 APID=$(field a 1) BPID=$(field b 1)
 kill -9 "$DPID"
 for p in $APID $BPID; do
-	for i in $(seq 1 1500); do kill -0 "$p" 2>/dev/null || break; sleep 0.02; done
-	! kill -0 "$p" 2>/dev/null || fail "recorder $p outlived its killed daemon"
+	wait_gone "$p" || fail "recorder $p outlived its killed daemon"
 done
 D start || fail "start after a killed daemon exited $?"
 wait_until 'ping_ok a && ping_ok b'

@@ -45,8 +45,9 @@ sessions_cleanup() {
 	done
 	for g in $(cat "$TMPD"/*/pgid 2>/dev/null); do
 		kill -TERM -- -"$g" 2>/dev/null || continue
-		for i in $(seq 1 100); do
-			kill -0 -- -"$g" 2>/dev/null || break
+		# 10 s to end on SIGTERM, then SIGKILL.
+		deadline 10
+		while kill -0 -- -"$g" 2>/dev/null && ! past_deadline; do
 			sleep 0.1
 		done
 		kill -KILL -- -"$g" 2>/dev/null
@@ -278,12 +279,12 @@ begin() {
 	bg() { REC=\$!; wait_recording \$REC; DUMPS=0; }
 	# wait_sessions N [OPTIONS]: the daemon's N sessions answer a ping.
 	wait_sessions() {
-		local i
-		for i in \$(seq 1 300); do
+		deadline \$WAIT_S
+		while ! past_deadline; do
 			[ "\$(perf daemon ping "\${@:2}" 2>/dev/null | grep -c '^OK ')" -ge \$1 ] && return 0
 			sleep 0.1
 		done
-		fail "waited 30 s for \$1 sessions to answer"
+		fail "waited \$WAIT_S s for \$1 sessions to answer"
 	}
 	# wait_dump: one dump more in the current directory, with its message.
 	wait_dump() {
@@ -385,6 +386,7 @@ run() {
 # README: the worked example, end to end, and the archive to read it elsewhere.
 begin worked
 step worked-record
+# A moment of samples before the documented signal (not a wait).
 emit 'bg; sleep 0.5'
 step worked-kill
 emit 'wait_dump'
@@ -490,6 +492,7 @@ step pr-snapshot
 extra pr-ctl-stop 'kill -INT $REC; wait $REC'
 emit 'cd .. && mkdir fr && cd fr'
 step pr-fr-record
+# A moment of samples before the documented signal (not a wait).
 emit 'bg; sleep 0.3'
 step pr-fr-kill
 emit 'wait_dump'

@@ -48,7 +48,7 @@ echo "the distro perf: $dn samples of the exited program, $dcomm with its comm"
 "$PERF" record -e cpu-clock --overwrite --switch-output -a -m 16 -o msg.data 2>msg.err &
 rec=$!
 wait_recording $rec
-sleep 0.2
+sleep 0.2	# a moment of samples for the dump to describe
 kill -USR2 $rec
 wait_files 'msg.data.*'
 kill -INT $rec
@@ -69,7 +69,7 @@ sleep 0.3
 kill -USR2 $rec
 wait_files 'storm.data.*'
 pid=$(./burner 0.3)
-sleep 0.05
+sleep 0.05	# the program has exited 50 ms before the dump, as in the first case
 kill -INT $rec
 wait $rec || fail "record exited non-zero after the fork storm"
 grep 'process table' storm.err

@@ -62,7 +62,7 @@ loads
 "$PERF" record -e 'raw_syscalls:*' -m 128 --overwrite --switch-output -a -o full/fr.data 2>full.err &
 REC=$!
 wait_recording $REC
-sleep 1
+sleep 1		# the loads fill the buffers past what 256 KiB holds
 kill -USR2 $REC
 wait_lines full.err 1 'The dump was dropped'
 grep -q 'No space left on device' full.err || { cat full.err; fail "no clear disk-full message"; }

@@ -18,7 +18,7 @@ taskset -c 0 "$PERF" test -w getppid 2000000000 & LOAD=$!
 	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a -o fr.data 2>rec.err &
 REC=$!
 wait_recording $REC
-sleep 1
+sleep 1		# a second of the storm in the buffers before the first marker
 for n in 1 2 3 4 5; do
 	taskset -c $((NCPU - 1)) "$PERF" test -w mark "mark-$n" $REC
 	# The next marker only once this one's dump is complete.
@@ -74,7 +74,7 @@ done
 	-- dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>dd.err &
 REC=$!
 wait_recording $REC
-sleep 0.5
+sleep 0.5	# dd's syscalls fill the buffers
 kill -USR2 $REC
 wait_files 'dd.data.*' 1
 kill -INT $REC; wait $REC

@@ -39,15 +39,11 @@ rows() {
 		{ out = $1; for (i = 2; i <= NF; i++) out = out "\t" $i; print out }' "$1"
 }
 
-# The first file of glob $1 to appear, waited for at most 30 s while
+# The first file of glob $1 to appear, waited for at most WAIT_S s while
 # process $2 lives.
 first_dump() {
-	local i
-	for i in $(seq 1 3000); do
-		ls $1 >/dev/null 2>&1 && { ls $1 | head -1; return 0; }
-		kill -0 "$2" 2>/dev/null || { ls $1 2>/dev/null | head -1; return 0; }
-		sleep 0.01
-	done
+	wait_for "ls $1 >/dev/null 2>&1 || ! kill -0 $2 2>/dev/null"
+	ls $1 2>/dev/null | head -1
 }
 
 # record <perf> <prefix>: records the current row ($name $kind $opts $wl)

@@ -36,11 +36,8 @@ done
 # recorder's process table), in a file and in a dump.
 $PERF test -w bpf-loop 30 &
 loop=$!
-for _ in $(seq 100); do
-	grep -qs '^prog_id:' /proc/$loop/fdinfo/* && break
-	sleep 0.1
-done
-grep -qs '^prog_id:' /proc/$loop/fdinfo/* || fail "the BPF program was not loaded in 10 s"
+wait_for "grep -qs '^prog_id:' /proc/$loop/fdinfo/*" ||
+	fail "the BPF program was not loaded in $WAIT_S s"
 $PERF record -q -e cpu-clock -p $loop -o pre.data -- sleep 0.5 || fail "record -p"
 $PERF record -q -e cpu-clock -p $loop --overwrite --switch-output -o prefr.data -- sleep 0.5 ||
 	fail "record -p --overwrite"

@@ -94,11 +94,7 @@ crashed $rc && [ $rc -ne 130 ] && fail "the recorder died ($rc) after SIGUSR2"
 rec=$!
 wait_lines busy.err 2 'Dump busy.data' $rec
 kill -INT $rec
-for i in $(seq 1 3000); do
-	kill -0 $rec 2>/dev/null || break
-	sleep 0.01
-done
-kill -0 $rec 2>/dev/null && fail "a busy recorder ignored SIGINT for 30 s"
+wait_gone $rec || fail "a busy recorder ignored SIGINT for $WAIT_S s"
 wait $rec || fail "the busy recorder exited $?"
 rm -f busy.data*
 
@@ -108,7 +104,7 @@ rm -f busy.data*
 "$PERF" record -v -e cpu-clock --overwrite --switch-output -a -o ow.data 2>ow.err &
 rec=$!
 wait_recording $rec
-sleep 0.5
+sleep 0.5	# a moment of samples for the dump
 kill -USR2 $rec
 wait_lines ow.err 1 'Dump ow.data' $rec
 kill -INT $rec
@@ -164,12 +160,13 @@ grep -q 'dumps failed' gone.err || { cat gone.err; fail "removed directory: no c
 #    A full disk at exit: the exit status of ENOSPC, after the count.
 if unshare -m true 2>/dev/null; then
 	mkdir full
-	cat >full.sh <<-EOF
+	{ declare -f fail deadline past_deadline wait_for catches wait_recording; echo "WAIT_S=$WAIT_S"; } >full.sh
+	cat >>full.sh <<-EOF
 	mount -t tmpfs -o size=1536k none full || exit 3
 	cd full
 	"$PERF" record -e cpu-clock --overwrite --switch-output -a -o fr.data 2>../full.err &
 	rec=\$!
-	for i in \$(seq 1 3000); do [ -s fr.data ] && break; sleep 0.01; done
+	wait_recording \$rec
 	dd if=/dev/zero of=fill bs=64k 2>/dev/null
 	kill -INT \$rec
 	wait \$rec

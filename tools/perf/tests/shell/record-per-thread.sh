@@ -12,19 +12,16 @@ start_threads() {
 	"$PERF" test -w threads "$1" "$2" wait <go &
 	W=$!
 	exec 3>go
-	local i=0
-	while [ "$(ls /proc/$W/task 2>/dev/null | wc -l)" -lt "$1" ]; do
-		[ $((i += 1)) -lt 3000 ] || fail "the workload did not start its $1 threads"
-		sleep 0.01
-	done
+	wait_for "[ \$(ls /proc/$W/task 2>/dev/null | wc -l) -ge $1 ]" ||
+		fail "the workload did not start its $1 threads in $WAIT_S s"
 }
 release_threads() { echo go >&3; exec 3>&-; wait $W; }
 # Once the recorder sleeps in poll(), every event is open and enabled.
 wait_polling() {
-	local i=0
+	deadline $WAIT_S
 	while ! grep -q poll "/proc/$1/wchan" 2>/dev/null; do
 		kill -0 "$1" 2>/dev/null || { cat rec.err; fail "the recorder exited early"; }
-		[ $((i += 1)) -lt 3000 ] || fail "the recorder never polled"
+		! past_deadline || fail "the recorder never polled in $WAIT_S s"
 		sleep 0.01
 	done
 }
@@ -94,11 +91,7 @@ wait_polling $R
 [ "$(nr_buffers $R)" -eq 18 ] || fail "flight recorder: $(nr_buffers $R) ring buffers for 9 threads"
 release_threads
 kill -USR2 $R
-i=0
-while ! ls fr.data.2* >/dev/null 2>&1; do
-	[ $((i += 1)) -lt 3000 ] || { cat rec.err; fail "no dump after SIGUSR2"; }
-	sleep 0.01
-done
+wait_for 'ls fr.data.2* >/dev/null 2>&1' || { cat rec.err; fail "no dump $WAIT_S s after SIGUSR2"; }
 dump=$(ls fr.data.2* | head -1)
 kill $W2; wait $W2 2>/dev/null
 wait $R || { cat rec.err; fail "flight recorder: record failed"; }

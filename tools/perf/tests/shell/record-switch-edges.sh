@@ -4,27 +4,6 @@
 need_root
 cd "$TMPD"
 
-# Waits for process $1 to end; a hang (not a slow machine) fails: 30 s.
-wait_gone() {
-	local i
-	for i in $(seq 1 3000); do
-		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-		sleep 0.01
-	done
-	fail "$2: the recorder did not stop within 30 s"
-}
-# Waits until process $1 catches signal number $2.
-wait_catches() {
-	local i mask
-	for i in $(seq 1 3000); do
-		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
-		[ -n "$mask" ] || fail "process $1 is gone"
-		(( 0x$mask & (1 << ($2 - 1)) )) && return 0
-		sleep 0.01
-	done
-	fail "process $1 never caught signal $2"
-}
-
 # 1. A size below one ring buffer is raised, with a notice: no switch per pass.
 mkdir a && cd a
 "$PERF" record -e cpu-clock --switch-output=1B -- sleep 0.5 2>err.txt >/dev/null || fail "1B: exit $?"
@@ -46,9 +25,11 @@ for sig in INT TERM; do
 	"$PERF" record -a -e cpu-clock --switch-output=4K -o sz$sig.data -- sleep 300 2>/dev/null &
 	rec=$!
 	wait_catches $rec 2
+	# A moment of switching on size: the state the signal must stop.
 	sleep 0.2
 	kill -$sig $rec
-	wait_gone $rec "SIG$sig"
+	wait_gone $rec || fail "SIG$sig: the recorder did not stop within $WAIT_S s"
+	wait $rec
 	! pgrep -x -P $rec sleep >/dev/null || fail "SIG$sig: the workload was left behind"
 	ls sz$sig.data.* >/dev/null 2>&1 || fail "SIG$sig: no file written"
 done
@@ -57,10 +38,7 @@ done
 #    while to map) is served once recording runs, never fatal.
 "$PERF" record -e cpu-clock -m 32M --overwrite --switch-output -a -o early.data 2>early.err &
 rec=$!
-for i in $(seq 1 3000); do
-	ls -l /proc/$rec/fd 2>/dev/null | grep -q perf_event && break
-	sleep 0.001
-done
+wait_for "ls -l /proc/$rec/fd 2>/dev/null | grep -q perf_event"
 kill -USR2 $rec || fail "the recorder died before opening its events"
 wait_lines early.err 1 'Dump early.data' $rec
 kill -INT $rec

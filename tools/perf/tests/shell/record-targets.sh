@@ -14,10 +14,11 @@ trap 'kill $T 2>/dev/null; rm -rf "$TMPD"' EXIT
 warnings_of() {
 	local perf=$1 out=$2; shift 2
 	"$perf" record -e cpu-clock -o "$TMPD/t.data" "$@" >/dev/null 2>"$TMPD/err" &
-	local p=$! i=0
+	local p=$!
+	deadline $WAIT_S
 	while ! grep -q poll "/proc/$p/wchan" 2>/dev/null; do
 		kill -0 $p 2>/dev/null || break
-		[ $((i += 1)) -lt 3000 ] || { kill -INT $p; fail "$perf record $* never polled"; }
+		! past_deadline || { kill -INT $p; fail "$perf record $* never polled in $WAIT_S s"; }
 		sleep 0.01
 	done
 	kill -INT $p 2>/dev/null

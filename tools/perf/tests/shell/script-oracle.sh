@@ -34,7 +34,7 @@ fi
 "$DISTRO" record -q -o fr.data --overwrite --switch-output -e cpu-clock -a >/dev/null 2>&1 &
 rec=$!
 wait_recording $rec
-sleep 0.5
+sleep 0.5	# a moment of samples for the dump
 kill -USR2 $rec
 wait_files 'fr.data.*' 1
 kill -INT $rec

@@ -63,20 +63,35 @@ past_deadline() { [ "${EPOCHREALTIME//[!0-9]/}" -ge "$DEADLINE" ]; }
 # of them takes on a busy machine (a few seconds), so only a hang fails.
 WAIT_S=60
 
+# Waits until the shell condition $1 (eval'ed) holds: true once it does,
+# false if it still does not after WAIT_S s (the caller says what failed).
+wait_for() {
+	deadline $WAIT_S
+	while ! past_deadline; do
+		eval "$1" && return 0
+		sleep 0.01
+	done
+	eval "$1"
+}
+# Waits until process $1 is gone (a child of ours: reaped, as bash reaps
+# it when it ends); false if it still runs after WAIT_S s.
+wait_gone() { wait_for "! kill -0 $1 2>/dev/null"; }
+# Whether process $1 catches signal number $2 (its handler is in); fails
+# if the process is gone.
+catches() {
+	local mask
+
+	mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
+	[ -n "$mask" ] || fail "process $1 is gone"
+	(( 0x$mask & (1 << ($2 - 1)) ))
+}
+wait_catches() { wait_for "catches $1 $2" || fail "process $1 never caught signal $2 in $WAIT_S s"; }
 # Waits until recorder $1 records: it catches SIGUSR2 (with --switch-output)
 # and sleeps in poll(), which it reaches only once every event is open and
 # enabled.  Fails if it exits first.
 wait_recording() {
-	local mask
-
-	deadline $WAIT_S
-	while ! past_deadline; do
-		mask=$(awk '/^SigCgt/ { print $2 }' /proc/$1/status 2>/dev/null) || true
-		[ -n "$mask" ] || fail "process $1 is gone"
-		(( 0x$mask & 0x800 )) && grep -q poll /proc/$1/wchan 2>/dev/null && return 0
-		sleep 0.01
-	done
-	fail "process $1 never got to recording in $WAIT_S s"
+	wait_for "catches $1 12 && grep -q poll /proc/$1/wchan 2>/dev/null" ||
+		fail "process $1 never got to recording in $WAIT_S s"
 }
 
 # Waits (WAIT_S s at most: a hang fails, not a slow machine) until there are at
