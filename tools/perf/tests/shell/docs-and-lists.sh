@@ -51,7 +51,12 @@ EOF
 for f in "$DOC"/perf-*.txt; do
 	c=${f##*/perf-}
 	c=${c%.txt}
-	"$PERF" "$c" -h 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
+	{
+		"$PERF" "$c" -h
+		for sub in $(perf_subcommands "$c"); do
+			"$PERF" "$c" "$sub" -h
+		done
+	} 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
 	cat opts >>all-opts
 	for o in $(grep -E '^-.*::$' "$f" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 		[ "$o" = --help ] || grep -qx -- "$o" opts && continue
