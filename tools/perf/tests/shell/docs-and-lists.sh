@@ -44,8 +44,10 @@ OTHERS=$(cat <<'EOF'
 --now|systemctl's, in the example that installs the unit file
 --buildid-dir|perf's own option, before the command (checked below)
 --version|perf's own option, before the command (checked by the version test)
+--help|perf's: perf CMD --help shows the manual page, and no -h lists it (checked below)
 EOF
 )
+"$PERF" test --help 2>&1 | grep -q '^perf-test(1)' || fail "perf test --help does not show the manual page"
 "$PERF" --buildid-dir "$TMPD" version >/dev/null || fail "perf --buildid-dir is documented but not taken"
 : >all-opts
 for f in "$DOC"/perf-*.txt; do
