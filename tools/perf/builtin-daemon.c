@@ -28,7 +28,6 @@
  * util/daemon-server; this file is the command line and the clients.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +38,8 @@
 #include "util/daemon-config.h"
 #include "util/daemon-server.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/types.h"
 
 /* How long `signal --wait` waits for a dump when not told. */
 #define DUMP_TIMEOUT_S	60
@@ -53,18 +54,41 @@ struct daemon_opts {
 	int wait_s;		/* signal --wait[=SECS]; 0: do not wait */
 };
 
-static const char daemon_usage[] =
-	"perf daemon [start|stop|signal|ping] [<options>]";
-static const char * const daemon_options[] = {
-	"-v, --verbose            list more about the daemon and each session",
-	"-x, --field-separator[=SEP]  list one line per entry, fields split by SEP (',')",
-	"    --config <file>      the config file (default /etc/perfconfig, ~/.perfconfig)",
-	"    --base <dir>         the base directory, instead of daemon.base",
-	"-f, --foreground         (start) do not go to the background",
-	"    --session <name>     (signal, ping) only this session",
-	"    --wait[=<secs>]      (signal) ask for a dump, wait for it, print its path (60 s)",
+/* The distro's synopsis, for -h of the command and of each subcommand. */
+static const char * const daemon_usage[] = {
+	"perf daemon start [<options>]",
+	"perf daemon [<options>]",
 	NULL
 };
+
+/*
+ * Which -h lists an option.  Every option is taken before and after the
+ * command word, as it always was; one given to a subcommand it does not
+ * fit is refused after parsing, in one message that says where it goes.
+ */
+enum daemon_cmd {
+	DAEMON_LIST,	/* no command word: the global options */
+	DAEMON_START,
+	DAEMON_STOP,
+	DAEMON_SIGNAL,
+	DAEMON_PING,
+	DAEMON_OTHER,	/* a word we do not know: refused after parsing */
+};
+
+static enum daemon_cmd daemon_cmd__parse(const char *word)
+{
+	static const char * const names[] = {
+		[DAEMON_START] = "start", [DAEMON_STOP] = "stop",
+		[DAEMON_SIGNAL] = "signal", [DAEMON_PING] = "ping",
+	};
+
+	if (!word)
+		return DAEMON_LIST;
+	for (size_t i = DAEMON_START; i <= DAEMON_PING; i++)
+		if (!strcmp(word, names[i]))
+			return i;
+	return DAEMON_OTHER;
+}
 
 /* ---- the clients ------------------------------------------------------------ */
 
@@ -134,102 +158,153 @@ static int daemon_client(const struct daemon_opts *opts, const char *request)
 	return ret;
 }
 
-int cmd_daemon(int argc, const char **argv)
-{
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "field-separator", optional_argument, NULL, 'x' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "base", required_argument, NULL, 'B' },
-		{ "foreground", no_argument, NULL, 'f' },
-		{ "session", required_argument, NULL, 'S' },
-		{ "wait", optional_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct daemon_opts opts = { 0 };
-	const char *cmd = NULL;
-	char request[256];
-	int c, ret;
+/* ---- the command line ------------------------------------------------------- */
 
-	/* Options may come before and after the command word, as in "perf daemon -v ping". */
-	optind = 1;
-	for (;;) {
-		c = getopt_long(argc, (char **)argv, "+vx::fh", longopts, NULL);
-		if (c == -1) {
-			if (optind < argc && !cmd) {
-				cmd = argv[optind++];
-				continue;
-			}
-			break;
-		}
-		switch (c) {
-		case 'v':
-			verbose++;
-			break;
-		case 'x':
-			opts.csv_sep = optarg ? optarg[0] : ',';
-			break;
-		case 'C':
-			opts.config = optarg;
-			break;
-		case 'B':
-			opts.base = optarg;
-			break;
-		case 'f':
-			opts.foreground = true;
-			break;
-		case 'S':
-			opts.session = optarg;
-			break;
-		case 'W':
-			opts.wait_s = optarg ? atoi(optarg) : DUMP_TIMEOUT_S;
-			if (opts.wait_s <= 0) {
-				fprintf(stderr, "perf daemon: --wait takes a number of seconds > 0, "
-					"not '%s'\n", optarg);
-				return 129;
-			}
-			break;
-		case 'h':
-			usage_with_options(daemon_usage, daemon_options);
-			return 0;
-		default:
-			usage_with_options(daemon_usage, daemon_options);
-			return 129;
-		}
+static int daemon__opt_sep(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct daemon_opts *opts = opt->value;
+
+	opts->csv_sep = unset ? 0 : arg ? arg[0] : ',';
+	return 0;
+}
+
+static int daemon__opt_wait(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct daemon_opts *opts = opt->value;
+
+	if (unset) {
+		opts->wait_s = 0;
+		return 0;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "perf daemon: unexpected argument '%s'\n", argv[optind]);
-		usage_with_options(daemon_usage, daemon_options);
-		return 129;
+	opts->wait_s = arg ? atoi(arg) : DUMP_TIMEOUT_S;
+	if (opts->wait_s <= 0) {
+		fprintf(stderr, "perf daemon: --wait takes a number of seconds > 0, not '%s'\n",
+			arg);
+		return -1;
 	}
-	if (opts.session && (strchr(opts.session, ' ') || !opts.session[0])) {
-		fprintf(stderr, "perf daemon: no session is named '%s'\n", opts.session);
-		return 255;
+	return 0;
+}
+
+/* An option and the commands whose -h lists it (1 << enum daemon_cmd). */
+struct daemon_row {
+	unsigned shown_by;
+	struct perf_option opt;
+};
+
+/* @rows as the table for @cmd: the rows of other commands hidden, not left out. */
+static void daemon__table(struct perf_option *table, const struct daemon_row *rows, size_t n,
+			  enum daemon_cmd cmd)
+{
+	for (size_t i = 0; i < n; i++) {
+		table[i] = rows[i].opt;
+		if (!(rows[i].shown_by & (1u << cmd)))
+			table[i].flags |= PARSE_OPT_HIDDEN;
 	}
-	if ((opts.session && (!cmd || (strcmp(cmd, "signal") && strcmp(cmd, "ping")))) ||
-	    (opts.wait_s && (!cmd || strcmp(cmd, "signal"))) ||
-	    (opts.foreground && (!cmd || strcmp(cmd, "start")))) {
+	table[n] = (struct perf_option)OPT_END();
+}
+
+/* The options the command line gave that its command does not take, refused. */
+static bool daemon_opts__fit(const struct daemon_opts *opts, enum daemon_cmd cmd)
+{
+	if ((opts->session && cmd != DAEMON_SIGNAL && cmd != DAEMON_PING) ||
+	    (opts->wait_s && cmd != DAEMON_SIGNAL) ||
+	    (opts->foreground && cmd != DAEMON_START)) {
 		fprintf(stderr, "perf daemon: --session goes with signal and ping, --wait with "
 			"signal, --foreground with start.\n");
-		usage_with_options(daemon_usage, daemon_options);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The options before the command word, then the word, then the options
+ * after it, into @opts; *@cmd is the word (NULL: none, a list).  Returns
+ * -1 to go on, or the exit status of a command line that ends here.
+ */
+static int daemon__parse(struct daemon_opts *opts, int argc, const char **argv, const char **cmd)
+{
+	const unsigned list = 1u << DAEMON_LIST, start = 1u << DAEMON_START;
+	const unsigned signal = 1u << DAEMON_SIGNAL, ping = 1u << DAEMON_PING;
+	const struct daemon_row rows[] = {
+		{ list, OPT_INCR('v', "verbose", &verbose,
+				 "list more about the daemon and each session") },
+		{ list, OPT_CALLBACK_OPTARG('x', "field-separator", opts, "sep",
+					    "list one line per entry, fields split by SEP (',')",
+					    daemon__opt_sep) },
+		{ list, OPT_STRING(0, "config", &opts->config, "file",
+				   "the config file (default /etc/perfconfig, ~/.perfconfig)") },
+		{ list, OPT_STRING(0, "base", &opts->base, "dir",
+				   "the base directory, instead of daemon.base") },
+		{ start, OPT_BOOLEAN('f', "foreground", &opts->foreground,
+				     "do not go to the background") },
+		{ signal | ping, OPT_STRING(0, "session", &opts->session, "name",
+					    "only this session") },
+		{ signal, OPT_CALLBACK_OPTARG(0, "wait", opts, "secs",
+					      "ask for a dump, wait for it, print its path (60 s)",
+					      daemon__opt_wait) },
+	};
+	struct perf_option table[ARRAY_SIZE(rows) + 1];
+
+	*cmd = NULL;
+	daemon__table(table, rows, ARRAY_SIZE(rows), DAEMON_LIST);
+	argc = parse_options(argc, argv, table, daemon_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc > 0) {
+		/* argv[0] is the command word: it stands where the program's name did. */
+		*cmd = argv[0];
+		daemon__table(table, rows, ARRAY_SIZE(rows), daemon_cmd__parse(*cmd));
+		argc = parse_options(argc, argv, table, daemon_usage, 0);
+	}
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc > 0) {
+		fprintf(stderr, "perf daemon: unexpected argument '%s'\n", argv[0]);
+		parse_options__usage(stderr, daemon_usage, table);
 		return 129;
 	}
-	if (!cmd) {
+	if (opts->session && (strchr(opts->session, ' ') || !opts->session[0])) {
+		fprintf(stderr, "perf daemon: no session is named '%s'\n", opts->session);
+		return 255;
+	}
+	if (!daemon_opts__fit(opts, daemon_cmd__parse(*cmd))) {
+		parse_options__usage(stderr, daemon_usage, table);
+		return 129;
+	}
+	return -1;
+}
+
+int cmd_daemon(int argc, const char **argv)
+{
+	struct daemon_opts opts = { 0 };
+	const char *word;
+	enum daemon_cmd cmd;
+	char request[256];
+	int ret;
+
+	ret = daemon__parse(&opts, argc, argv, &word);
+	if (ret >= 0)
+		return ret;
+	cmd = daemon_cmd__parse(word);
+	switch (cmd) {
+	case DAEMON_LIST:
 		snprintf(request, sizeof(request), "list %d %d\n", verbose,
 			 (unsigned char)opts.csv_sep);
-	} else if (!strcmp(cmd, "start")) {
+		break;
+	case DAEMON_START:
 		return daemon_server__run(opts.config, opts.base, opts.foreground);
-	} else if (!strcmp(cmd, "stop")) {
+	case DAEMON_STOP:
 		snprintf(request, sizeof(request), "stop\n");
-	} else if (!strcmp(cmd, "signal")) {
+		break;
+	case DAEMON_SIGNAL:
 		snprintf(request, sizeof(request), "signal %d %s\n", opts.wait_s,
 			 opts.session ? opts.session : "all");
-	} else if (!strcmp(cmd, "ping")) {
+		break;
+	case DAEMON_PING:
 		snprintf(request, sizeof(request), "ping %s\n", opts.session ? opts.session : "all");
-	} else {
+		break;
+	case DAEMON_OTHER:
+	default:
 		fprintf(stderr, "perf daemon: unknown command '%s': use start, stop, signal or "
-			"ping, or nothing to list the sessions.\n", cmd);
+			"ping, or nothing to list the sessions.\n", word);
 		return 255;
 	}
 	ret = daemon_client(&opts, request);
@@ -238,7 +313,7 @@ int cmd_daemon(int argc, const char **argv)
 	 * missed sessions from the output: the status stays 0 for those, as
 	 * it always was.  Only --wait, which has no such past, says it failed.
 	 */
-	if (ret == 1 && cmd && (!strcmp(cmd, "ping") || (!strcmp(cmd, "signal") && !opts.wait_s)))
+	if (ret == 1 && (cmd == DAEMON_PING || (cmd == DAEMON_SIGNAL && !opts.wait_s)))
 		ret = 0;
 	return ret;
 }

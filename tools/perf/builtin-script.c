@@ -120,6 +120,9 @@ struct script {
 	bool ns;			/* --ns: nanoseconds */
 	bool reltime, deltatime;	/* times since the first / the previous printed sample */
 	u64 first_time, prev_time;
+	const char *input;		/* -i */
+	bool header, header_only;	/* --header, --header-only */
+	struct raw_dump dump;		/* -D: into ob, between the lines it prints */
 };
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
@@ -925,45 +928,45 @@ static int script__no_scripts(int argc, const char **argv)
 	return 129;
 }
 
-int cmd_script(int argc, const char **argv)
+/*
+ * The option table: its values go into @sc.  Returns what parse_options()
+ * does: the words left (a script's name), or a negative result.
+ */
+static int script__parse_options(struct script *sc, int argc, const char **argv)
 {
-	struct script sc = { .tool = { .sample = script__sample } };
-	struct raw_dump dump = { .ob = &sc.ob, .script = true };	/* -D */
-	const char *input = perf_session__default_input();
-	bool header = false, header_only = false, truncated = false, be_quiet = false;
-	bool dump_raw = false;
+	bool be_quiet = false, dump_raw = false;
 	const struct perf_option options[] = {
-		OPT_STRING('i', "input", &input, "file", "input file name (default perf.data)"),
-		OPT_CALLBACK('F', "fields", &sc, "str",
+		OPT_STRING('i', "input", &sc->input, "file", "input file name (default perf.data)"),
+		OPT_CALLBACK('F', "fields", sc, "str",
 			     "comma separated output fields: comm,tid,pid,cpu,time,event,"
 			     HELP_MORE "trace,ip,sym,symoff,dso,period,addr,callindent,srcline,tod;"
 			     HELP_MORE "\"type:fields\" for one event type (hw, sw, trace, raw,"
 			     HELP_MORE "break); +field/-field edit the defaults",
 			     script__opt_fields),
-		OPT_BOOLEAN(0, "header", &header, "show the data header"),
-		OPT_BOOLEAN(0, "header-only", &header_only, "show the data header only"),
-		OPT_BOOLEAN('G', "hide-call-graph", &sc.hide_chain, "do not show callchains"),
-		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
+		OPT_BOOLEAN(0, "header", &sc->header, "show the data header"),
+		OPT_BOOLEAN(0, "header-only", &sc->header_only, "show the data header only"),
+		OPT_BOOLEAN('G', "hide-call-graph", &sc->hide_chain, "do not show callchains"),
+		OPT_BOOLEAN(0, "show-task-events", &sc->show_task,
 			    "show the COMM, FORK and EXIT records"),
-		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "show the MMAP and MMAP2 records"),
-		OPT_BOOLEAN(0, "show-switch-events", &sc.show_switch,
+		OPT_BOOLEAN(0, "show-mmap-events", &sc->show_mmap, "show the MMAP and MMAP2 records"),
+		OPT_BOOLEAN(0, "show-switch-events", &sc->show_switch,
 			    "show the context switch records (record --switch-events)"),
-		OPT_BOOLEAN(0, "ns", &sc.ns, "show times in nanoseconds"),
-		OPT_BOOLEAN(0, "reltime", &sc.reltime,
+		OPT_BOOLEAN(0, "ns", &sc->ns, "show times in nanoseconds"),
+		OPT_BOOLEAN(0, "reltime", &sc->reltime,
 			    "show times relative to the first sample shown"),
-		OPT_BOOLEAN(0, "deltatime", &sc.deltatime,
+		OPT_BOOLEAN(0, "deltatime", &sc->deltatime,
 			    "show times relative to the previous sample shown"),
-		OPT_CALLBACK(0, "comm", &sc, "list", "only the samples of these comms",
+		OPT_CALLBACK(0, "comm", sc, "list", "only the samples of these comms",
 			     script__opt_comm),
-		OPT_CALLBACK(0, "comms", &sc, "list", "the same as --comm (the distro's spelling)",
+		OPT_CALLBACK(0, "comms", sc, "list", "the same as --comm (the distro's spelling)",
 			     script__opt_comm),
-		OPT_CALLBACK(0, "pid", &sc, "list", "only the samples of these process ids",
+		OPT_CALLBACK(0, "pid", sc, "list", "only the samples of these process ids",
 			     script__opt_pid),
-		OPT_CALLBACK(0, "tid", &sc, "list", "only the samples of these thread ids",
+		OPT_CALLBACK(0, "tid", sc, "list", "only the samples of these thread ids",
 			     script__opt_pid),
-		OPT_CALLBACK('C', "cpu", &sc, "list", "only the samples on these CPUs (e.g. 0,2-3)",
+		OPT_CALLBACK('C', "cpu", sc, "list", "only the samples on these CPUs (e.g. 0,2-3)",
 			     script__opt_cpu),
-		OPT_CALLBACK(0, "time", &sc, "range",
+		OPT_CALLBACK(0, "time", sc, "range",
 			     "only the samples in start,stop (seconds, either may be empty),"
 			     HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
 			     HELP_MORE "several separated by commas",
@@ -984,108 +987,175 @@ int cmd_script(int argc, const char **argv)
 				   script__opt_inline),
 		OPT_END()
 	};
-	struct evsel *e;
-	char msg[256];
-	int err, out_err;
 
 	argc = parse_options(argc, argv, options, script_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	if (argc < 0) {
-		sample_filter__exit(&sc.filter);
-		return parse_options__exit_status(argc);
-	}
-	if (sc.show_task || sc.show_mmap || sc.show_switch)
-		sc.tool.other = script__other;
 	if (be_quiet)
 		quiet = 1;
 	if (dump_raw)
-		sc.tool.dump = &dump;
-	if (argc > 0) {
-		sample_filter__exit(&sc.filter);
-		return script__no_scripts(argc, argv);
+		sc->tool.dump = &sc->dump;
+	return argc;
+}
+
+/*
+ * The command line into @sc.  False when the command ends here, with
+ * *@status its exit status: a bad or a help option, a script's name, or
+ * options that exclude each other.
+ */
+static bool script__setup(struct script *sc, int argc, const char **argv, int *status)
+{
+	argc = script__parse_options(sc, argc, argv);
+	if (argc < 0) {
+		*status = parse_options__exit_status(argc);
+		return false;
 	}
-	if (sc.reltime && sc.deltatime) {
+	if (argc > 0) {
+		*status = script__no_scripts(argc, argv);
+		return false;
+	}
+	if (sc->reltime && sc->deltatime) {
 		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "
 			"use one.\n");
-		sample_filter__exit(&sc.filter);
-		return 129;
+		*status = 129;
+		return false;
 	}
-	sc.session = perf_session__open(input, &err, msg, sizeof(msg));
-	if (!sc.session) {
-		perf_session__report_open_error("script", input, err, msg);
-		sample_filter__exit(&sc.filter);
-		return cmd_exit_status(-1);
+	if (sc->show_task || sc->show_mmap || sc->show_switch)
+		sc->tool.other = script__other;
+	return true;
+}
+
+/* The input file, or false with *@status the exit status after saying why not. */
+static bool script__open(struct script *sc, int *status)
+{
+	char msg[256];
+	int err;
+
+	sc->session = perf_session__open(sc->input, &err, msg, sizeof(msg));
+	if (!sc->session) {
+		perf_session__report_open_error("script", sc->input, err, msg);
+		*status = cmd_exit_status(-1);
+		return false;
 	}
-	if (header_only) {
-		/* Of a stream, the distro's script prints the head only: the features come later. */
-		if (sc.session->pipe)
-			perf_session__print_file_header(sc.session, stdout);
-		else
-			perf_session__print_header(sc.session, stdout);
-		perf_session__delete(sc.session);
-		sample_filter__exit(&sc.filter);
-		return 0;
-	}
-	trace_seq_init(&sc.seq);
-	if (script__check_fields(&sc)) {
-		err = -1;	/* the distro's status for it: 255 */
-		goto out_delete;
-	}
-	if (sc.filter.cpus &&
-	    !(evlist__first(sc.session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
+	return true;
+}
+
+/* --header-only */
+static void script__print_header_only(struct script *sc)
+{
+	/* Of a stream, the distro's script prints the head only: the features come later. */
+	if (sc->session->pipe)
+		perf_session__print_file_header(sc->session, stdout);
+	else
+		perf_session__print_header(sc->session, stdout);
+}
+
+/*
+ * What the options ask of the file, checked against what it holds; the
+ * --time ranges read against its first and last sample; the width of the
+ * event column.  0 or the error (-errno), said.
+ */
+static int script__prepare(struct script *sc)
+{
+	struct evsel *e;
+	char msg[256];
+
+	if (script__check_fields(sc))
+		return -1;	/* the distro's status for it: 255 */
+	if (sc->filter.cpus &&
+	    !(evlist__first(sc->session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {
 		fprintf(stderr, "perf script: %s has no CPU in its samples; remove -C/--cpu.\n",
-			input);
-		err = -EINVAL;
-		goto out_delete;
+			sc->input);
+		return -EINVAL;
 	}
-	if (sc.filter.time_arg &&
-	    sample_filter__set_time(&sc.filter, sc.filter.time_arg, sc.reltime,
-				    sc.session->first_sample_time, sc.session->last_sample_time,
+	if (sc->filter.time_arg &&
+	    sample_filter__set_time(&sc->filter, sc->filter.time_arg, sc->reltime,
+				    sc->session->first_sample_time, sc->session->last_sample_time,
 				    msg, sizeof(msg))) {
 		fprintf(stderr, "perf script: %s\n", msg);
-		err = -EINVAL;
-		goto out_delete;
+		return -EINVAL;
 	}
-	evlist__for_each_entry(sc.session->evlist, e) {
+	evlist__for_each_entry(sc->session->evlist, e) {
 		int len = (int)strlen(evsel__name(e));
 
-		if (len > sc.name_width)
-			sc.name_width = len;
+		if (len > sc->name_width)
+			sc->name_width = len;
 	}
-	if (header)
-		perf_session__print_header(sc.session, stdout);
-	/* The header went through stdio; everything else goes through sc.ob. */
+	return 0;
+}
+
+/*
+ * The header if asked for, then every record through the tool into
+ * sc->ob.  0 or the error (-errno), said; *@truncated for a cut file.
+ */
+static int script__process(struct script *sc, bool *truncated)
+{
+	int err, out_err;
+
+	if (sc->header)
+		perf_session__print_header(sc->session, stdout);
+	/* The header went through stdio; everything else goes through sc->ob. */
 	fflush(stdout);
-	err = outbuf__init(&sc.ob, STDOUT_FILENO);
-	if (!err && sc.session->tep) {
-		sc.tp = tp_printer__new(sc.session->tep);
-		if (!sc.tp)
+	err = outbuf__init(&sc->ob, STDOUT_FILENO);
+	if (!err && sc->session->tep) {
+		sc->tp = tp_printer__new(sc->session->tep);
+		if (!sc->tp)
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = perf_session__process_events(sc.session, &sc.tool);
-	out_err = outbuf__flush(&sc.ob);
+		err = perf_session__process_events(sc->session, &sc->tool);
+	out_err = outbuf__flush(&sc->ob);
 	if (out_err) {
 		/* Processing stopped at the failed write: that is the error to report. */
 		fprintf(stderr, "perf script: writing the output failed: %s\n", strerror(-out_err));
 		err = out_err;
 	} else if (err) {
-		if (sc.session->errmsg[0])
-			fprintf(stderr, "perf script: %s: %s\n", input, sc.session->errmsg);
+		if (sc->session->errmsg[0])
+			fprintf(stderr, "perf script: %s: %s\n", sc->input, sc->session->errmsg);
 		else
-			fprintf(stderr, "perf script: reading %s failed: %s\n", input,
+			fprintf(stderr, "perf script: reading %s failed: %s\n", sc->input,
 				strerror(-err));
-	} else if (perf_session__warn_stats(sc.session)) {
+	} else if (perf_session__warn_stats(sc->session)) {
 		/* A cut file: what it holds is shown, and it exits 1, as gzip -d does. */
-		truncated = true;
+		*truncated = true;
 	}
-out_delete:
-	for (size_t i = 0; i < sc.nr_evsels; i++)
-		free(sc.evsels[i].name);
-	free(sc.evsels);
-	tp_printer__delete(sc.tp);
-	outbuf__exit(&sc.ob);
-	trace_seq_destroy(&sc.seq);
-	perf_session__delete(sc.session);
-	sample_filter__exit(&sc.filter);
+	return err;
+}
+
+static void script__exit(struct script *sc)
+{
+	for (size_t i = 0; i < sc->nr_evsels; i++)
+		free(sc->evsels[i].name);
+	free(sc->evsels);
+	tp_printer__delete(sc->tp);
+	outbuf__exit(&sc->ob);
+	trace_seq_destroy(&sc->seq);
+	perf_session__delete(sc->session);
+	sample_filter__exit(&sc->filter);
+}
+
+int cmd_script(int argc, const char **argv)
+{
+	struct script sc = {
+		.tool = { .sample = script__sample },
+		.input = perf_session__default_input(),
+		.dump = { .ob = &sc.ob, .script = true },
+	};
+	bool truncated = false;
+	int status, err;
+
+	if (!script__setup(&sc, argc, argv, &status) || !script__open(&sc, &status)) {
+		sample_filter__exit(&sc.filter);
+		return status;
+	}
+	if (sc.header_only) {
+		script__print_header_only(&sc);
+		perf_session__delete(sc.session);
+		sample_filter__exit(&sc.filter);
+		return 0;
+	}
+	trace_seq_init(&sc.seq);
+	err = script__prepare(&sc);
+	if (!err)
+		err = script__process(&sc, &truncated);
+	script__exit(&sc);
 	return err ? cmd_exit_status(err) : truncated;
 }

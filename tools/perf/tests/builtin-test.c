@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,6 +24,7 @@
 #include "builtin.h"
 #include "tests.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
 #include "util/types.h"
 
 #define SUITE(n) extern struct test_suite suite__##n;
@@ -313,49 +313,83 @@ static bool selected(int idx, struct test_entry *e, int argc, char **argv)
 }
 
 static const char * const test_usage[] = {
-	"-l, --list       list the tests instead of running them",
-	"-w, --workload   run a built-in workload: prctl N, getppid N, burn SECS, threads N MS, ...",
-	"-v, --verbose    show each test's output",
-	"-h, --help       show this help",
+	"perf test [<options>] [{list <test-name-fragment>|[<test-name-fragments>|<test-numbers>]}]",
 	NULL
 };
 
+/* Test number @i + 1: runs it and prints its line (and its output when asked or failed). */
+static int test__run_one(int i, struct test_entry *e)
+{
+	char *output = NULL;
+	int ret;
+
+	printf("%3d: %-60s:", i + 1, e->desc);
+	fflush(stdout);
+	ret = run_entry(e, &output);
+	if (verbose && output && *output)
+		printf("\n--- output ---\n%s--- end ---\n%3d: %-60s:", output, i + 1, e->desc);
+	switch (ret) {
+	case TEST_OK:
+		printf(" Ok\n");
+		break;
+	case TEST_SKIP:
+		printf(" Skip%s%s%s\n", skip_reason[0] ? " (" : "", skip_reason,
+		       skip_reason[0] ? ")" : "");
+		break;
+	default:
+		printf(" FAILED!%s%s%s\n", skip_reason[0] ? " (" : "", skip_reason,
+		       skip_reason[0] ? ")" : "");
+		if (!verbose && output && *output) {
+			/* Show the tail of a failure's output, it usually says why. */
+			size_t len = strlen(output);
+			const char *tail = len > 2000 ? output + len - 2000 : output;
+			printf("%s%s", tail, tail[strlen(tail) - 1] == '\n' ? "" : "\n");
+		}
+		break;
+	}
+	free(output);
+	fflush(stdout);
+	return ret;
+}
+
+/*
+ * "-w NAME ARGS...": the workload's own arguments follow its name, so the
+ * options stop at the first word that is not one.
+ */
+static int test__run_workload(const char *name, int argc, const char **argv)
+{
+	const char **wargv = calloc(argc + 2, sizeof(*wargv));
+	int ret;
+
+	if (!wargv) {
+		pr_err("perf test: out of memory\n");
+		return 1;
+	}
+	wargv[0] = name;
+	memcpy(wargv + 1, argv, argc * sizeof(*argv));
+	ret = test__workload(argc + 1, wargv);
+	free(wargv);
+	return ret;
+}
+
 int cmd_test(int argc, const char **argv)
 {
-	static const struct option longopts[] = {
-		{ "list", no_argument, NULL, 'l' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool list = false;
+	const char *workload = NULL;
+	const struct perf_option options[] = {
+		OPT_BOOLEAN('l', "list", &list, "list the tests instead of running them"),
+		OPT_STRING('w', "workload", &workload, "work",
+			   "run a built-in workload: prctl N, getppid N, burn SECS, threads N MS, ..."),
+		OPT_INCR('v', "verbose", &verbose, "show each test's output"),
+		OPT_END()
+	};
 	int passed = 0, failed = 0, skipped = 0;
-	int c;
 
-	while ((c = getopt_long(argc, (char **)argv, "+lvhw:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			list = true;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'w':
-			/* The workload's own arguments follow its name. */
-			return test__workload(argc - optind + 1, argv + optind - 1);
-		case 'h':
-			usage_with_options("perf test [<options>] [{list <test-name-fragment>|[<test-name-fragments>|<test-numbers>]}]",
-					   test_usage);
-			return 0;
-		default:
-			usage_with_options("perf test [<options>] [<test-name-fragments>|<test-numbers>]",
-					   test_usage);
-			return 129;
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	argc = parse_options(argc, argv, options, test_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (workload)
+		return test__run_workload(workload, argc, argv);
 	/* "perf test list [fragments]" lists, as the distro's does (like -l). */
 	if (argc > 0 && !strcmp(argv[0], "list")) {
 		list = true;
@@ -385,41 +419,19 @@ int cmd_test(int argc, const char **argv)
 	private_home();
 
 	for (int i = 0; i < nr_entries; i++) {
-		struct test_entry *e = &entries[i];
-		char *output = NULL;
-		int ret;
-
-		if (!selected(i, e, argc, (char **)argv))
+		if (!selected(i, &entries[i], argc, (char **)argv))
 			continue;
-		printf("%3d: %-60s:", i + 1, e->desc);
-		fflush(stdout);
-		ret = run_entry(e, &output);
-		if (verbose && output && *output)
-			printf("\n--- output ---\n%s--- end ---\n%3d: %-60s:", output, i + 1, e->desc);
-		switch (ret) {
+		switch (test__run_one(i, &entries[i])) {
 		case TEST_OK:
-			printf(" Ok\n");
 			passed++;
 			break;
 		case TEST_SKIP:
-			printf(" Skip%s%s%s\n", skip_reason[0] ? " (" : "", skip_reason,
-			       skip_reason[0] ? ")" : "");
 			skipped++;
 			break;
 		default:
-			printf(" FAILED!%s%s%s\n", skip_reason[0] ? " (" : "", skip_reason,
-			       skip_reason[0] ? ")" : "");
-			if (!verbose && output && *output) {
-				/* Show the tail of a failure's output, it usually says why. */
-				size_t len = strlen(output);
-				const char *tail = len > 2000 ? output + len - 2000 : output;
-				printf("%s%s", tail, tail[strlen(tail) - 1] == '\n' ? "" : "\n");
-			}
 			failed++;
 			break;
 		}
-		free(output);
-		fflush(stdout);
 	}
 	private_home__remove();
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);

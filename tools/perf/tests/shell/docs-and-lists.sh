@@ -44,14 +44,21 @@ OTHERS=$(cat <<'EOF'
 --now|systemctl's, in the example that installs the unit file
 --buildid-dir|perf's own option, before the command (checked below)
 --version|perf's own option, before the command (checked by the version test)
+--help|perf's: perf CMD --help shows the manual page, and no -h lists it (checked below)
 EOF
 )
+"$PERF" test --help 2>&1 | grep -q '^perf-test(1)' || fail "perf test --help does not show the manual page"
 "$PERF" --buildid-dir "$TMPD" version >/dev/null || fail "perf --buildid-dir is documented but not taken"
 : >all-opts
 for f in "$DOC"/perf-*.txt; do
 	c=${f##*/perf-}
 	c=${c%.txt}
-	"$PERF" "$c" -h 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
+	{
+		"$PERF" "$c" -h
+		for sub in $(perf_subcommands "$c"); do
+			"$PERF" "$c" "$sub" -h
+		done
+	} 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
 	cat opts >>all-opts
 	for o in $(grep -E '^-.*::$' "$f" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 		[ "$o" = --help ] || grep -qx -- "$o" opts && continue

@@ -9,7 +9,7 @@
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
 # These must be on the table: a command that falls off it fails here.
-CONVERTED="evlist buildid-list buildid-cache list inject archive script version"
+CONVERTED="evlist buildid-list buildid-cache list inject archive script version daemon test"
 not_yet=""
 checked=0
 for f in "$DOC"/perf-*.txt; do
@@ -28,6 +28,9 @@ for f in "$DOC"/perf-*.txt; do
 	grep -oE -- '(^|[^-a-z])-[a-zA-Z]\b' labels | grep -o -- '-[a-zA-Z]' | grep -vx -- -h |
 		sort -u >doc-short
 	"$PERF" "$c" -h >/dev/null 2>help
+	for sub in $(perf_subcommands "$c"); do
+		"$PERF" "$c" "$sub" -h >/dev/null 2>>help
+	done
 	sed -n 's/^    \(-[a-zA-Z]\)[, ].*/\1/p' help | sort -u >help-short
 	sed -n 's/^    \(-[a-zA-Z], \|    \)\(--[a-z0-9][a-z0-9-]*\).*/\2/p' help | sort -u >help-long
 

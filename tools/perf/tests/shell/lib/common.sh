@@ -127,3 +127,11 @@ dump_once_then_exit() {
 	wait_files "$2" 1
 	wait "$1" || fail "the flight recorder exited $?"
 }
+
+# The subcommands of perf $1 whose -h lists options of their own (perf daemon
+# start -h lists -f, which perf daemon -h does not).
+perf_subcommands() {
+	case $1 in
+	daemon) echo start stop signal ping ;;
+	esac
+}
