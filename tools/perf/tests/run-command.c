@@ -37,6 +37,8 @@ static bool file_is(const char *path, const char *text)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
+	if (strcmp(buf, text))
+		fprintf(stderr, "%s holds \"%s\"\n", path, buf);
 	return !strcmp(buf, text);
 }
 

@@ -223,8 +223,14 @@ int child_process__wait(struct child_process *cp, bool block)
 	do {
 		pid = waitpid(cp->pid, &status, block ? 0 : WNOHANG);
 	} while (pid < 0 && errno == EINTR);
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		int err = -errno;
+
+		/* Not ours (reaped by someone else): nothing will ever be collected. */
+		if (err == -ECHILD)
+			cp->pid = -1;
+		return err;
+	}
 	if (pid == 0)
 		return 0;
 	cp->pid = -1;

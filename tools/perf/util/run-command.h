@@ -75,7 +75,8 @@ int child_process__release(struct child_process *cp);
 bool child_process__held(const struct child_process *cp);
 /*
  * Collects its exit, waiting for it if @block: 1 with .status set and .pid
- * -1, 0 while it runs (or none does), or -errno (-ECHILD: it is not ours).
+ * -1, 0 while it runs (or none does), or -errno (-ECHILD: it is not ours,
+ * and .pid is forgotten).
  */
 int child_process__wait(struct child_process *cp, bool block);
 /*
