@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
@@ -43,11 +44,13 @@
 #include "util/target.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
-#include "util/workload.h"
+#include "util/run-command.h"
 #include "util/bpf-info.h"
 
 #define DEFAULT_MMAP_BYTES	(512 * 1024)
 #define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
+/* The workload's name until its exec. */
+#define WORKLOAD_COMM		"perf-exec"
 
 struct record {
 	struct record_opts opts;
@@ -62,8 +65,9 @@ struct record {
 	const char **argv;			/* the workload */
 	int cmdline_argc;
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
-	struct workload workload;
+	struct child_process workload;		/* held from its fork until the events are open */
 	sigset_t child_mask;			/* the signal mask the workload gets */
+	sigset_t child_dfl;			/* SIGINT and SIGTERM: its own defaults while held */
 	sigset_t start_mask;			/* the mask perf record started with */
 
 	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
@@ -208,7 +212,7 @@ static int record__synthesize_tasks(struct record *rec, struct synth_ctx *ctx)
 {
 	if (rec->opts.system_wide || rec->opts.cpu_list)
 		return perf_event__synthesize_threads(ctx);
-	if (record_opts__follows_workload(&rec->opts) && rec->workload.cork_fd >= 0)
+	if (record_opts__follows_workload(&rec->opts) && child_process__held(&rec->workload))
 		return perf_event__synthesize_comm(ctx, rec->workload.pid, WORKLOAD_COMM);
 	return perf_event__synthesize_thread_map(ctx, rec->evlist->threads);
 }
@@ -1070,7 +1074,7 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 			done = 1;
 	}
 	if (child_exited) {
-		workload__reap(&rec->workload, false);
+		child_process__wait(&rec->workload, false);
 		done = 1;
 	}
 	return 0;
@@ -1193,6 +1197,30 @@ static int record__check_options(struct record *rec)
 	return 0;
 }
 
+/*
+ * The workload forked and held before its exec until the events are open,
+ * so that its first instructions are recorded.  Until then it is a copy of
+ * perf, named apart from it as the distro names it.  If perf gives up or
+ * dies first it exits 127 without running.
+ */
+static int record__fork_workload(struct record *rec)
+{
+	struct child_process *cp = &rec->workload;
+
+	cp->argv = rec->argv;
+	cp->hold = true;
+	cp->comm = WORKLOAD_COMM;
+	cp->mask = &rec->child_mask;
+	sigemptyset(&rec->child_dfl);
+	sigaddset(&rec->child_dfl, SIGINT);
+	sigaddset(&rec->child_dfl, SIGTERM);
+	cp->dfl = &rec->child_dfl;
+	/* Text a workload prints would land inside perf's data stream. */
+	if (!strcmp(rec->opts.output, "-"))
+		cp->out = STDERR_FILENO;
+	return child_process__start(cp);
+}
+
 /* The events set up and the workload forked, corked until the start.  0 or -errno. */
 static int record__setup(struct record *rec)
 {
@@ -1200,7 +1228,7 @@ static int record__setup(struct record *rec)
 	int err;
 
 	if (opts->workload) {
-		err = workload__check(rec->argv[0]);
+		err = run_command__find(rec->argv[0]);
 		if (err) {
 			pr_err("Cannot run '%s': %s\nCheck the command name and your PATH.\n",
 			       rec->argv[0], strerror(-err));
@@ -1210,8 +1238,7 @@ static int record__setup(struct record *rec)
 	err = record_events__setup(rec->evlist, &rec->opts);
 	if (err || !opts->workload)
 		return err;
-	rec->workload.stdout_to_stderr = !strcmp(opts->output, "-");
-	err = workload__prepare(&rec->workload, rec->argv, &rec->child_mask);
+	err = record__fork_workload(rec);
 	if (err)
 		pr_err("Cannot start the workload: %s\n", strerror(-err));
 	return err;
@@ -1286,7 +1313,7 @@ static int record__start(struct record *rec)
 	if (opts->delay_ms && !opts->quiet)
 		fprintf(stderr, "Events disabled\n");
 	if (opts->workload) {
-		err = workload__start(&rec->workload);
+		err = child_process__release(&rec->workload);
 		if (err) {
 			pr_err("Workload failed: cannot run '%s': %s\n", rec->argv[0],
 			       strerror(-err));
@@ -1322,7 +1349,7 @@ int cmd_record(int argc, const char **argv)
 			.stack_size = 8192,
 			.sideband_max = DEFAULT_SIDEBAND_MAX,
 		},
-		.workload = WORKLOAD_INIT,
+		.workload = CHILD_PROCESS_INIT,
 		.ctl = CONTROL_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
@@ -1359,14 +1386,16 @@ int cmd_record(int argc, const char **argv)
 	}
 	perf_header_info__exit(&rec.out.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
-	if (!child_exited && rec.workload.pid > 0 && !rec.workload.reaped)
-		kill(rec.workload.pid, SIGTERM);
-	workload__reap(&rec.workload, true);
-	status = opts->workload ? rec.workload.status : 0;
+	if (!child_exited)
+		child_process__kill(&rec.workload, SIGTERM);
+	child_process__wait(&rec.workload, true);
+	status = opts->workload && WIFEXITED(rec.workload.status) ?
+		 WEXITSTATUS(rec.workload.status) : 0;
 	goto out_delete;
 
 out_kill:
-	workload__kill(&rec.workload);
+	child_process__kill(&rec.workload, SIGTERM);
+	child_process__wait(&rec.workload, true);
 out_delete:
 	flight_recorder__delete(rec.fr);
 	control__close(&rec.ctl);

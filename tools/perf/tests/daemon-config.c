@@ -177,7 +177,7 @@ static int die_once(struct daemon_session *s, int code)
 		return -1;
 	if (pid == 0)
 		_exit(code);
-	s->pid = pid;
+	s->child.pid = pid;
 	s->start = time(NULL);
 	while (!daemon_session__reap(s))
 		usleep(1000);
@@ -192,7 +192,7 @@ static int test__daemon_backoff(void)
 
 	TEST_ASSERT_VAL("new session", s);
 	TEST_ASSERT_VAL("its directory", !strcmp(s->dir, "/nonexistent/session-x"));
-	TEST_ASSERT_EQUAL("not running", s->pid, -1);
+	TEST_ASSERT_EQUAL("not running", s->child.pid, -1);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		long long before = daemon_session__now(), delay;
 
@@ -202,7 +202,7 @@ static int test__daemon_backoff(void)
 		TEST_ASSERT_VAL("restart scheduled", delay >= want[i] * 1000LL - 50 &&
 				delay <= want[i] * 1000LL + 1000);
 	}
-	TEST_ASSERT_EQUAL("reaped", s->pid, -1);
+	TEST_ASSERT_EQUAL("reaped", s->child.pid, -1);
 	daemon_session__describe_status(s->last_status, how, sizeof(how));
 	TEST_ASSERT_VAL(how, !strcmp(how, "exited 3"));
 	/* A recorder that ran long enough starts the delays over. */
@@ -212,7 +212,7 @@ static int test__daemon_backoff(void)
 
 		if (pid == 0)
 			_exit(0);
-		s->pid = pid;
+		s->child.pid = pid;
 		s->start = time(NULL) - SESSION_BACKOFF_RESET;
 		while (!daemon_session__reap(s))
 			usleep(1000);

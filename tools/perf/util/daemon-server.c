@@ -100,13 +100,13 @@ static void daemon__start_session(struct daemon *d, struct daemon_session *s, bo
 	}
 	if (restart)
 		s->restarts++;
-	daemon__log("session '%s' started (pid %d): %s\n", s->name, s->pid, s->run);
+	daemon__log("session '%s' started (pid %d): %s\n", s->name, s->child.pid, s->run);
 }
 
 static void daemon__stop_session(struct daemon *d, struct daemon_session *s)
 {
 	daemon__fail_dumps(d, s, NULL, "the session was stopped");
-	if (s->pid < 0)
+	if (s->child.pid < 0)
 		return;
 	daemon_session__stop(s, STOP_TIMEOUT_MS);
 	daemon__log("session '%s' stopped\n", s->name);
@@ -210,7 +210,7 @@ static int daemon__restart_due(struct daemon *d)
 	long long now = daemon_session__now(), next = 0;
 
 	list_for_each_entry(s, &d->sessions, node) {
-		if (!s->restart_at || s->pid >= 0)
+		if (!s->restart_at || s->child.pid >= 0)
 			continue;
 		if (s->restart_at <= now)
 			daemon__start_session(d, s, true);
@@ -247,8 +247,8 @@ static void daemon__stop_all(struct daemon *d)
 			break;
 	}
 	list_for_each_entry(s, &d->sessions, node)
-		if (s->pid >= 0)
-			daemon__log("session '%s' (pid %d) would not end\n", s->name, s->pid);
+		if (s->child.pid >= 0)
+			daemon__log("session '%s' (pid %d) would not end\n", s->name, s->child.pid);
 }
 
 /* ---- requests from clients ------------------------------------------------- */
@@ -291,27 +291,27 @@ static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 		daemon_session__describe_status(s->last_status, how, sizeof(how));
 		if (sep) {
 			/* -v adds the restarts and how the last recorder ended. */
-			fprintf(out, "o %d%c%s%c%s%c%s%c%s/%s%c%s/%s%c%s/%s%c%ld", s->pid, sep,
+			fprintf(out, "o %d%c%s%c%s%c%s%c%s/%s%c%s/%s%c%s/%s%c%ld", s->child.pid, sep,
 				s->name, sep, s->run, sep, s->dir, sep, s->dir, SESSION_OUTPUT,
 				sep, s->dir, SESSION_CONTROL, sep, s->dir, SESSION_ACK, sep,
-				s->pid < 0 ? 0 : minutes_since(s->start));
+				s->child.pid < 0 ? 0 : minutes_since(s->start));
 			if (verbose)
 				fprintf(out, "%c%d%c%s", sep, s->restarts, sep, how);
 			fputc('\n', out);
 			continue;
 		}
-		reply(out, 'o', "[%d:%s] perf record %s", s->pid, s->name, s->run);
+		reply(out, 'o', "[%d:%s] perf record %s", s->child.pid, s->name, s->run);
 		if (!verbose)
 			continue;
 		reply(out, 'o', "  base:    %s", s->dir);
 		reply(out, 'o', "  output:  %s/%s", s->dir, SESSION_OUTPUT);
 		reply(out, 'o', "  control: %s/%s", s->dir, SESSION_CONTROL);
 		reply(out, 'o', "  ack:     %s/%s", s->dir, SESSION_ACK);
-		reply(out, 'o', "  up:      %ld minutes", s->pid < 0 ? 0 : minutes_since(s->start));
+		reply(out, 'o', "  up:      %ld minutes", s->child.pid < 0 ? 0 : minutes_since(s->start));
 		reply(out, 'o', "  restarts: %d", s->restarts);
 		if (s->last_status >= 0)
 			reply(out, 'o', "  last end: %s", how);
-		if (s->pid < 0 && s->restart_at)
+		if (s->child.pid < 0 && s->restart_at)
 			reply(out, 'o', "  next start: in %.1f s",
 			      (s->restart_at - daemon_session__now()) / 1000.0);
 	}
@@ -450,7 +450,7 @@ static int request_signal(struct daemon *d, FILE *out, const char *name, int wai
 		if (!session_wanted(s, name))
 			continue;
 		found = true;
-		if (s->pid < 0) {
+		if (s->child.pid < 0) {
 			daemon_session__describe_status(s->last_status, how, sizeof(how));
 			reply(out, 'e', "session '%s' is not running (last end: %s): no signal sent",
 			      s->name, how);
@@ -458,13 +458,14 @@ static int request_signal(struct daemon *d, FILE *out, const char *name, int wai
 			continue;
 		}
 		if (!req) {
-			if (kill(s->pid, SIGUSR2) == 0) {
+			err = child_process__kill(&s->child, SIGUSR2);
+			if (!err) {
 				reply(out, 'o', "signal %d sent to session '%s [%d]'", SIGUSR2,
-				      s->name, s->pid);
+				      s->name, s->child.pid);
 				continue;
 			}
-			reply(out, 'e', "cannot signal session '%s [%d]': %s", s->name, s->pid,
-			      strerror(errno));
+			reply(out, 'e', "cannot signal session '%s [%d]': %s", s->name, s->child.pid,
+			      strerror(-err));
 			ret = 1;
 			continue;
 		}
@@ -472,12 +473,12 @@ static int request_signal(struct daemon *d, FILE *out, const char *name, int wai
 		err = w ? daemon_session__send(s, "snapshot", PING_TIMEOUT_MS) : -ENOMEM;
 		if (err) {
 			reply(out, 'e', "cannot ask session '%s [%d]' for a dump: %s", s->name,
-			      s->pid, strerror(-err));
+			      s->child.pid, strerror(-err));
 			free(w);
 			ret = 1;
 			continue;
 		}
-		reply(out, 'o', "dump requested from session '%s [%d]'", s->name, s->pid);
+		reply(out, 'o', "dump requested from session '%s [%d]'", s->name, s->child.pid);
 		w->session = s;
 		w->req = req;
 		req->pending++;
@@ -737,7 +738,12 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 	return 0;
 }
 
-/* In the background: a new session, stdio on BASE/output, nothing holding a terminal. */
+/*
+ * In the background: a new session, stdio on BASE/output, nothing holding a
+ * terminal.  Not a child_process (run-command.h): here the child is the
+ * daemon, going on without an exec, and it is the parent that leaves, once
+ * the daemon says it is ready; nobody reaps the daemon but init.
+ */
 static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 {
 	char path[PATH_MAX];
@@ -866,7 +872,7 @@ static struct pollfd *daemon__pollfds(struct daemon *d, int *nr)
 	 * polls as hung up for good, which would spin the loop.
 	 */
 	list_for_each_entry(s, &d->sessions, node)
-		pfd[n++] = (struct pollfd){ .fd = s->pid >= 0 ? s->ack_fd : -1, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = s->child.pid >= 0 ? s->ack_fd : -1, .events = POLLIN };
 	*nr = n;
 	return pfd;
 }

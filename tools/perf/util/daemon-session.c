@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
@@ -76,7 +75,7 @@ struct daemon_session *daemon_session__new(const char *base, const char *name, c
 		return NULL;
 	}
 	INIT_LIST_HEAD(&s->node);
-	s->pid = -1;
+	child_process__init(&s->child);
 	s->ack_fd = -1;
 	s->last_status = -1;
 	s->backoff = SESSION_BACKOFF_MIN;
@@ -113,58 +112,80 @@ static int make_fifo(const char *dir, const char *file)
 	return mkfifo(name, 0600) == 0 ? 0 : -errno;
 }
 
-/* In the child: everything up to the exec; returns only on failure. */
-static void session_child(struct daemon_session *s, const char *perf, bool append,
-			  pid_t daemon)
+/*
+ * The exec's failure, where the recorder's own errors would be: the child
+ * that failed writes nothing more, so nothing interleaves with this.
+ */
+static void session__exec_failed(struct daemon_session *s, const char *perf, int err)
 {
-	char *line, **argv;
-	sigset_t none;
-	int fd;
+	char path[PATH_MAX];
+	FILE *out;
 
-	setpgid(0, 0);
+	snprintf(path, sizeof(path), "%s/%s", s->dir, SESSION_OUTPUT);
+	out = fopen(path, "ae");
+	if (!out)
+		return;
+	fprintf(out, "perf daemon: cannot run %s: %s\n", perf, strerror(err));
+	fclose(out);
+}
+
+/*
+ * The recorder, in the session directory: stdin from /dev/null, stdout and
+ * stderr to the output file, in a process group of its own (so that its
+ * workload can be killed with it) and with every signal unblocked and
+ * SIGPIPE, which the daemon ignores, back to its default.
+ */
+static int session__fork(struct daemon_session *s, const char *perf, bool append)
+{
+	struct child_process *cp = &s->child;
+	sigset_t none, dfl;
+	char *line, **argv;
+	int err;
+
+	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
+	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
+		     s->run) < 0)
+		return -ENOMEM;
+	/* The config check let no unclosed quote through: only memory can fail here. */
+	err = argv__split(line, &argv);
+	free(line);
+	if (err < 0)
+		return err;
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	child_process__init(cp);
+	cp->argv = (const char **)argv;
+	cp->file = perf;
+	cp->dir = s->dir;
+	cp->in_path = "/dev/null";
+	cp->out_path = SESSION_OUTPUT;
+	cp->out_append = append;
+	cp->err_to_out = true;
+	cp->new_pgrp = true;
 	/*
 	 * A daemon that is killed outright takes its recorders with it (each
 	 * writes its last dump on SIGTERM): left running, they would share
 	 * their fifos with the recorders of the next daemon on the same base.
 	 */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != daemon)
-		return;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	if (chdir(s->dir) < 0)
-		return;
-	fd = open(SESSION_OUTPUT, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
-	if (fd < 0)
-		return;
-	dup2(fd, 1);
-	dup2(fd, 2);
-	if (fd > 2)
-		close(fd);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0 && fd != 0) {
-		dup2(fd, 0);
-		close(fd);
+	cp->death_signal = SIGTERM;
+	cp->mask = &none;
+	cp->dfl = &dfl;
+	err = child_process__start(cp);
+	/* Read by the start only. */
+	cp->argv = NULL;
+	cp->mask = cp->dfl = NULL;
+	free(argv);
+	if (err && cp->pid > 0) {
+		session__exec_failed(s, perf, -err);
+		err = 0;
 	}
-	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
-	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
-		     s->run) < 0)
-		return;
-	/* The config check let no unclosed quote through: only memory can fail here. */
-	if (argv__split(line, &argv) < 0) {
-		fprintf(stderr, "perf daemon: session '%s': out of memory for its run line\n",
-			s->name);
-		return;
-	}
-	execv(perf, argv);
-	fprintf(stderr, "perf daemon: cannot run %s: %s\n", perf, strerror(errno));
+	return err;
 }
 
 int daemon_session__start(struct daemon_session *s, const char *perf, bool append)
 {
 	char ack[PATH_MAX];
-	pid_t pid, parent = getpid();
 	int err;
 
 	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
@@ -186,18 +207,9 @@ int daemon_session__start(struct daemon_session *s, const char *perf, bool appen
 	if (s->ack_fd < 0)
 		return -errno;
 	s->ack_len = 0;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		session_child(s, perf, append, parent);
-		_exit(127);
-	}
-	/* Both sides set the group, so a signal sent to it right away reaches it. */
-	setpgid(pid, pid);
-	s->pid = pid;
+	err = session__fork(s, perf, append);
+	if (err)
+		return err;
 	s->start = time(NULL);
 	s->restart_at = 0;
 	return 0;
@@ -208,7 +220,7 @@ int daemon_session__send(struct daemon_session *s, const char *cmd, int timeout_
 	char path[PATH_MAX], line[256];
 	int ctl, len, err = 0;
 
-	if (s->pid < 0)
+	if (s->child.pid < 0)
 		return -ENXIO;
 	len = snprintf(line, sizeof(line), "%s\n", cmd);
 	if (len >= (int)sizeof(line))
@@ -266,31 +278,27 @@ int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size)
 void daemon_session__ask_stop(struct daemon_session *s, int step)
 {
 	s->restart_at = 0;
-	if (s->pid < 0)
+	if (s->child.pid < 0)
 		return;
 	if (step == 0 && daemon_session__send(s, "stop", 0) == 0)
 		return;
 	if (step <= 1) {
-		kill(s->pid, SIGTERM);
+		child_process__kill(&s->child, SIGTERM);
 		return;
 	}
 	/* Its workload too, which a killed recorder cannot end itself. */
-	kill(-s->pid, SIGKILL);
-	kill(s->pid, SIGKILL);
+	kill(-s->child.pid, SIGKILL);
+	child_process__kill(&s->child, SIGKILL);
 }
 
 bool daemon_session__ended(struct daemon_session *s)
 {
-	pid_t pid;
+	int ret;
 
-	if (s->pid < 0)
+	if (s->child.pid < 0)
 		return true;
-	pid = waitpid(s->pid, NULL, WNOHANG);
-	if (pid == s->pid || (pid < 0 && errno == ECHILD)) {
-		s->pid = -1;
-		return true;
-	}
-	return false;
+	ret = child_process__wait(&s->child, false);
+	return ret == 1 || ret == -ECHILD;
 }
 
 void daemon_session__discard_acks(struct daemon_session *s)
@@ -326,12 +334,10 @@ long long daemon_session__now(void)
 bool daemon_session__reap(struct daemon_session *s)
 {
 	time_t now = time(NULL);
-	int status;
 
-	if (s->pid < 0 || waitpid(s->pid, &status, WNOHANG) != s->pid)
+	if (child_process__wait(&s->child, false) != 1)
 		return false;
-	s->pid = -1;
-	s->last_status = status;
+	s->last_status = s->child.status;
 	if (now - s->start >= SESSION_BACKOFF_RESET)
 		s->backoff = SESSION_BACKOFF_MIN;
 	s->restart_at = daemon_session__now() + s->backoff * 1000LL;

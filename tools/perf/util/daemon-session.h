@@ -16,6 +16,7 @@
 #include <time.h>
 #include <sys/types.h>
 #include "list.h"
+#include "run-command.h"
 
 #define SESSION_OUTPUT	"output"
 #define SESSION_CONTROL	"control"
@@ -32,7 +33,7 @@ struct daemon_session {
 	char *name;
 	char *run;		/* perf record's arguments, as the config wrote them */
 	char *dir;		/* BASE/session-NAME */
-	pid_t pid;		/* the recorder; -1 while none runs */
+	struct child_process child;	/* the recorder; .pid -1 while none runs */
 	time_t start;		/* when the current (or last) recorder started */
 	int restarts;		/* recorders started again after one died */
 	int last_status;	/* wait(2) status of the last one that died; -1: none did */
@@ -52,7 +53,9 @@ void daemon_session__delete(struct daemon_session *s);
  * directory (created if needed, with the fifos, whose ack end the session
  * keeps open for reading) with its own process group and the
  * default signal mask.  @append keeps the output of the recorder before
- * (a restart); otherwise the output file starts empty.  0 or -errno.
+ * (a restart); otherwise the output file starts empty.  0 or -errno; a
+ * recorder that cannot be exec'd says so in the output file, and is
+ * reaped (exit 127) and restarted as one that died.
  */
 int daemon_session__start(struct daemon_session *s, const char *perf, bool append);
 /*

@@ -22,6 +22,15 @@ expect_error "-e nosuch:event" -e nosuch:event -- true
 expect_error "bad term" -e 'cpu-clock/bogus/' -- true
 expect_error "missing workload" -e cpu-clock -- /nonexistent/command
 expect_error "missing command in PATH" -e cpu-clock -- no-such-command-xyz
+# Found, but its exec fails once released (an interpreter that is not
+# there): the child's errno, not an exit status 127 of its own.
+printf '#!/nonexistent/interpreter\n' > bad-interp && chmod +x bad-interp
+expect_error "workload whose exec fails" -e cpu-clock -- ./bad-interp
+"$PERF" record -e cpu-clock -- ./bad-interp >/dev/null 2>&1
+rc=$?
+[ $rc -eq 255 ] || fail "a failed exec: exit $rc, not 255"
+grep -qx "Workload failed: cannot run './bad-interp': No such file or directory" err.txt ||
+	fail "a failed exec: $(cat err.txt)"
 expect_error "-p of a missing pid" -e cpu-clock -p 999999999
 expect_error "-o in a missing dir" -e cpu-clock -o /nonexistent/dir/x.data -- true
 expect_error "missing option argument" -e

@@ -1,0 +1,189 @@
+/*
+ * child_process: started, held and released, redirected, failing to exec,
+ * killed, and reaped with the status wait(2) gave.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "tests.h"
+#include "util/run-command.h"
+
+/* Starts @argv and reaps it: its wait(2) status, or -1. */
+static int run(const char **argv)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	cp.argv = argv;
+	if (child_process__start(&cp) || child_process__wait(&cp, true) != 1)
+		return -1;
+	return cp.status;
+}
+
+static bool file_is(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (strcmp(buf, text))
+		fprintf(stderr, "%s holds \"%s\"\n", path, buf);
+	return !strcmp(buf, text);
+}
+
+static int test_exit_codes(void)
+{
+	const char *t[] = { "true", NULL }, *f[] = { "false", NULL };
+	const char *missing[] = { "perf-test-no-such-program", NULL };
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int status;
+
+	status = run(t);
+	TEST_ASSERT_VAL("true exits 0", WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = run(f);
+	TEST_ASSERT_VAL("false exits 1", WIFEXITED(status) && WEXITSTATUS(status) == 1);
+
+	/* The exec's errno comes back; the child is still ours to reap. */
+	cp.argv = missing;
+	TEST_ASSERT_EQUAL("a missing program", child_process__start(&cp), -ENOENT);
+	TEST_ASSERT_EQUAL("its errno is kept", cp.exec_errno, ENOENT);
+	TEST_ASSERT_VAL("a child was forked", cp.pid > 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_VAL("it exited 127", WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 127);
+	TEST_ASSERT_EQUAL("nothing left", cp.pid, -1);
+	TEST_ASSERT_EQUAL("nothing left to wait for", child_process__wait(&cp, true), 0);
+	return TEST_OK;
+}
+
+/* Its name is .comm until the exec, which happens only once it is released. */
+static int test_hold(const char *dir)
+{
+	const char *argv[] = { "sh", "-c", "echo ran > ran", NULL };
+	struct child_process cp = CHILD_PROCESS_INIT;
+	char path[PATH_MAX];
+
+	cp.argv = argv;
+	cp.dir = dir;
+	cp.hold = true;
+	cp.comm = "rc-held";
+	TEST_ASSERT_EQUAL("start held", child_process__start(&cp), 0);
+	TEST_ASSERT_VAL("held", child_process__held(&cp));
+	usleep(50 * 1000);
+	snprintf(path, sizeof(path), "/proc/%d/comm", cp.pid);
+	TEST_ASSERT_VAL("named until its exec", file_is(path, "rc-held\n"));
+	TEST_ASSERT_EQUAL("still running", child_process__wait(&cp, false), 0);
+	snprintf(path, sizeof(path), "%s/ran", dir);
+	TEST_ASSERT_VAL("nothing ran yet", access(path, F_OK) < 0);
+
+	TEST_ASSERT_EQUAL("release", child_process__release(&cp), 0);
+	TEST_ASSERT_VAL("no longer held", !child_process__held(&cp));
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_EQUAL("exit 0", cp.status, 0);
+	TEST_ASSERT_VAL("it ran, in .dir", file_is(path, "ran\n"));
+
+	/* A held child that is killed exits without running anything. */
+	unlink(path);
+	child_process__init(&cp);
+	cp.argv = argv;
+	cp.dir = dir;
+	cp.hold = true;
+	TEST_ASSERT_EQUAL("start held", child_process__start(&cp), 0);
+	TEST_ASSERT_EQUAL("kill it", child_process__kill(&cp, SIGTERM), 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_VAL("127", WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 127);
+	TEST_ASSERT_VAL("it never ran", access(path, F_OK) < 0);
+	return TEST_OK;
+}
+
+static int test_redirect(const char *dir)
+{
+	const char *argv[] = { "sh", "-c", "echo out; echo err >&2; cat", NULL };
+	struct child_process cp = CHILD_PROCESS_INIT;
+	char path[PATH_MAX];
+
+	/* Relative to .dir; stderr with it, stdin empty. */
+	cp.argv = argv;
+	cp.dir = dir;
+	cp.out_path = "output";
+	cp.err_to_out = true;
+	cp.in_path = "/dev/null";
+	TEST_ASSERT_EQUAL("start", child_process__start(&cp), 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_EQUAL("exit 0", cp.status, 0);
+	snprintf(path, sizeof(path), "%s/output", dir);
+	TEST_ASSERT_VAL("stdout and stderr in the file", file_is(path, "out\nerr\n"));
+
+	child_process__init(&cp);
+	cp.argv = argv;
+	cp.dir = dir;
+	cp.out_path = "output";
+	cp.out_append = true;
+	cp.in_path = "/dev/null";
+	cp.err = open("/dev/null", O_WRONLY);
+	TEST_ASSERT_VAL("/dev/null", cp.err >= 0);
+	TEST_ASSERT_EQUAL("start appending", child_process__start(&cp), 0);
+	close(cp.err);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_VAL("appended, stderr elsewhere", file_is(path, "out\nerr\nout\n"));
+
+	/* A redirection that fails is reported as an exec would be. */
+	child_process__init(&cp);
+	cp.argv = argv;
+	cp.out_path = "/nonexistent-dir/output";
+	TEST_ASSERT_EQUAL("no such directory", child_process__start(&cp), -ENOENT);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_VAL("127", WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 127);
+	return TEST_OK;
+}
+
+static int test_kill(void)
+{
+	const char *argv[] = { "sleep", "30", NULL };
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	cp.argv = argv;
+	cp.new_pgrp = true;
+	TEST_ASSERT_EQUAL("start", child_process__start(&cp), 0);
+	TEST_ASSERT_EQUAL("a group of its own", getpgid(cp.pid), cp.pid);
+	TEST_ASSERT_EQUAL("runs", child_process__wait(&cp, false), 0);
+	TEST_ASSERT_EQUAL("kill", child_process__kill(&cp, SIGTERM), 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_VAL("by SIGTERM", WIFSIGNALED(cp.status) && WTERMSIG(cp.status) == SIGTERM);
+	TEST_ASSERT_EQUAL("nothing to kill", child_process__kill(&cp, SIGTERM), -ESRCH);
+	return TEST_OK;
+}
+
+static int test__run_command(void)
+{
+	char dir[] = "/tmp/perf-run-command-XXXXXX", path[PATH_MAX];
+	int ret;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	ret = test_exit_codes();
+	if (ret == TEST_OK)
+		ret = test_hold(dir);
+	if (ret == TEST_OK)
+		ret = test_redirect(dir);
+	if (ret == TEST_OK)
+		ret = test_kill();
+	snprintf(path, sizeof(path), "%s/output", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/ran", dir);
+	unlink(path);
+	rmdir(dir);
+	return ret;
+}
+
+DEFINE_SUITE(run_command, "child_process: start, hold and release, redirect, exec failure, kill and reap");
