@@ -780,84 +780,29 @@ static int record__mmap_read_all(struct record *rec)
 
 /* ---- options --------------------------------------------------------- */
 
-static const char * const record_usage[] = {
-	"-e, --event <event>       event selector (see 'perf list'); may be repeated",
-	"-o, --output <file>       output file name (default perf.data)",
-	"-m, --mmap-pages <pages>  ring buffer size per CPU: pages, or a size with B/K/M/G",
-	"-F, --freq <n>            sample at this frequency (Hz)",
-	"-c, --count <n>           sample every n events",
-	"-g                        record call chains (frame pointers)",
-	"    --call-graph <mode>   fp, dwarf[,size] or no",
-	"-a, --all-cpus            system-wide collection from all CPUs",
-	"-C, --cpu <cpus>          only these CPUs, e.g. 0-3,7",
-	"-p, --pid <pids>          record existing processes",
-	"-t, --tid <tids>          record existing threads",
-	"    --no-inherit          child tasks do not inherit counters",
-	"    --per-thread          one ring buffer per thread (no inheritance); not with -a/-C",
-	"    --overwrite           keep events in overwritable backward ring buffers",
-	"                          (flight recorder: dump them with --switch-output)",
-	"    --switch-output[=signal|SIZE|TIME]",
-	"                          start a new timestamped file on SIGUSR2 (default),",
-	"                          after SIZE bytes (B/K/M/G) or every TIME (s/m/h/d)",
-	"    --switch-max-files <n> keep only the newest n switched files",
-	"    --tail-synthesize     describe processes and maps at the end of each file",
-	"    --no-tail-synthesize  ... at the start (the default without --overwrite)",
-	"    --sideband-max <size> with --overwrite: memory for the process table that",
-	"                          names the tasks of each dump (default 32M)",
-	"    --switch-output-event <event>",
-	"                          take a dump each time this event fires",
-	"    --switch-output-delay <time>",
-	"                          after a dump is asked for, record TIME more (ms, s, m)",
-	"    --filter <filter>     tracepoint filter for the preceding event(s)",
-	"    --exclude-perf        leave out this recorder's own tracepoint events",
-	"    --control fifo:ctl-fifo[,ack-fifo] | fd:ctl-fd[,ack-fd]",
-	"                          take commands: enable, disable, snapshot, ping, stop, evlist",
-	"-D, --delay <msecs>       start the events MSECS after the start (-1: on 'enable')",
-	"-d, --data                record each sample's data address, and the data maps",
-	"-B, --no-buildid          do not record build ids (nor fill the build-id cache)",
-	"-N, --no-buildid-cache    do not add the DSOs to the build-id cache",
-	"    --buildid-all         record the build ids of all DSOs, hit or not",
-	"    --switch-events       record context switch events",
-	"-T, --timestamp           record each sample's time (always recorded)",
-	"    --sample-cpu          record each sample's CPU (always recorded)",
-	"-k, --clockid <clock>     sample times in this clock: monotonic, monotonic_raw, realtime,",
-	"                          boottime, tai, or a number",
-	"-z, --compression-level[=n] compress the records with zstd, level n (1-22, default 1)",
-	"-q, --quiet               only print errors",
-	"-v, --verbose             be more verbose (show debug messages)",
-	NULL
-};
-
-#define RECORD_USAGE "perf record [<options>] [<command>]\n    or: perf record [<options>] -- <command> [<options>]"
-
-static int record__parse_options(struct record *rec, int argc, const char **argv)
+/*
+ * The options, from record_opts__parse()'s table.  1: the command ends
+ * here with *status (its usage or what was wrong said).
+ */
+static int record__parse_options(struct record *rec, int argc, const char **argv, int *status)
 {
-	int optind = record_opts__parse(&rec->opts, rec->evlist, argc, argv);
+	int left;
 
-	/* A refused value: that option's usage, as the distro shows it. */
-	if (optind < 0 && rec->opts.bad_option) {
-		usage_with_option(RECORD_USAGE, record_usage, rec->opts.bad_option);
-		return optind;
-	}
-	if (optind == 0 || optind == -129)
-		usage_with_options(RECORD_USAGE, record_usage);
-	/* An event that does not parse: that option's usage, as the distro shows it. */
-	if (optind == RECORD_OPTS__BAD_EVENT || optind == RECORD_OPTS__BAD_TRIGGER) {
-		usage_with_option(RECORD_USAGE, record_usage,
-				  optind == RECORD_OPTS__BAD_EVENT ? "-e," : "    --switch-output-event");
-		return -129;
-	}
-	if (optind <= 0)
-		return optind < 0 ? optind : 1;
-	rec->argc = argc - optind;
-	rec->argv = argv + optind;
 	/* The header writer puts this binary's path in front of "record ...". */
 	rec->cmdline = calloc(argc + 1, sizeof(*rec->cmdline));
-	if (!rec->cmdline)
-		return -ENOMEM;
+	if (!rec->cmdline) {
+		*status = cmd_exit_status(-ENOMEM);
+		return 1;
+	}
+	/* Before parsing, which moves the workload's words to the front. */
 	for (int i = 0; i < argc; i++)
 		rec->cmdline[i] = argv[i];
 	rec->cmdline_argc = argc;
+	left = record_opts__parse(&rec->opts, rec->evlist, argc, argv, status);
+	if (left < 0)
+		return 1;
+	rec->argc = left;
+	rec->argv = argv;
 	return 0;
 }
 
@@ -1158,12 +1103,6 @@ static int record__check_options(struct record *rec)
 	struct record_opts *opts = &rec->opts;
 	unsigned int lost;
 
-	if (!opts->workload && !opts->system_wide && !opts->cpu_list && !opts->target_pid &&
-	    !opts->target_tid) {
-		pr_err("Nothing to record: give a command to run, or -a, -C, -p or -t.\n");
-		usage_with_options(RECORD_USAGE, record_usage);
-		return 129;
-	}
 	lost = target__resolve(opts);
 	/* The distro tells only the first override (-C before -a). */
 	if (lost)
@@ -1362,11 +1301,8 @@ int cmd_record(int argc, const char **argv)
 		pr_err("Out of memory\n");
 		return 1;
 	}
-	err = record__parse_options(&rec, argc, argv);
-	if (err) {
-		status = err == 1 ? 0 : err == -129 ? 129 : cmd_exit_status(err);
+	if (record__parse_options(&rec, argc, argv, &status))
 		goto out_delete;
-	}
 	status = record__check_options(&rec);
 	if (status)
 		goto out_delete;

@@ -17,8 +17,6 @@ int cmd_help(int argc, const char **argv);
 
 /* Prints "usage: ..." and the options (a NULL-terminated list of lines). */
 void usage_with_options(const char *usage, const char * const *options);
-/* The same, with only the option whose line starts with @opt ("-e,"). */
-void usage_with_option(const char *usage, const char * const *options, const char *opt);
 
 /*
  * A command's exit status for @err, as the distro's perf makes it: 0 for

@@ -66,21 +66,6 @@ void usage_with_options(const char *usage, const char * const *options)
 	fputc('\n', stderr);
 }
 
-void usage_with_option(const char *usage, const char * const *options, const char *opt)
-{
-	int on = 0;
-
-	fprintf(stderr, "\n Usage: %s\n\n", usage);
-	for (; options && *options; options++) {
-		/* Its line, and the lines under it that go on with its text. */
-		on = !strncmp(*options, opt, strlen(opt)) ||
-		     (on && !strncmp(*options, "     ", 5));
-		if (on)
-			fprintf(stderr, "    %s\n", *options);
-	}
-	fputc('\n', stderr);
-}
-
 /*
  * The rows of upstream's "perf version --build-options", in its order and
  * with its names, each "on" when this build has what the row stands for:

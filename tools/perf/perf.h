@@ -23,7 +23,6 @@ struct evlist;
 /* Everything `perf record` was asked to do. */
 struct record_opts {
 	const char *output;		/* -o, default "perf.data" */
-	const char *bad_option;		/* its usage line, when an option's value was refused */
 	const char *cpu_list;		/* -C */
 	const char *target_pid;		/* -p */
 	const char *target_tid;		/* -t */

@@ -175,8 +175,14 @@ static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const ch
  */
 static int parse_ctx__bad_value(struct parse_ctx *ctx, const struct perf_option *o)
 {
-	if (o->type != OPTION_CALLBACK)
+	if (o->type != OPTION_CALLBACK) {
 		parse_options__usage(ctx->err, ctx->usage, ctx->opts);
+	} else if (o->flags & PARSE_OPT_SHOW_USAGE) {
+		fputc('\n', ctx->err);
+		usage__header(ctx->err, ctx->usage);
+		opt__fprintf(ctx->err, o);
+		fputc('\n', ctx->err);
+	}
 	return PARSE_OPT_ERROR;
 }
 

@@ -24,6 +24,11 @@ enum perf_option_flags {
 	PARSE_OPT_NONEG = 1 << 1,	/* no --no-<name> form */
 	PARSE_OPT_NOARG = 1 << 2,	/* a callback that takes no argument */
 	PARSE_OPT_HIDDEN = 1 << 3,	/* taken, but not listed by -h */
+	/*
+	 * A value the callback refused: after its message, the option's own
+	 * usage, as the distro shows it for most of perf record's options.
+	 */
+	PARSE_OPT_SHOW_USAGE = 1 << 4,
 };
 
 struct perf_option;

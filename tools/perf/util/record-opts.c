@@ -1,9 +1,9 @@
 /*
- * The values of perf record's options: sizes, times, -m, --switch-output,
- * and the checks that need the whole set.  Messages are the command's.
+ * perf record's options: their one table, the values (sizes, times, -m,
+ * --switch-output) and the checks that need the whole set.  Messages are
+ * the command's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,7 @@
 #include "record-opts.h"
 #include "clockid.h"
 #include "control.h"
+#include "parse-options.h"
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
 int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
@@ -213,27 +214,6 @@ int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers)
 
 /* ---- the command line ------------------------------------------------ */
 
-enum {
-	OPT_CALL_GRAPH = 256,
-	OPT_NO_INHERIT,
-	OPT_OVERWRITE,
-	OPT_NO_OVERWRITE,
-	OPT_SWITCH_OUTPUT,
-	OPT_SWITCH_MAX_FILES,
-	OPT_TAIL_SYNTH,
-	OPT_NO_TAIL_SYNTH,
-	OPT_SIDEBAND_MAX,
-	OPT_PER_THREAD,
-	OPT_BUILDID_ALL,
-	OPT_CONTROL,
-	OPT_SWITCH_OUTPUT_EVENT,
-	OPT_SWITCH_OUTPUT_DELAY,
-	OPT_FILTER,
-	OPT_EXCLUDE_PERF,
-	OPT_SWITCH_EVENTS,
-	OPT_SAMPLE_CPU,
-};
-
 /* "200", "200ms", "2s", "1m" -> milliseconds (a bare number is milliseconds). */
 static int parse_msecs(const char *s, u64 *ms)
 {
@@ -247,28 +227,49 @@ static int parse_msecs(const char *s, u64 *ms)
 }
 
 /*
- * The events the last -e or --switch-output-event added, which --filter
- * and --exclude-perf apply to.
+ * What the table's callbacks share while one command line is parsed: each
+ * row's value points here.
  */
-struct last_events {
-	struct evlist *list;
-	int from;		/* idx of the first of them */
+struct record_cmdline {
+	struct record_opts *opts;
+	struct evlist *evlist;
+	/* The events the last -e or --switch-output-event added (--filter's). */
+	struct evlist *last_list;
+	int last_from;		/* idx of the first of them */
+	int tail;		/* --[no-]tail-synthesize: 1 or 0; -1 neither given */
+	/*
+	 * A refusal that is not a usage error (exit 129): the -errno whose
+	 * status the distro exits with, as for --switch-output, -F and -z.
+	 */
+	int err;
 };
 
-static int add_filter(struct last_events *last, const char *opt, const char *expr)
+static struct record_cmdline *cmdline_of(const struct perf_option *opt)
+{
+	return opt->value;
+}
+
+/* A value refused with -EINVAL's status rather than the usage error's. */
+static int cmdline__einval(struct record_cmdline *cl)
+{
+	cl->err = -EINVAL;
+	return -1;
+}
+
+static int cmdline__add_filter(struct record_cmdline *cl, const char *opt, const char *expr)
 {
 	struct evsel *evsel;
 	bool any = false;
 
-	if (last->list) {
-		evlist__for_each_entry(last->list, evsel) {
-			if (evsel->idx < last->from)
+	if (cl->last_list) {
+		evlist__for_each_entry(cl->last_list, evsel) {
+			if (evsel->idx < cl->last_from)
 				continue;
 			if (!evsel__is_tracepoint(evsel)) {
 				pr_err("%s applies to tracepoints only, and %s is not one: put it "
 				       "right after the -e that selects the tracepoint.\n", opt,
 				       evsel__name(evsel));
-				return -129;
+				return -1;
 			}
 			any = true;
 		}
@@ -276,20 +277,25 @@ static int add_filter(struct last_events *last, const char *opt, const char *exp
 	if (!any) {
 		pr_err("%s must follow a -e (or --switch-output-event) that selects tracepoints.\n",
 		       opt);
-		return -129;
+		return -1;
 	}
-	evlist__for_each_entry(last->list, evsel)
-		if (evsel->idx >= last->from && evsel__append_filter(evsel, expr))
-			return -ENOMEM;
+	evlist__for_each_entry(cl->last_list, evsel) {
+		if (evsel->idx >= cl->last_from && evsel__append_filter(evsel, expr)) {
+			cl->err = -ENOMEM;
+			return -1;
+		}
+	}
 	return 0;
 }
 
 /* -e and --switch-output-event: the events onto @evlist, or what was wrong. */
-static int parse_event_option(struct evlist *evlist, const char *arg)
+static int cmdline__add_events(struct record_cmdline *cl, struct evlist *evlist, const char *arg)
 {
 	struct parse_events_error perr;
 	int err;
 
+	cl->last_list = evlist;
+	cl->last_from = evlist->nr_entries;
 	memset(&perr, 0, sizeof(perr));
 	err = parse_events(evlist, arg, &perr);
 	if (err) {
@@ -297,286 +303,338 @@ static int parse_event_option(struct evlist *evlist, const char *arg)
 		fprintf(stderr, "Run 'perf list' for a list of valid events\n");
 	}
 	parse_events_error__exit(&perr);
-	return err;
+	return err ? -1 : 0;
+}
+
+static int opt_event(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_cmdline *cl = cmdline_of(opt);
+
+	return cmdline__add_events(cl, cl->evlist, arg);
+}
+
+static int opt_trigger(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_cmdline *cl = cmdline_of(opt);
+	struct record_opts *opts = cl->opts;
+	struct evsel *evsel;
+
+	if (!opts->trigger_evlist) {
+		opts->trigger_evlist = perf_evlist__new_sideband(cl->evlist);
+		if (!opts->trigger_evlist) {
+			cl->err = -ENOMEM;
+			return -1;
+		}
+	}
+	if (cmdline__add_events(cl, opts->trigger_evlist, arg))
+		return -1;
+	evlist__for_each_entry(opts->trigger_evlist, evsel)
+		evsel->trigger = true;
+	/* Each occurrence asks for a dump, as SIGUSR2 does. */
+	opts->switch_output = true;
+	opts->switch_output_signal = true;
+	return 0;
+}
+
+static int opt_switch_output_delay(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+
+	if (parse_msecs(arg, &opts->switch_output_delay_ms)) {
+		pr_err("Invalid --switch-output-delay value '%s': give a time such as "
+		       "200ms, 2s or 1m (at most a day).\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_filter(const struct perf_option *opt, const char *arg, int unset)
+{
+	return cmdline__add_filter(cmdline_of(opt), "--filter", arg);
+}
+
+static int opt_exclude_perf(const struct perf_option *opt, const char *arg, int unset)
+{
+	char expr[48];
+
+	snprintf(expr, sizeof(expr), "common_pid != %d", (int)getpid());
+	return cmdline__add_filter(cmdline_of(opt), "--exclude-perf", expr);
+}
+
+static int opt_control(const struct perf_option *opt, const char *arg, int unset)
+{
+	if (control__check_spec(arg))
+		return -1;
+	cmdline_of(opt)->opts->control = arg;
+	return 0;
+}
+
+static int opt_delay(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+	char *end;
+
+	errno = 0;
+	opts->delay_ms = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || opts->delay_ms < -1) {
+		pr_err("Invalid -D/--delay value '%s': give milliseconds, or -1 to start "
+		       "disabled until 'enable' arrives on the control channel.\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_mmap_pages(const struct perf_option *opt, const char *arg, int unset)
+{
+	return record_opts__parse_mmap_pages(cmdline_of(opt)->opts, arg) ? -1 : 0;
+}
+
+static int opt_freq(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_cmdline *cl = cmdline_of(opt);
+
+	if (record_opts__parse_positive(arg, &cl->opts->freq)) {
+		pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n", arg);
+		return cmdline__einval(cl);
+	}
+	cl->opts->user_freq = true;
+	return 0;
+}
+
+static int opt_count(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+
+	if (record_opts__parse_positive(arg, &opts->period)) {
+		pr_err("Invalid -c/--count value '%s': give a positive event count.\n", arg);
+		return -1;
+	}
+	opts->user_period = true;
+	return 0;
+}
+
+static int opt_g(const struct perf_option *opt, const char *arg, int unset)
+{
+	cmdline_of(opt)->opts->callgraph = CALLCHAIN_FP;
+	return 0;
+}
+
+static int opt_call_graph(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+
+	if (callchain__parse(arg, &opts->callgraph, &opts->stack_size)) {
+		pr_err("Invalid --call-graph value '%s': use fp, dwarf[,size] or no.\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_switch_output(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_cmdline *cl = cmdline_of(opt);
+	struct record_opts *opts = cl->opts;
+
+	if (unset) {
+		opts->switch_output = opts->switch_output_signal = false;
+		opts->switch_output_size = opts->switch_output_time = 0;
+		return 0;
+	}
+	/* The distro refuses a value it cannot use with EINVAL's status. */
+	return record_opts__parse_switch_output(opts, arg) ? cmdline__einval(cl) : 0;
+}
+
+static int opt_switch_max_files(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+	char *end;
+
+	opts->switch_max_files = strtol(arg, &end, 10);
+	if (*end || opts->switch_max_files <= 0) {
+		pr_err("Invalid --switch-max-files value '%s': give a positive number.\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_tail_synthesize(const struct perf_option *opt, const char *arg, int unset)
+{
+	cmdline_of(opt)->tail = !unset;
+	return 0;
+}
+
+static int opt_sideband_max(const struct perf_option *opt, const char *arg, int unset)
+{
+	bool unit;
+	u64 v;
+
+	/* Below a megabyte it could not hold one busy process's maps. */
+	if (record_opts__parse_size(arg, &v, &unit) || v < (1 << 20)) {
+		pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, e.g. 64M.\n",
+		       arg);
+		return -1;
+	}
+	cmdline_of(opt)->opts->sideband_max = v;
+	return 0;
+}
+
+/* -T, --sample-cpu: every sample has its time and CPU already (see evsel__config). */
+static int opt_always_recorded(const struct perf_option *opt, const char *arg, int unset)
+{
+	return 0;
+}
+
+static int opt_clockid(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+
+	if (clockid__parse(arg, &opts->clockid)) {
+		pr_err("Invalid -k/--clockid value '%s': use monotonic, monotonic_raw, "
+		       "realtime, boottime, tai, or a clock's number.\n", arg);
+		return -1;
+	}
+	opts->use_clockid = true;
+	return 0;
 }
 
 /*
- * An option value refused (message printed): the caller shows that
- * option's usage, the line of record_usage beginning with @usage.  The
- * distro exits 129 for most; @err says which status.
+ * zstd's levels; -z alone is the distro's default, 1.  A number past them
+ * is taken as the nearest, as the distro takes it.
  */
-static int bad_value(struct record_opts *opts, const char *usage, int err)
+static int opt_compression_level(const struct perf_option *opt, const char *arg, int unset)
 {
-	opts->bad_option = usage;
-	return err;
+	struct record_cmdline *cl = cmdline_of(opt);
+	u64 v;
+
+	if (unset) {
+		cl->opts->comp_level = 0;
+		return 0;
+	}
+	cl->opts->comp_level = 1;
+	if (!arg)
+		return 0;
+	if (!*arg || strspn(arg, "0123456789") != strlen(arg)) {
+		pr_err("Invalid compression level '%s': give 1 to 22.\n", arg);
+		return cmdline__einval(cl);
+	}
+	v = strtoull(arg, NULL, 10);
+	cl->opts->comp_level = v < 1 ? 1 : v > 22 ? 22 : (int)v;
+	return 0;
+}
+
+static int opt_quiet(const struct perf_option *opt, const char *arg, int unset)
+{
+	cmdline_of(opt)->opts->quiet = !unset;
+	quiet = !unset;
+	return 0;
+}
+
+static const char * const record_usage[] = {
+	"perf record [<options>] [<command>]",
+	"perf record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+/* A callback row whose refused value shows the option's usage, as the distro's. */
+#define OPT_CB_USAGE(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG | PARSE_OPT_SHOW_USAGE, \
+	  .callback = (cb) }
+
+static int record_opts__parse_table(struct record_cmdline *cl, int argc, const char **argv)
+{
+	struct record_opts *o = cl->opts;
+	const struct perf_option options[] = {
+	OPT_CB_USAGE('e', "event", cl, "event",
+		     "event selector (see 'perf list'); may be repeated", opt_event),
+	OPT_STRING('o', "output", &o->output, "file", "output file name (default perf.data)"),
+	OPT_CB_USAGE('m', "mmap-pages", cl, "pages",
+		     "ring buffer size per CPU: pages, or a size with B/K/M/G", opt_mmap_pages),
+	OPT_CALLBACK('F', "freq", cl, "n", "sample at this frequency (Hz)", opt_freq),
+	OPT_CB_USAGE('c', "count", cl, "n", "sample every n events", opt_count),
+	OPT_CALLBACK_NOOPT('g', NULL, cl, "record call chains (frame pointers)", opt_g),
+	OPT_CB_USAGE(0, "call-graph", cl, "mode", "fp, dwarf[,size] or no", opt_call_graph),
+	OPT_BOOLEAN('a', "all-cpus", &o->system_wide, "system-wide collection from all CPUs"),
+	OPT_STRING('C', "cpu", &o->cpu_list, "cpus", "only these CPUs, e.g. 0-3,7"),
+	OPT_STRING('p', "pid", &o->target_pid, "pids", "record existing processes"),
+	OPT_STRING('t', "tid", &o->target_tid, "tids", "record existing threads"),
+	OPT_BOOLEAN(0, "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
+	OPT_BOOLEAN(0, "per-thread", &o->per_thread,
+		    "one ring buffer per thread (no inheritance); not with -a/-C"),
+	OPT_BOOLEAN(0, "overwrite", &o->overwrite,
+		    "keep events in overwritable backward ring buffers (flight recorder)"),
+	{ .type = OPTION_CALLBACK, .long_name = "switch-output", .value = cl,
+	  .argh = "signal|size|time", .flags = PARSE_OPT_OPTARG | PARSE_OPT_SHOW_USAGE,
+	  .help = "a new file on SIGUSR2 (default), after SIZE (B/K/M/G) or every TIME (s/m/h/d)",
+	  .callback = opt_switch_output },
+	OPT_CB_USAGE(0, "switch-max-files", cl, "n", "keep only the newest n switched files",
+		     opt_switch_max_files),
+	OPT_CALLBACK_NOOPT(0, "tail-synthesize", cl,
+			   "describe processes and maps at the end of each file", opt_tail_synthesize),
+	OPT_CB_USAGE(0, "sideband-max", cl, "size",
+		     "with --overwrite: memory for the table of tasks (default 32M)",
+		     opt_sideband_max),
+	OPT_CB_USAGE(0, "switch-output-event", cl, "event", "take a dump each time this event fires",
+		     opt_trigger),
+	OPT_CB_USAGE(0, "switch-output-delay", cl, "time",
+		     "after a dump is asked for, record TIME more (ms, s, m)",
+		     opt_switch_output_delay),
+	OPT_CB_USAGE(0, "filter", cl, "filter", "tracepoint filter for the preceding event(s)",
+		     opt_filter),
+	{ .type = OPTION_CALLBACK, .long_name = "exclude-perf", .value = cl,
+	  .help = "leave out this recorder's own tracepoint events",
+	  .flags = PARSE_OPT_NOARG | PARSE_OPT_NONEG | PARSE_OPT_SHOW_USAGE,
+	  .callback = opt_exclude_perf },
+	OPT_CB_USAGE(0, "control", cl, "fifo:ctl-fifo[,ack-fifo] | fd:ctl-fd[,ack-fd]",
+		     "take commands: enable, disable, snapshot, ping, stop, evlist", opt_control),
+	OPT_CB_USAGE('D', "delay", cl, "msecs",
+		     "start the events MSECS after the start (-1: on 'enable')", opt_delay),
+	OPT_BOOLEAN('d', "data", &o->sample_address,
+		    "record each sample's data address, and the data maps"),
+	OPT_BOOLEAN('B', "no-buildid", &o->no_buildid,
+		    "do not record build ids (nor fill the build-id cache)"),
+	OPT_BOOLEAN('N', "no-buildid-cache", &o->no_buildid_cache,
+		    "do not add the DSOs to the build-id cache"),
+	OPT_BOOLEAN(0, "buildid-all", &o->buildid_all, "record the build ids of all DSOs, hit or not"),
+	OPT_BOOLEAN(0, "switch-events", &o->switch_events, "record context switch events"),
+	OPT_CALLBACK_NOOPT('T', "timestamp", cl, "record each sample's time (always recorded)",
+			   opt_always_recorded),
+	OPT_CALLBACK_NOOPT(0, "sample-cpu", cl, "record each sample's CPU (always recorded)",
+			   opt_always_recorded),
+	OPT_CB_USAGE('k', "clockid", cl, "clock",
+		     "sample times in this clock: monotonic, monotonic_raw, realtime, boottime, tai, or a number",
+		     opt_clockid),
+	OPT_CALLBACK_OPTARG('z', "compression-level", cl, "n",
+			    "compress the records with zstd, level n (1-22, default 1)",
+			    opt_compression_level),
+	OPT_CALLBACK_NOOPT('q', "quiet", cl, "only print errors", opt_quiet),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose (show debug messages)"),
+	OPT_END()
+	};
+	int left = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+
+	/* Nothing to record is a command line to fix, as a bad option is. */
+	if (left == 0 && !o->system_wide && !o->cpu_list && !o->target_pid && !o->target_tid) {
+		pr_err("Nothing to record: give a command to run, or -a, -C, -p or -t.\n");
+		parse_options__usage(stderr, record_usage, options);
+		return PARSE_OPT_ERROR;
+	}
+	return left;
 }
 
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
-		       const char **argv)
+		       const char **argv, int *status)
 {
-	static const struct option longopts[] = {
-		{ "event",		required_argument, NULL, 'e' },
-		{ "output",		required_argument, NULL, 'o' },
-		{ "mmap-pages",		required_argument, NULL, 'm' },
-		{ "freq",		required_argument, NULL, 'F' },
-		{ "count",		required_argument, NULL, 'c' },
-		{ "call-graph",		required_argument, NULL, OPT_CALL_GRAPH },
-		{ "all-cpus",		no_argument,	   NULL, 'a' },
-		{ "cpu",		required_argument, NULL, 'C' },
-		{ "pid",		required_argument, NULL, 'p' },
-		{ "tid",		required_argument, NULL, 't' },
-		{ "no-inherit",		no_argument,	   NULL, OPT_NO_INHERIT },
-		{ "per-thread",		no_argument,	   NULL, OPT_PER_THREAD },
-		{ "overwrite",		no_argument,	   NULL, OPT_OVERWRITE },
-		{ "no-overwrite",	no_argument,	   NULL, OPT_NO_OVERWRITE },
-		{ "switch-output",	optional_argument, NULL, OPT_SWITCH_OUTPUT },
-		{ "switch-max-files",	required_argument, NULL, OPT_SWITCH_MAX_FILES },
-		{ "tail-synthesize",	no_argument,	   NULL, OPT_TAIL_SYNTH },
-		{ "no-tail-synthesize",	no_argument,	   NULL, OPT_NO_TAIL_SYNTH },
-		{ "sideband-max",	required_argument, NULL, OPT_SIDEBAND_MAX },
-		{ "no-buildid",		no_argument,	   NULL, 'B' },
-		{ "data",		no_argument,	   NULL, 'd' },
-		{ "timestamp",		no_argument,	   NULL, 'T' },
-		{ "sample-cpu",		no_argument,	   NULL, OPT_SAMPLE_CPU },
-		{ "no-buildid-cache",	no_argument,	   NULL, 'N' },
-		{ "buildid-all",	no_argument,	   NULL, OPT_BUILDID_ALL },
-		{ "clockid",		required_argument, NULL, 'k' },
-		{ "control",		required_argument, NULL, OPT_CONTROL },
-		{ "switch-output-event", required_argument, NULL, OPT_SWITCH_OUTPUT_EVENT },
-		{ "switch-output-delay", required_argument, NULL, OPT_SWITCH_OUTPUT_DELAY },
-		{ "filter",		required_argument, NULL, OPT_FILTER },
-		{ "exclude-perf",	no_argument,	   NULL, OPT_EXCLUDE_PERF },
-		{ "switch-events",	no_argument,	   NULL, OPT_SWITCH_EVENTS },
-		{ "delay",		required_argument, NULL, 'D' },
-		{ "compression-level",	optional_argument, NULL, 'z' },
-		{ "quiet",		no_argument,	   NULL, 'q' },
-		{ "verbose",		no_argument,	   NULL, 'v' },
-		{ "help",		no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct last_events last = { NULL, 0 };
-	int tail = -1, c, err;
-	char *end;
-	u64 v64;
+	struct record_cmdline cl = { .opts = opts, .evlist = evlist, .tail = -1 };
+	int left = record_opts__parse_table(&cl, argc, argv);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+:e:o:m:F:c:gaC:p:t:BNdTk:qvhD:z::", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			last.list = evlist;
-			last.from = evlist->nr_entries;
-			if (parse_event_option(evlist, optarg))
-				return RECORD_OPTS__BAD_EVENT;
-			break;
-		case OPT_SWITCH_OUTPUT_EVENT: {
-			struct evsel *evsel;
-
-			if (!opts->trigger_evlist) {
-				opts->trigger_evlist = perf_evlist__new_sideband(evlist);
-				if (!opts->trigger_evlist)
-					return -ENOMEM;
-			}
-			last.list = opts->trigger_evlist;
-			last.from = last.list->nr_entries;
-			if (parse_event_option(last.list, optarg))
-				return RECORD_OPTS__BAD_TRIGGER;
-			evlist__for_each_entry(last.list, evsel)
-				evsel->trigger = true;
-			/* Each occurrence asks for a dump, as SIGUSR2 does. */
-			opts->switch_output = true;
-			opts->switch_output_signal = true;
-			break;
-		}
-		case OPT_SWITCH_OUTPUT_DELAY:
-			if (parse_msecs(optarg, &opts->switch_output_delay_ms)) {
-				pr_err("Invalid --switch-output-delay value '%s': give a time such as "
-				       "200ms, 2s or 1m (at most a day).\n", optarg);
-				return bad_value(opts, "    --switch-output-delay", -129);
-			}
-			break;
-		case OPT_FILTER:
-			err = add_filter(&last, "--filter", optarg);
-			if (err)
-				return err;
-			break;
-		case OPT_EXCLUDE_PERF: {
-			char expr[48];
-
-			snprintf(expr, sizeof(expr), "common_pid != %d", (int)getpid());
-			err = add_filter(&last, "--exclude-perf", expr);
-			if (err)
-				return err;
-			break;
-		}
-		case OPT_CONTROL:
-			if (control__check_spec(optarg))
-				return bad_value(opts, "    --control", -129);
-			opts->control = optarg;
-			break;
-		case 'D':
-			errno = 0;
-			opts->delay_ms = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || opts->delay_ms < -1) {
-				pr_err("Invalid -D/--delay value '%s': give milliseconds, or -1 to start "
-				       "disabled until 'enable' arrives on the control channel.\n",
-				       optarg);
-				return bad_value(opts, "-D,", -129);
-			}
-			break;
-		case 'o':
-			opts->output = optarg;
-			break;
-		case 'm':
-			if (record_opts__parse_mmap_pages(opts, optarg))
-				return bad_value(opts, "-m,", -129);
-			break;
-		case 'F':
-			if (record_opts__parse_positive(optarg, &opts->freq)) {
-				pr_err("Invalid -F/--freq value '%s': give a frequency in Hz, e.g. 999.\n",
-				       optarg);
-				return -EINVAL;
-			}
-			opts->user_freq = true;
-			break;
-		case 'c':
-			if (record_opts__parse_positive(optarg, &opts->period)) {
-				pr_err("Invalid -c/--count value '%s': give a positive event count.\n",
-				       optarg);
-				return bad_value(opts, "-c,", -129);
-			}
-			opts->user_period = true;
-			break;
-		case 'g':
-			opts->callgraph = CALLCHAIN_FP;
-			break;
-		case OPT_CALL_GRAPH:
-			if (callchain__parse(optarg, &opts->callgraph, &opts->stack_size)) {
-				pr_err("Invalid --call-graph value '%s': use fp, dwarf[,size] or no.\n",
-				       optarg);
-				return bad_value(opts, "    --call-graph", -129);
-			}
-			break;
-		case 'a':
-			opts->system_wide = true;
-			break;
-		case 'C':
-			opts->cpu_list = optarg;
-			break;
-		case 'p':
-			opts->target_pid = optarg;
-			break;
-		case 't':
-			opts->target_tid = optarg;
-			break;
-		case OPT_NO_INHERIT:
-			opts->no_inherit = true;
-			break;
-		case OPT_PER_THREAD:
-			opts->per_thread = true;
-			break;
-		case OPT_OVERWRITE:
-			opts->overwrite = true;
-			break;
-		case OPT_NO_OVERWRITE:
-			opts->overwrite = false;
-			break;
-		case OPT_SWITCH_OUTPUT:
-			if (record_opts__parse_switch_output(opts, optarg))
-				return bad_value(opts, "    --switch-output", -EINVAL);
-			break;
-		case OPT_SWITCH_MAX_FILES:
-			opts->switch_max_files = strtol(optarg, &end, 10);
-			if (*end || opts->switch_max_files <= 0) {
-				pr_err("Invalid --switch-max-files value '%s': give a positive number.\n",
-				       optarg);
-				return bad_value(opts, "    --switch-max-files", -129);
-			}
-			break;
-		case OPT_TAIL_SYNTH:
-			tail = 1;
-			break;
-		case OPT_NO_TAIL_SYNTH:
-			tail = 0;
-			break;
-		case OPT_SIDEBAND_MAX: {
-			bool unit;
-			u64 v;
-
-			/* Below a megabyte it could not hold one busy process's maps. */
-			if (record_opts__parse_size(optarg, &v, &unit) || v < (1 << 20)) {
-				pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, "
-				       "e.g. 64M.\n", optarg);
-				return bad_value(opts, "    --sideband-max", -129);
-			}
-			opts->sideband_max = v;
-			break;
-		}
-		case 'B':
-			opts->no_buildid = true;
-			break;
-		case 'd':
-			opts->sample_address = true;
-			break;
-		case 'T':
-		case OPT_SAMPLE_CPU:
-			/* Every sample has its time and CPU already (see evsel__config). */
-			break;
-		case 'N':
-			opts->no_buildid_cache = true;
-			break;
-		case OPT_BUILDID_ALL:
-			opts->buildid_all = true;
-			break;
-		case OPT_SWITCH_EVENTS:
-			opts->switch_events = true;
-			break;
-		case 'k':
-			if (clockid__parse(optarg, &opts->clockid)) {
-				pr_err("Invalid -k/--clockid value '%s': use monotonic, monotonic_raw, "
-				       "realtime, boottime, tai, or a clock's number.\n", optarg);
-				return bad_value(opts, "-k,", -129);
-			}
-			opts->use_clockid = true;
-			break;
-		case 'z':
-			/*
-			 * zstd's levels; -z alone is the distro's default, 1.  A number
-			 * past them is taken as the nearest, as the distro takes it.
-			 */
-			opts->comp_level = 1;
-			if (optarg && (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg)) {
-				pr_err("Invalid compression level '%s': give 1 to 22.\n", optarg);
-				return -EINVAL;
-			}
-			if (optarg) {
-				v64 = strtoull(optarg, NULL, 10);
-				opts->comp_level = v64 < 1 ? 1 : v64 > 22 ? 22 : (int)v64;
-			}
-			break;
-		case 'q':
-			opts->quiet = true;
-			quiet = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			return 0;
-		case ':':
-			pr_err("Option '%s' requires a value.\n", argv[optind - 1]);
-			return -129;
-		default:
-			if (optopt)
-				pr_err("Unknown option: -%c\n", optopt);
-			else
-				pr_err("Unknown option: %s\n", argv[optind - 1]);
-			return -129;
-		}
+	if (left < 0) {
+		/* An -errno's status as cmd_exit_status() gives it; else the layer's. */
+		*status = cl.err ? cl.err & 0xff : parse_options__exit_status(left);
+		return -1;
 	}
 	/* --overwrite wants the system described when each dump is taken. */
-	opts->tail_synthesize = tail >= 0 ? tail : opts->overwrite;
-	opts->workload = optind < argc;
-	return optind;
+	opts->tail_synthesize = cl.tail >= 0 ? cl.tail : opts->overwrite;
+	opts->workload = left > 0;
+	return left;
 }

@@ -17,20 +17,16 @@ int record_opts__check_mmap_size(const struct record_opts *opts, int nr_buffers)
 
 struct evlist;
 /*
- * perf record's options into @opts, events (-e) onto @evlist.  Returns
- * the index of the first argument of the workload (argc: none), 0 when
- * help was asked for, -129 for a command line to fix (what is wrong
- * printed: the caller shows the usage), RECORD_OPTS__BAD_EVENT (or
- * __BAD_TRIGGER for --switch-output-event) for an event that does not
- * parse (the caller shows that option's usage), or another -errno
- * (message printed).  For a refused option value (-129, or -EINVAL as
- * the distro has it for --switch-output) opts->bad_option names the
- * usage line to show.
+ * perf record's options into @opts, events (-e) onto @evlist, up to the
+ * first word that is not an option (the workload's own options are its
+ * own).  Returns how many words the workload has, moved to argv[0..], or
+ * -1 when the command ends here, with what to say said and its exit
+ * status in *status: 0 after --list-opts, 129 for -h and a command line
+ * to fix (the distro's), an -errno's status for the values the distro
+ * refuses so (--switch-output, -F, -z).
  */
-#define RECORD_OPTS__BAD_EVENT		(-130)
-#define RECORD_OPTS__BAD_TRIGGER	(-131)
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
-		       const char **argv);
+		       const char **argv, int *status);
 
 /*
  * The events follow the forked workload (and its children) alone: no

@@ -36,6 +36,8 @@ report --demangle|the default, which --no-demangle turns off
 report --inline|the default, which --no-inline turns off
 script --demangle|the default, which --no-demangle turns off
 script --inline|the default, which --no-inline turns off
+record --no-overwrite|the negation of --overwrite, which -h lists
+record --no-tail-synthesize|the negation of --tail-synthesize, which -h lists
 EOF
 )
 # Named, but not options of a perf command:
