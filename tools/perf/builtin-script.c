@@ -886,24 +886,6 @@ static int script__opt_fields(const struct perf_option *opt, const char *arg, in
 	return script__parse_fields(opt->value, arg) ? -1 : 0;
 }
 
-static int script__opt_demangle(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(unset ? SYMBOL_OPT_NO_DEMANGLE : SYMBOL_OPT_DEMANGLE, NULL);
-	return 0;
-}
-
-static int script__opt_inline(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(unset ? SYMBOL_OPT_NO_INLINE : SYMBOL_OPT_INLINE, NULL);
-	return 0;
-}
-
-static int script__opt_symfs(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(SYMBOL_OPT_SYMFS, arg);
-	return 0;
-}
-
 /* The help column, for the lines that go on under an option's first. */
 #define HELP_MORE "\n                          "
 
@@ -973,15 +955,7 @@ int cmd_script(int argc, const char **argv)
 			 "be more verbose (show why symbols were not found, ...)"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &dump_raw,
 			    "dump every record (offset, bytes, fields) along with the output"),
-		OPT_CALLBACK_NOOPT(0, "demangle", NULL,
-				   "demangle C++/Rust symbol names (--no-demangle: do not)",
-				   script__opt_demangle),
-		OPT_CALLBACK(0, "symfs", NULL, "dir",
-			     "look for files with symbols relative to this directory",
-			     script__opt_symfs),
-		OPT_CALLBACK_NOOPT(0, "inline", NULL,
-				   "show the inlined functions of unwound frames (--no-inline: do not)",
-				   script__opt_inline),
+		OPT_SYMBOL_CONF(),
 		OPT_END()
 	};
 	struct evsel *e;

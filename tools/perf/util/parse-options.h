@@ -24,6 +24,12 @@ enum perf_option_flags {
 	PARSE_OPT_NONEG = 1 << 1,	/* no --no-<name> form */
 	PARSE_OPT_NOARG = 1 << 2,	/* a callback that takes no argument */
 	PARSE_OPT_HIDDEN = 1 << 3,	/* taken, but not listed by -h */
+	/*
+	 * With PARSE_OPT_OPTARG: the argument may also be the next word, when
+	 * that is not an option ("-g caller", as the distro takes it); -h
+	 * shows it as the distro does, "<arg>".
+	 */
+	PARSE_OPT_OPTARG_WORD = 1 << 4,
 };
 
 struct perf_option;
