@@ -860,15 +860,6 @@ static bool report__file_has_callchains(struct report *r)
 	return false;
 }
 
-/* A bad value: why, in one line (the usage would bury it). */
-static int report__opt_error(int err, const char *msg)
-{
-	if (!err)
-		return 0;
-	fprintf(stderr, "perf report: %s\n", msg[0] ? msg : strerror(-err));
-	return -1;
-}
-
 static int report__opt_sort(const struct perf_option *opt, const char *arg, int unset)
 {
 	struct report *r = opt->value;
@@ -883,9 +874,11 @@ static int report__opt_call_graph(const struct perf_option *opt, const char *arg
 	char msg[256] = "";
 
 	r->want_callchain = true;
-	if (!arg)
-		return 0;
-	return report__opt_error(callchain_param__parse(&r->cc, arg, msg, sizeof(msg)), msg);
+	if (arg && callchain_param__parse(&r->cc, arg, msg, sizeof(msg))) {
+		fprintf(stderr, "perf report: %s\n", msg);
+		return -1;
+	}
+	return 0;
 }
 
 static int report__opt_inverted(const struct perf_option *opt, const char *arg, int unset)
@@ -932,44 +925,6 @@ static int report__opt_percent_limit(const struct perf_option *opt, const char *
 	return 0;
 }
 
-static int report__opt_comm(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct report *r = opt->value;
-	char msg[256] = "";
-
-	return report__opt_error(sample_filter__add_comms(&r->filter, arg, msg, sizeof(msg)),
-				 msg);
-}
-
-static int report__opt_pid(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct report *r = opt->value;
-	char msg[256] = "";
-	bool tid = !strcmp(opt->long_name, "tid");
-
-	return report__opt_error(sample_filter__add_pids(&r->filter, arg, tid, msg,
-							 sizeof(msg)), msg);
-}
-
-static int report__opt_cpu(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct report *r = opt->value;
-	char msg[256] = "";
-
-	return report__opt_error(sample_filter__add_cpus(&r->filter, arg, msg, sizeof(msg)),
-				 msg);
-}
-
-static int report__opt_time(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct report *r = opt->value;
-
-	/* Read once the file's first and last sample times are known. */
-	free(r->filter.time_arg);
-	r->filter.time_arg = strdup(arg);
-	return report__opt_error(r->filter.time_arg ? 0 : -ENOMEM, "");
-}
-
 static const char * const report_usage[] = { "perf report [<options>]", NULL };
 
 /* The help column, for the lines that go on under an option's first. */
@@ -1013,19 +968,21 @@ static int report__parse_options(struct report *r, int argc, const char **argv)
 				   report__opt_tristate),
 		OPT_CALLBACK(0, "percent-limit", r, "n", "hide entries below n percent",
 			     report__opt_percent_limit),
-		OPT_CALLBACK('c', "comm", r, "list", "only the samples of these comms",
-			     report__opt_comm),
-		OPT_CALLBACK(0, "comms", r, "list", "the same as --comm (the distro's spelling)",
-			     report__opt_comm),
-		OPT_CALLBACK(0, "pid", r, "list", "only the samples of these process ids",
-			     report__opt_pid),
-		OPT_CALLBACK(0, "tid", r, "list", "only the samples of these thread ids",
-			     report__opt_pid),
-		OPT_CALLBACK('C', "cpu", r, "list", "only the samples on these CPUs (e.g. 0,2-3)",
-			     report__opt_cpu),
-		OPT_CALLBACK(0, "time", r, "range",
-			     "only the samples in start,stop (seconds) or percent slices",
-			     report__opt_time),
+		OPT_SAMPLE_FILTER('c', "comm", &r->filter, "report", "list",
+				  "only the samples of these comms", sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "comms", &r->filter, "report", "list",
+				  "the same as --comm (the distro's spelling)",
+				  sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "pid", &r->filter, "report", "list",
+				  "only the samples of these process ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER(0, "tid", &r->filter, "report", "list",
+				  "only the samples of these thread ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER('C', "cpu", &r->filter, "report", "list",
+				  "only the samples on these CPUs (e.g. 0,2-3)",
+				  sample_filter__opt_cpu),
+		OPT_SAMPLE_FILTER(0, "time", &r->filter, "report", "range",
+				  "only the samples in start,stop (seconds) or percent slices",
+				  sample_filter__opt_time),
 		OPT_BOOLEAN(0, "header", &o->header, "show the data header first"),
 		OPT_BOOLEAN(0, "header-only", &o->header_only, "show the data header and stop"),
 		OPT_BOOLEAN(0, "stats", &o->stats,
