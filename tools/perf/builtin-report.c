@@ -53,8 +53,7 @@ struct report {
 	struct sample_filter filter;
 	struct trace_seq seq;	/* for the trace key */
 	struct dso_canon canon;	/* the dso key: objects by short name */
-	/* --sort srcline: the last answers, by DSO and address. */
-	struct { struct dso *dso; u64 addr; const char *line; } srclines[4096];
+	struct srcline_cache srclines;	/* --sort srcline */
 };
 
 /* Comm strings move as threads' histories grow; entries keep a stable copy. */
@@ -179,42 +178,6 @@ static ssize_t report__frames(struct report *r, struct machine *machine,
 }
 
 /*
- * --sort srcline: the source line of an address from the DSO's debug info;
- * without it "sym+offset", or "dso[address]" outside any symbol; "??:0"
- * outside any DSO, as the distro names them.  Interned, and remembered per
- * DSO and address.
- */
-static const char *report__srcline(struct report *r, const struct callchain_frame *f)
-{
-	u64 addr = f->sym_addr;
-	size_t slot = (size_t)((((uintptr_t)f->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
-		      (ARRAY_SIZE(r->srclines) - 1);
-	char buf[PATH_MAX + 64];
-	const char *line;
-
-	if (!f->dso)
-		return report__intern(r, "??:0");
-	if (r->srclines[slot].line && r->srclines[slot].dso == f->dso &&
-	    r->srclines[slot].addr == addr)
-		return r->srclines[slot].line;
-	if (dso__srcline(f->dso, addr, buf, sizeof(buf))) {
-		if (f->sym)
-			snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
-				 (unsigned long long)(addr - f->sym->start));
-		else
-			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(f->dso),
-				 (unsigned long long)(f->user_map ? f->addr : f->ip));
-	}
-	line = report__intern(r, buf);
-	if (line) {
-		r->srclines[slot].dso = f->dso;
-		r->srclines[slot].addr = addr;
-		r->srclines[slot].line = line;
-	}
-	return line;
-}
-
-/*
  * As in the distro: samples outside --cpu and --time are not there at
  * all; those of other comms or threads still count in the totals, so
  * shares stay those of the whole file.  True for a sample filtered out.
@@ -300,7 +263,7 @@ static int report__sample_key(struct report *r, struct hist_entry *key, struct e
 			.user_map = al.map != NULL, .addr = al.addr, .sym_addr = al.sym_addr,
 		};
 
-		key->srcline = report__srcline(r, &self);
+		key->srcline = srcline_cache__get(&r->srclines, &self);
 		if (!key->srcline)
 			return -ENOMEM;
 	}
@@ -330,7 +293,7 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 			key->kernel = f->kernel;
 		entry__set_location(r, key, f->dso, f->sym, f->ip, f->sym_addr);
 		if (report__has(r, SORT_SRCLINE)) {
-			key->srcline = report__srcline(r, f);
+			key->srcline = srcline_cache__get(&r->srclines, f);
 			if (!key->srcline)
 				return -ENOMEM;
 		}
@@ -930,6 +893,32 @@ static const char * const report_usage[] = { "perf report [<options>]", NULL };
 /* The help column, for the lines that go on under an option's first. */
 #define HELP_MORE "\n                          "
 
+/* What the options mean together, once all are read: -1 to go on, or the exit status. */
+static int report__options_done(struct report *r, int argc, const char **argv)
+{
+	struct report_opts *o = &r->opts;
+
+	if (o->quiet)
+		quiet = 1;
+	/* The dump, then the --stats summary, as the distro prints them. */
+	if (o->dump_raw) {
+		r->tool.dump = &o->dump;
+		o->stats = true;
+	}
+	/*
+	 * The distro takes one word after the options as a symbol filter, and
+	 * shows its usage for more; there is no symbol filter here.
+	 */
+	if (argc > 0) {
+		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
+			"name is not supported; the file goes after -i.\n", argv[0]);
+		return 129;
+	}
+	if (o->fields_arg && sort_keys__parse_fields(&r->sort, o->fields_arg, o->sort_arg != NULL))
+		return 129;
+	return -1;
+}
+
 /* The options into @r: -1 to go on, or the exit status. */
 static int report__parse_options(struct report *r, int argc, const char **argv)
 {
@@ -1004,25 +993,7 @@ static int report__parse_options(struct report *r, int argc, const char **argv)
 	argc = parse_options(argc, argv, options, report_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	if (o->quiet)
-		quiet = 1;
-	/* The dump, then the --stats summary, as the distro prints them. */
-	if (o->dump_raw) {
-		r->tool.dump = &o->dump;
-		o->stats = true;
-	}
-	/*
-	 * The distro takes one word after the options as a symbol filter, and
-	 * shows its usage for more; there is no symbol filter here.
-	 */
-	if (argc > 0) {
-		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
-			"name is not supported; the file goes after -i.\n", argv[0]);
-		return 129;
-	}
-	if (o->fields_arg && sort_keys__parse_fields(&r->sort, o->fields_arg, o->sort_arg != NULL))
-		return 129;
-	return -1;
+	return report__options_done(r, argc, argv);
 }
 
 /* The file, and the options that need to know it: -1 to go on, or the exit status. */
@@ -1222,6 +1193,7 @@ int cmd_report(int argc, const char **argv)
 
 	sort_keys__init(&r.sort);
 	strset__init(&r.strs, 256);
+	r.srclines.strs = &r.strs;
 	dso_canon__init(&r.canon);
 	err = report__parse_options(&r, argc, argv);
 	if (err < 0)
