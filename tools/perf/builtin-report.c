@@ -764,37 +764,6 @@ static int report__count_other(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
-static void report__print_stats(struct report *r)
-{
-	struct perf_session *s = r->session;
-	u64 total = 0;
-	struct evsel *e;
-
-	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++)
-		total += s->nr_by_type[t];
-	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
-	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++) {
-		const char *name = perf_event__type_name(t);
-
-		if (!s->nr_by_type[t] || !name)
-			continue;
-		printf("%16s events: %10llu  (%4.1f%%)\n", name,
-		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
-	}
-	/* An event that only lost samples (a dummy's) has its lines too. */
-	evlist__for_each_entry(s->evlist, e) {
-		if (!r->hists[e->idx].nr_samples && !r->hists[e->idx].lost_samples)
-			continue;
-		printf("%s stats:\n", evsel__name(e));
-		if (r->hists[e->idx].nr_samples)
-			printf("%16s events: %10llu\n", "SAMPLE",
-			       (unsigned long long)r->hists[e->idx].nr_samples);
-		if (r->hists[e->idx].lost_samples)
-			printf("%16s events: %10llu\n", "LOST_SAMPLES",
-			       (unsigned long long)r->hists[e->idx].lost_samples);
-	}
-}
-
 static int report__task_sample(struct perf_tool *tool, union perf_event *event,
 			       struct perf_sample *sample, struct evsel *evsel,
 			       struct machine *machine)
@@ -1131,7 +1100,7 @@ static int report__run_stats(struct report *r, struct report_opts *o)
 	if (raw_dump__exit(&o->dump) && !err)
 		err = -EIO;
 	if (!err)
-		report__print_stats(r);
+		hists__print_stats(r->hists, r->session);
 	else
 		report__read_error(r, o, err);
 	/* A cut or damaged file's counts are shown, and the exit status says so. */
