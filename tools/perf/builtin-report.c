@@ -42,9 +42,7 @@ struct report {
 	int children;		/* -1: as the file allows (the default) */
 	bool want_callchain;	/* -g was given */
 	int max_stack;
-	struct callchain_frame *frames;	/* the chain of the sample at hand */
-	size_t cap_frames;
-	struct hist_entry **seen;	/* entries already credited for this sample */
+	struct callchain_frames chain;	/* the chain of the sample at hand */
 	/* Columns and filters. */
 	bool show_nr;
 	bool show_period;	/* --show-total-period */
@@ -88,93 +86,6 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 		if (!report__has(r, SORT_DSO) && !sym)
 			key->dso = dso;	/* addresses only mean something per dso */
 	}
-}
-
-/*
- * Room for @nr frames of the sample at hand and for the nr + 1 entries it
- * credits (its own and one per frame).  A sample without a chain still
- * credits its own entry, so the first call allocates whatever @nr is.
- */
-static int report__frames_room(struct report *r, size_t nr)
-{
-	struct callchain_frame *f;
-	struct hist_entry **s;
-	size_t cap = r->cap_frames ? r->cap_frames : 64;
-
-	if (r->seen && nr <= r->cap_frames)
-		return 0;
-	while (cap < nr)
-		cap *= 2;
-	f = realloc(r->frames, cap * sizeof(*f));
-	if (f)
-		r->frames = f;
-	s = realloc(r->seen, (cap + 1) * sizeof(*s));
-	if (s)
-		r->seen = s;
-	if (!f || !s)
-		return -ENOMEM;
-	r->cap_frames = cap;
-	return 0;
-}
-
-/*
- * The sample's callchain resolved, in the order the trees show it, at most
- * --max-stack frames: as recorded, or with the user part unwound from the
- * sampled registers and stack (--call-graph dwarf), as perf script shows
- * it.  An unwound frame where the debug info has inlined functions is
- * those functions, innermost first, then the one they are in, as in the
- * distro (unless --no-inline); recorded frames are not expanded, as the
- * distro's 6.1 does not.  A chain with a context the distro does not know
- * is dropped whole, as the distro drops it.
- */
-static ssize_t report__frames(struct report *r, struct machine *machine,
-			      struct perf_sample *sample, bool kernel)
-{
-	size_t nr = 0;
-	bool kmode = kernel;
-	u64 nr_chain;
-	const u64 *chain = unwind__callchain(machine, sample, &nr_chain);
-	bool unwound = chain != sample->callchain;
-
-	if (report__frames_room(r, nr_chain))
-		return -ENOMEM;
-	for (u64 i = 0; i < nr_chain; i++) {
-		u64 ip = chain[i];
-		struct addr_location al;
-		struct symbol *inl[16];
-		int n_inl = 0;
-
-		if (ip >= (u64)PERF_CONTEXT_MAX) {
-			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
-			    ip != (u64)PERF_CONTEXT_USER)
-				return 0;
-			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-		if (unwound && !kmode)
-			n_inl = srcline__inline_frames(&al, inl, ARRAY_SIZE(inl));
-		if (n_inl > 1 && report__frames_room(r, nr + (size_t)n_inl + (nr_chain - i)))
-			return -ENOMEM;
-		for (int k = 0; k < (n_inl ? n_inl : 1); k++)
-			r->frames[nr++] = (struct callchain_frame){
-				.dso = al.dso, .sym = n_inl ? inl[k] : al.sym, .ip = ip,
-				.kernel = kmode, .mapped = al.map || (kmode && al.dso),
-				.user_map = al.map != NULL, .addr = al.addr,
-				.sym_addr = al.sym_addr,
-			};
-	}
-	if (r->cc.order == ORDER_CALLER) {
-		for (size_t i = 0; i < nr / 2; i++) {
-			struct callchain_frame t = r->frames[i];
-
-			r->frames[i] = r->frames[nr - 1 - i];
-			r->frames[nr - 1 - i] = t;
-		}
-	}
-	if (r->max_stack >= 0 && nr > (size_t)r->max_stack)
-		nr = (size_t)r->max_stack;
-	return (ssize_t)nr;
 }
 
 /*
@@ -280,12 +191,12 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 	size_t nr_seen = 0;
 
 	/* A sample of an event without call graphs has no frames but needs its slot. */
-	if (report__frames_room(r, (size_t)nr))
+	if (callchain_frames__room(&r->chain, (size_t)nr))
 		return -ENOMEM;
 	he->period_acc += period;
-	r->seen[nr_seen++] = he;
+	r->chain.seen[nr_seen++] = he;
 	for (ssize_t i = 0; i < nr; i++) {
-		const struct callchain_frame *f = &r->frames[i];
+		const struct callchain_frame *f = &r->chain.frames[i];
 		size_t j;
 
 		/* An address in no map keeps the sample's own space, as the distro has it. */
@@ -299,11 +210,11 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 		}
 		he = hists__findnew(h, key, t);
 		he->last_comm = key->last_comm;
-		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
+		for (j = 0; j < nr_seen && r->chain.seen[j] != he; j++)
 			;
 		if (j < nr_seen)
 			continue;
-		r->seen[nr_seen++] = he;
+		r->chain.seen[nr_seen++] = he;
 		he->period_acc += period;
 		if (hist_entry__append(he, f, (size_t)(nr - i), period, r->trees))
 			return -ENOMEM;
@@ -332,7 +243,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		return -ENOMEM;
 	if (r->callchain && (r->trees || r->children) &&
 	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		nr = report__frames(r, machine, sample, key.kernel);
+		nr = callchain_frames__resolve(&r->chain, machine, sample, key.kernel, &r->cc,
+					       r->max_stack);
 		if (nr < 0)
 			return (int)nr;
 	}
@@ -344,7 +256,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	he->period += period;
 	h->total_period += period;
 	h->nr_samples++;
-	if (r->callchain && hist_entry__append(he, r->frames, (size_t)nr, period, r->trees))
+	if (r->callchain && hist_entry__append(he, r->chain.frames, (size_t)nr, period, r->trees))
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
@@ -728,8 +640,7 @@ static void report__exit(struct report *r)
 	}
 	free(r->hists);
 	strset__exit(&r->strs);
-	free(r->frames);
-	free(r->seen);
+	callchain_frames__exit(&r->chain);
 	dso_canon__exit(&r->canon);
 	sample_filter__exit(&r->filter);
 	if (r->seq.buffer)
