@@ -3,7 +3,6 @@
  * keys (comm, dso, sym by default), by share of the event's period.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +17,21 @@
 #include "util/tasks.h"
 #include "util/unwind.h"
 #include "util/sample-filter.h"
+#include "util/parse-options.h"
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+
+/* What the options ask for besides the report's own settings. */
+struct report_opts {
+	const char *input, *sort_arg, *fields_arg;
+	bool header, header_only, stats, tasks, stdio, quiet, dump_raw;
+	struct raw_dump dump;	/* -D */
+};
 
 struct report {
 	struct perf_tool tool;
 	struct perf_session *session;
+	struct report_opts opts;
 	struct sort_keys sort;	/* -s and -F */
 	struct hists *hists;	/* one per evsel, by idx */
 	struct strset strs;	/* comms, trace outputs, source lines */
@@ -34,9 +42,7 @@ struct report {
 	int children;		/* -1: as the file allows (the default) */
 	bool want_callchain;	/* -g was given */
 	int max_stack;
-	struct callchain_frame *frames;	/* the chain of the sample at hand */
-	size_t cap_frames;
-	struct hist_entry **seen;	/* entries already credited for this sample */
+	struct callchain_frames chain;	/* the chain of the sample at hand */
 	/* Columns and filters. */
 	bool show_nr;
 	bool show_period;	/* --show-total-period */
@@ -45,8 +51,7 @@ struct report {
 	struct sample_filter filter;
 	struct trace_seq seq;	/* for the trace key */
 	struct dso_canon canon;	/* the dso key: objects by short name */
-	/* --sort srcline: the last answers, by DSO and address. */
-	struct { struct dso *dso; u64 addr; const char *line; } srclines[4096];
+	struct srcline_cache srclines;	/* --sort srcline */
 };
 
 /* Comm strings move as threads' histories grow; entries keep a stable copy. */
@@ -81,129 +86,6 @@ static void entry__set_location(struct report *r, struct hist_entry *key, struct
 		if (!report__has(r, SORT_DSO) && !sym)
 			key->dso = dso;	/* addresses only mean something per dso */
 	}
-}
-
-/*
- * Room for @nr frames of the sample at hand and for the nr + 1 entries it
- * credits (its own and one per frame).  A sample without a chain still
- * credits its own entry, so the first call allocates whatever @nr is.
- */
-static int report__frames_room(struct report *r, size_t nr)
-{
-	struct callchain_frame *f;
-	struct hist_entry **s;
-	size_t cap = r->cap_frames ? r->cap_frames : 64;
-
-	if (r->seen && nr <= r->cap_frames)
-		return 0;
-	while (cap < nr)
-		cap *= 2;
-	f = realloc(r->frames, cap * sizeof(*f));
-	if (f)
-		r->frames = f;
-	s = realloc(r->seen, (cap + 1) * sizeof(*s));
-	if (s)
-		r->seen = s;
-	if (!f || !s)
-		return -ENOMEM;
-	r->cap_frames = cap;
-	return 0;
-}
-
-/*
- * The sample's callchain resolved, in the order the trees show it, at most
- * --max-stack frames: as recorded, or with the user part unwound from the
- * sampled registers and stack (--call-graph dwarf), as perf script shows
- * it.  An unwound frame where the debug info has inlined functions is
- * those functions, innermost first, then the one they are in, as in the
- * distro (unless --no-inline); recorded frames are not expanded, as the
- * distro's 6.1 does not.  A chain with a context the distro does not know
- * is dropped whole, as the distro drops it.
- */
-static ssize_t report__frames(struct report *r, struct machine *machine,
-			      struct perf_sample *sample, bool kernel)
-{
-	size_t nr = 0;
-	bool kmode = kernel;
-	u64 nr_chain;
-	const u64 *chain = unwind__callchain(machine, sample, &nr_chain);
-	bool unwound = chain != sample->callchain;
-
-	if (report__frames_room(r, nr_chain))
-		return -ENOMEM;
-	for (u64 i = 0; i < nr_chain; i++) {
-		u64 ip = chain[i];
-		struct addr_location al;
-		struct symbol *inl[16];
-		int n_inl = 0;
-
-		if (ip >= (u64)PERF_CONTEXT_MAX) {
-			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
-			    ip != (u64)PERF_CONTEXT_USER)
-				return 0;
-			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-		if (unwound && !kmode)
-			n_inl = srcline__inline_frames(&al, inl, ARRAY_SIZE(inl));
-		if (n_inl > 1 && report__frames_room(r, nr + (size_t)n_inl + (nr_chain - i)))
-			return -ENOMEM;
-		for (int k = 0; k < (n_inl ? n_inl : 1); k++)
-			r->frames[nr++] = (struct callchain_frame){
-				.dso = al.dso, .sym = n_inl ? inl[k] : al.sym, .ip = ip,
-				.kernel = kmode, .mapped = al.map || (kmode && al.dso),
-				.user_map = al.map != NULL, .addr = al.addr,
-				.sym_addr = al.sym_addr,
-			};
-	}
-	if (r->cc.order == ORDER_CALLER) {
-		for (size_t i = 0; i < nr / 2; i++) {
-			struct callchain_frame t = r->frames[i];
-
-			r->frames[i] = r->frames[nr - 1 - i];
-			r->frames[nr - 1 - i] = t;
-		}
-	}
-	if (r->max_stack >= 0 && nr > (size_t)r->max_stack)
-		nr = (size_t)r->max_stack;
-	return (ssize_t)nr;
-}
-
-/*
- * --sort srcline: the source line of an address from the DSO's debug info;
- * without it "sym+offset", or "dso[address]" outside any symbol; "??:0"
- * outside any DSO, as the distro names them.  Interned, and remembered per
- * DSO and address.
- */
-static const char *report__srcline(struct report *r, const struct callchain_frame *f)
-{
-	u64 addr = f->sym_addr;
-	size_t slot = (size_t)((((uintptr_t)f->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
-		      (ARRAY_SIZE(r->srclines) - 1);
-	char buf[PATH_MAX + 64];
-	const char *line;
-
-	if (!f->dso)
-		return report__intern(r, "??:0");
-	if (r->srclines[slot].line && r->srclines[slot].dso == f->dso &&
-	    r->srclines[slot].addr == addr)
-		return r->srclines[slot].line;
-	if (dso__srcline(f->dso, addr, buf, sizeof(buf))) {
-		if (f->sym)
-			snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
-				 (unsigned long long)(addr - f->sym->start));
-		else
-			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(f->dso),
-				 (unsigned long long)(f->user_map ? f->addr : f->ip));
-	}
-	line = report__intern(r, buf);
-	if (line) {
-		r->srclines[slot].dso = f->dso;
-		r->srclines[slot].addr = addr;
-		r->srclines[slot].line = line;
-	}
-	return line;
 }
 
 /*
@@ -292,7 +174,7 @@ static int report__sample_key(struct report *r, struct hist_entry *key, struct e
 			.user_map = al.map != NULL, .addr = al.addr, .sym_addr = al.sym_addr,
 		};
 
-		key->srcline = report__srcline(r, &self);
+		key->srcline = srcline_cache__get(&r->srclines, &self);
 		if (!key->srcline)
 			return -ENOMEM;
 	}
@@ -309,12 +191,12 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 	size_t nr_seen = 0;
 
 	/* A sample of an event without call graphs has no frames but needs its slot. */
-	if (report__frames_room(r, (size_t)nr))
+	if (callchain_frames__room(&r->chain, (size_t)nr))
 		return -ENOMEM;
 	he->period_acc += period;
-	r->seen[nr_seen++] = he;
+	r->chain.seen[nr_seen++] = he;
 	for (ssize_t i = 0; i < nr; i++) {
-		const struct callchain_frame *f = &r->frames[i];
+		const struct callchain_frame *f = &r->chain.frames[i];
 		size_t j;
 
 		/* An address in no map keeps the sample's own space, as the distro has it. */
@@ -322,17 +204,17 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 			key->kernel = f->kernel;
 		entry__set_location(r, key, f->dso, f->sym, f->ip, f->sym_addr);
 		if (report__has(r, SORT_SRCLINE)) {
-			key->srcline = report__srcline(r, f);
+			key->srcline = srcline_cache__get(&r->srclines, f);
 			if (!key->srcline)
 				return -ENOMEM;
 		}
 		he = hists__findnew(h, key, t);
 		he->last_comm = key->last_comm;
-		for (j = 0; j < nr_seen && r->seen[j] != he; j++)
+		for (j = 0; j < nr_seen && r->chain.seen[j] != he; j++)
 			;
 		if (j < nr_seen)
 			continue;
-		r->seen[nr_seen++] = he;
+		r->chain.seen[nr_seen++] = he;
 		he->period_acc += period;
 		if (hist_entry__append(he, f, (size_t)(nr - i), period, r->trees))
 			return -ENOMEM;
@@ -361,7 +243,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		return -ENOMEM;
 	if (r->callchain && (r->trees || r->children) &&
 	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		nr = report__frames(r, machine, sample, key.kernel);
+		nr = callchain_frames__resolve(&r->chain, machine, sample, key.kernel, &r->cc,
+					       r->max_stack);
 		if (nr < 0)
 			return (int)nr;
 	}
@@ -373,7 +256,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	he->period += period;
 	h->total_period += period;
 	h->nr_samples++;
-	if (r->callchain && hist_entry__append(he, r->frames, (size_t)nr, period, r->trees))
+	if (r->callchain && hist_entry__append(he, r->chain.frames, (size_t)nr, period, r->trees))
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
@@ -749,47 +632,6 @@ out:
 	free(v);
 }
 
-static const char report_usage[] = "perf report [<options>]";
-static const char * const report_options[] = {
-	"-i, --input <file>    input file name (default perf.data)",
-	"    --stdio           use the stdio interface (the only one)",
-	"-s, --sort <keys>     sort by key(s): comm,pid,cpu,dso,sym,trace (default comm,dso,sym)",
-	"-F, --fields <cols>   the columns, in order: overhead,overhead_children,sample,period",
-	"                      and sort keys",
-	"-g, --call-graph <print_type,threshold[,print_limit],order,sort_key,value>",
-	"                      call graphs: graph|flat|fractal|folded|none, a threshold in",
-	"                      percent (0.5), caller|callee, percent|period",
-	"    --children        add the callchains' callees to each entry (default with -g data)",
-	"    --no-children     show each entry's own samples only",
-	"-G, --inverted        caller-based call graphs (the same as -g caller)",
-	"    --max-stack <n>   use at most n frames of each callchain",
-	"-n, --show-nr-samples show the number of samples of each entry",
-	"    --show-total-period add a Period column: the period of the line itself",
-	"    --group           show the events of a group together (default when the file has groups)",
-	"    --no-group        show each event of a group on its own",
-	"    --percent-limit <n> hide entries below n percent",
-	"-c, --comm <list>     only the samples of these comms",
-	"    --pid <list>      only the samples of these process ids",
-	"    --tid <list>      only the samples of these thread ids",
-	"-C, --cpu <list>      only the samples on these CPUs (e.g. 0,2-3)",
-	"    --time <range>    only the samples in start,stop (seconds) or percent slices",
-	"    --header          show the data header first",
-	"    --header-only     show the data header and stop",
-	"    --stats           show the number of records of each type, and samples per event",
-	"-D, --dump-raw-trace  dump every record (offset, bytes, fields), then the --stats summary",
-	"    --tasks           show the threads as a process tree (pid, tid, ppid, comm)",
-	"-q, --quiet           do not show warnings or the comment lines",
-	"-v, --verbose         be more verbose (show why symbols were not found, ...)",
-	SYMBOL_CONF_USAGE,
-	NULL
-};
-
-enum {
-	OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID,
-	OPT_TID, OPT_TIME, OPT_HEADER, OPT_HEADER_ONLY, OPT_STDIO, OPT_STATS, OPT_TASKS,
-	OPT_GROUP, OPT_NO_GROUP, OPT_SHOW_PERIOD,
-};
-
 static void report__exit(struct report *r)
 {
 	if (r->hists) {
@@ -798,8 +640,7 @@ static void report__exit(struct report *r)
 	}
 	free(r->hists);
 	strset__exit(&r->strs);
-	free(r->frames);
-	free(r->seen);
+	callchain_frames__exit(&r->chain);
 	dso_canon__exit(&r->canon);
 	sample_filter__exit(&r->filter);
 	if (r->seq.buffer)
@@ -834,37 +675,6 @@ static int report__count_other(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
-static void report__print_stats(struct report *r)
-{
-	struct perf_session *s = r->session;
-	u64 total = 0;
-	struct evsel *e;
-
-	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++)
-		total += s->nr_by_type[t];
-	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
-	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++) {
-		const char *name = perf_event__type_name(t);
-
-		if (!s->nr_by_type[t] || !name)
-			continue;
-		printf("%16s events: %10llu  (%4.1f%%)\n", name,
-		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
-	}
-	/* An event that only lost samples (a dummy's) has its lines too. */
-	evlist__for_each_entry(s->evlist, e) {
-		if (!r->hists[e->idx].nr_samples && !r->hists[e->idx].lost_samples)
-			continue;
-		printf("%s stats:\n", evsel__name(e));
-		if (r->hists[e->idx].nr_samples)
-			printf("%16s events: %10llu\n", "SAMPLE",
-			       (unsigned long long)r->hists[e->idx].nr_samples);
-		if (r->hists[e->idx].lost_samples)
-			printf("%16s events: %10llu\n", "LOST_SAMPLES",
-			       (unsigned long long)r->hists[e->idx].lost_samples);
-	}
-}
-
 static int report__task_sample(struct perf_tool *tool, union perf_event *event,
 			       struct perf_sample *sample, struct evsel *evsel,
 			       struct machine *machine)
@@ -893,196 +703,177 @@ static bool report__file_has_callchains(struct report *r)
 	return false;
 }
 
-/* What the options ask for besides the report's own settings. */
-struct report_opts {
-	const char *input, *sort_arg, *fields_arg;
-	bool header, header_only, stats, tasks;
-	struct raw_dump dump;	/* -D */
-};
-
-/* The options into @r and @o: -1 to go on, or the exit status. */
-static int report__parse_options(struct report *r, struct report_opts *o, int argc,
-				 const char **argv)
+static int report__opt_sort(const struct perf_option *opt, const char *arg, int unset)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "call-graph", optional_argument, NULL, 'g' },
-		{ "children", no_argument, NULL, OPT_CHILDREN },
-		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-		{ "inverted", no_argument, NULL, 'G' },
-		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-		{ "show-nr-samples", no_argument, NULL, 'n' },
-		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "comms", required_argument, NULL, OPT_COMM },
-		{ "show-total-period", no_argument, NULL, OPT_SHOW_PERIOD },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "header", no_argument, NULL, OPT_HEADER },
-		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "dump-raw-trace", no_argument, NULL, 'D' },
-		{ "tasks", no_argument, NULL, OPT_TASKS },
-		{ "task", no_argument, NULL, OPT_TASKS },
-		{ "group", no_argument, NULL, OPT_GROUP },
-		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
-		{ "help", no_argument, NULL, 'h' },
-		SYMBOL_CONF_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	char msg[256], *end;
-	int c, err;
+	struct report *r = opt->value;
 
-	callchain_param__init(&r->cc);
-	optind = 1;
-	while ((c = getopt_long(argc, (char **)argv, "+i:s:F:qg::GnC:hDvc:", longopts, NULL)) != -1) {
-		msg[0] = '\0';
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case 's':
-			o->sort_arg = optarg;
-			if (sort_keys__parse(&r->sort, optarg))
-				return 129;
-			break;
-		case 'F':
-			o->fields_arg = optarg;
-			break;
-		case OPT_STDIO:
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case SYMBOL_OPT_DEMANGLE:
-		case SYMBOL_OPT_NO_DEMANGLE:
-		case SYMBOL_OPT_SYMFS:
-		case SYMBOL_OPT_INLINE:
-		case SYMBOL_OPT_NO_INLINE:
-			symbol_conf__option(c, optarg);
-			break;
-		case 'g':
-			/* As the distro takes it: "-g caller" gives -g its argument. */
-			if (!optarg && optind < argc && argv[optind][0] != '-')
-				optarg = (char *)argv[optind++];
-			r->want_callchain = true;
-			if (optarg && callchain_param__parse(&r->cc, optarg, msg, sizeof(msg))) {
-				fprintf(stderr, "perf report: %s\n", msg);
-				return 129;
-			}
-			break;
-		case 'G':
-			r->cc.order = ORDER_CALLER;
-			r->cc.order_set = true;
-			break;
-		case OPT_CHILDREN:
-			r->children = 1;
-			break;
-		case OPT_NO_CHILDREN:
-			r->children = 0;
-			break;
-		case OPT_MAX_STACK:
-			r->max_stack = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || r->max_stack < 0) {
-				fprintf(stderr, "perf report: --max-stack takes a number of frames, "
-					"not '%s'.\n", optarg);
-				return 129;
-			}
-			break;
-		case 'n':
-			r->show_nr = true;
-			break;
-		case OPT_PERCENT_LIMIT:
-			r->percent_limit = strtod(optarg, &end);
-			if (end == optarg || *end) {
-				fprintf(stderr, "perf report: --percent-limit takes a percentage, "
-					"not '%s'.\n", optarg);
-				return 129;
-			}
-			break;
-		case OPT_COMM:
-		case 'c':
-			err = sample_filter__add_comms(&r->filter, optarg, msg, sizeof(msg));
-			goto filter_done;
-		case OPT_SHOW_PERIOD:
-			r->show_period = true;
-			break;
-		case OPT_PID:
-		case OPT_TID:
-			err = sample_filter__add_pids(&r->filter, optarg, c == OPT_TID, msg,
-						      sizeof(msg));
-			goto filter_done;
-		case 'C':
-			err = sample_filter__add_cpus(&r->filter, optarg, msg, sizeof(msg));
-			goto filter_done;
-		case OPT_TIME:
-			free(r->filter.time_arg);
-			r->filter.time_arg = strdup(optarg);
-			err = r->filter.time_arg ? 0 : -ENOMEM;
-filter_done:
-			if (err) {
-				fprintf(stderr, "perf report: %s\n", msg[0] ? msg : strerror(-err));
-				sample_filter__exit(&r->filter);
-				return 129;
-			}
-			break;
-		case OPT_HEADER:
-			o->header = true;
-			break;
-		case OPT_HEADER_ONLY:
-			o->header_only = true;
-			break;
-		case OPT_STATS:
-			o->stats = true;
-			break;
-		case 'D':
-			/* The dump, then the --stats summary, as the distro prints them. */
-			r->tool.dump = &o->dump;
-			o->stats = true;
-			break;
-		case OPT_TASKS:
-			o->tasks = true;
-			break;
-		case OPT_GROUP:
-			r->group = 1;
-			break;
-		case OPT_NO_GROUP:
-			r->group = 0;
-			break;
-		case 'h':
-			usage_with_options(report_usage, report_options);
-			return 0;
-		default:
-			usage_with_options(report_usage, report_options);
-			sample_filter__exit(&r->filter);
-			return 129;
-		}
+	r->opts.sort_arg = arg;
+	return sort_keys__parse(&r->sort, arg) ? -1 : 0;
+}
+
+static int report__opt_call_graph(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct report *r = opt->value;
+	char msg[256] = "";
+
+	r->want_callchain = true;
+	if (arg && callchain_param__parse(&r->cc, arg, msg, sizeof(msg))) {
+		fprintf(stderr, "perf report: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int report__opt_inverted(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct report *r = opt->value;
+
+	r->cc.order = ORDER_CALLER;
+	r->cc.order_set = true;
+	return 0;
+}
+
+/* --children and --group: -1 until given, so the file can decide. */
+static int report__opt_tristate(const struct perf_option *opt, const char *arg, int unset)
+{
+	*(int *)opt->value = !unset;
+	return 0;
+}
+
+static int report__opt_max_stack(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct report *r = opt->value;
+	char *end;
+
+	r->max_stack = (int)strtol(arg, &end, 10);
+	if (end == arg || *end || r->max_stack < 0) {
+		fprintf(stderr, "perf report: --max-stack takes a number of frames, not '%s'.\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int report__opt_percent_limit(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct report *r = opt->value;
+	char *end;
+
+	r->percent_limit = strtod(arg, &end);
+	if (end == arg || *end) {
+		fprintf(stderr, "perf report: --percent-limit takes a percentage, not '%s'.\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const char * const report_usage[] = { "perf report [<options>]", NULL };
+
+/* The help column, for the lines that go on under an option's first. */
+#define HELP_MORE "\n                          "
+
+/* What the options mean together, once all are read: -1 to go on, or the exit status. */
+static int report__options_done(struct report *r, int argc, const char **argv)
+{
+	struct report_opts *o = &r->opts;
+
+	if (o->quiet)
+		quiet = 1;
+	/* The dump, then the --stats summary, as the distro prints them. */
+	if (o->dump_raw) {
+		r->tool.dump = &o->dump;
+		o->stats = true;
 	}
 	/*
 	 * The distro takes one word after the options as a symbol filter, and
 	 * shows its usage for more; there is no symbol filter here.
 	 */
-	if (optind < argc) {
+	if (argc > 0) {
 		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
-			"name is not supported; the file goes after -i.\n", argv[optind]);
-		sample_filter__exit(&r->filter);
+			"name is not supported; the file goes after -i.\n", argv[0]);
 		return 129;
 	}
-	if (o->fields_arg && sort_keys__parse_fields(&r->sort, o->fields_arg, o->sort_arg != NULL)) {
-		sample_filter__exit(&r->filter);
+	if (o->fields_arg && sort_keys__parse_fields(&r->sort, o->fields_arg, o->sort_arg != NULL))
 		return 129;
-	}
 	return -1;
+}
+
+/* The options into @r: -1 to go on, or the exit status. */
+static int report__parse_options(struct report *r, int argc, const char **argv)
+{
+	struct report_opts *o = &r->opts;
+	const struct perf_option options[] = {
+		OPT_STRING('i', "input", &o->input, "file", "input file name (default perf.data)"),
+		OPT_BOOLEAN(0, "stdio", &o->stdio, "use the stdio interface (the only one)"),
+		OPT_CALLBACK('s', "sort", r, "keys",
+			     "sort by key(s): comm,pid,tid,cpu,dso,sym,srcline,trace"
+			     HELP_MORE "(default comm,dso,sym)", report__opt_sort),
+		OPT_STRING('F', "fields", &o->fields_arg, "cols",
+			   "the columns, in order: overhead,overhead_children,sample,"
+			   HELP_MORE "period and sort keys"),
+		{ .type = OPTION_CALLBACK, .short_name = 'g', .long_name = "call-graph",
+		  .value = r, .argh = "print_type,threshold[,print_limit],order,sort_key,value",
+		  .help = "call graphs: graph|flat|fractal|folded|none, a threshold in"
+			  HELP_MORE "percent (0.5), caller|callee, percent|period|count",
+		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_OPTARG_WORD | PARSE_OPT_NONEG,
+		  .callback = report__opt_call_graph },
+		OPT_CALLBACK_NOOPT(0, "children", &r->children,
+				   "add the callchains' callees to each entry (default with -g"
+				   HELP_MORE "data; --no-children: each entry's own samples only)",
+				   report__opt_tristate),
+		{ .type = OPTION_CALLBACK, .short_name = 'G', .long_name = "inverted", .value = r,
+		  .help = "caller-based call graphs (the same as -g caller)",
+		  .flags = PARSE_OPT_NOARG | PARSE_OPT_NONEG, .callback = report__opt_inverted },
+		OPT_CALLBACK(0, "max-stack", r, "n", "use at most n frames of each callchain",
+			     report__opt_max_stack),
+		OPT_BOOLEAN('n', "show-nr-samples", &r->show_nr,
+			    "show the number of samples of each entry"),
+		OPT_BOOLEAN(0, "show-total-period", &r->show_period,
+			    "add a Period column: the period of the line itself"),
+		OPT_CALLBACK_NOOPT(0, "group", &r->group,
+				   "show the events of a group together (default when the file"
+				   HELP_MORE "has groups; --no-group: each event on its own)",
+				   report__opt_tristate),
+		OPT_CALLBACK(0, "percent-limit", r, "n", "hide entries below n percent",
+			     report__opt_percent_limit),
+		OPT_SAMPLE_FILTER('c', "comm", &r->filter, "report", "list",
+				  "only the samples of these comms", sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "comms", &r->filter, "report", "list",
+				  "the same as --comm (the distro's spelling)",
+				  sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "pid", &r->filter, "report", "list",
+				  "only the samples of these process ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER(0, "tid", &r->filter, "report", "list",
+				  "only the samples of these thread ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER('C', "cpu", &r->filter, "report", "list",
+				  "only the samples on these CPUs (e.g. 0,2-3)",
+				  sample_filter__opt_cpu),
+		OPT_SAMPLE_FILTER(0, "time", &r->filter, "report", "range",
+				  "only the samples in start,stop (seconds) or percent slices",
+				  sample_filter__opt_time),
+		OPT_BOOLEAN(0, "header", &o->header, "show the data header first"),
+		OPT_BOOLEAN(0, "header-only", &o->header_only, "show the data header and stop"),
+		OPT_BOOLEAN(0, "stats", &o->stats,
+			    "show the number of records of each type, and samples per event"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump_raw,
+			    "dump every record (offset, bytes, fields), then the --stats summary"),
+		OPT_BOOLEAN(0, "tasks", &o->tasks,
+			    "show the threads as a process tree (pid, tid, ppid, comm)"),
+		{ .type = OPTION_BOOLEAN, .long_name = "task", .value = &o->tasks,
+		  .help = "the same as --tasks (the distro's spelling)", .flags = PARSE_OPT_HIDDEN },
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show warnings or the comment lines"),
+		OPT_INCR('v', "verbose", &verbose,
+			 "be more verbose (show why symbols were not found, ...)"),
+		OPT_SYMBOL_CONF(),
+		OPT_END()
+	};
+
+	callchain_param__init(&r->cc);
+	argc = parse_options(argc, argv, options, report_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	return report__options_done(r, argc, argv);
 }
 
 /* The file, and the options that need to know it: -1 to go on, or the exit status. */
@@ -1220,7 +1011,7 @@ static int report__run_stats(struct report *r, struct report_opts *o)
 	if (raw_dump__exit(&o->dump) && !err)
 		err = -EIO;
 	if (!err)
-		report__print_stats(r);
+		hists__print_stats(r->hists, r->session);
 	else
 		report__read_error(r, o, err);
 	/* A cut or damaged file's counts are shown, and the exit status says so. */
@@ -1274,26 +1065,26 @@ int cmd_report(int argc, const char **argv)
 	struct report r = {
 		.tool = { .sample = report__sample },
 		.children = -1, .max_stack = -1, .group = -1,
+		.opts = { .input = perf_session__default_input(), .dump = { .script = false } },
 	};
-	struct report_opts o = {
-		.input = perf_session__default_input(), .dump = { .script = false },
-	};
+	struct report_opts *o = &r.opts;
 	bool elided;
 	int err;
 
 	sort_keys__init(&r.sort);
 	strset__init(&r.strs, 256);
+	r.srclines.strs = &r.strs;
 	dso_canon__init(&r.canon);
-	err = report__parse_options(&r, &o, argc, argv);
+	err = report__parse_options(&r, argc, argv);
 	if (err < 0)
-		err = report__open(&r, &o);
+		err = report__open(&r, o);
 	if (err >= 0)
 		goto out;
-	report__setup(&r, &o);
+	report__setup(&r, o);
 	trace_seq_init(&r.seq);
-	elided = report__preamble(&r, &o);
+	elided = report__preamble(&r, o);
 	err = 0;
-	if (o.header_only)
+	if (o->header_only)
 		goto out;
 	r.hists = calloc(r.session->evlist->nr_entries, sizeof(*r.hists));
 	if (!r.hists) {
@@ -1302,12 +1093,12 @@ int cmd_report(int argc, const char **argv)
 	}
 	for (int i = 0; i < r.session->evlist->nr_entries; i++)
 		hists__init(&r.hists[i]);
-	if (o.tasks)
-		err = report__run_tasks(&r, &o);
-	else if (o.stats)
-		err = report__run_stats(&r, &o);
+	if (o->tasks)
+		err = report__run_tasks(&r, o);
+	else if (o->stats)
+		err = report__run_stats(&r, o);
 	else
-		err = report__run(&r, &o, elided);
+		err = report__run(&r, o, elided);
 out:
 	report__exit(&r);
 	return err;

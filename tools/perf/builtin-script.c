@@ -837,74 +837,9 @@ static int script__parse_fields(struct script *sc, const char *arg)
 
 static const char * const script_usage[] = { "perf script [<options>]", NULL };
 
-/* Why a sample filter's value was refused, as one line (the usage would bury it). */
-static int script__filter_error(int err, const char *msg)
-{
-	if (!err)
-		return 0;
-	fprintf(stderr, "perf script: %s\n", msg[0] ? msg : strerror(-err));
-	return -1;
-}
-
-static int script__opt_comm(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct script *sc = opt->value;
-	char msg[256] = "";
-
-	return script__filter_error(sample_filter__add_comms(&sc->filter, arg, msg,
-								 sizeof(msg)), msg);
-}
-
-static int script__opt_pid(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct script *sc = opt->value;
-	char msg[256] = "";
-	bool tid = !strcmp(opt->long_name, "tid");
-
-	return script__filter_error(sample_filter__add_pids(&sc->filter, arg, tid, msg,
-								sizeof(msg)), msg);
-}
-
-static int script__opt_cpu(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct script *sc = opt->value;
-	char msg[256] = "";
-
-	return script__filter_error(sample_filter__add_cpus(&sc->filter, arg, msg,
-								sizeof(msg)), msg);
-}
-
-static int script__opt_time(const struct perf_option *opt, const char *arg, int unset)
-{
-	struct script *sc = opt->value;
-
-	/* Read once the file's first and last sample times are known. */
-	free(sc->filter.time_arg);
-	sc->filter.time_arg = strdup(arg);
-	return script__filter_error(sc->filter.time_arg ? 0 : -ENOMEM, "");
-}
-
 static int script__opt_fields(const struct perf_option *opt, const char *arg, int unset)
 {
 	return script__parse_fields(opt->value, arg) ? -1 : 0;
-}
-
-static int script__opt_demangle(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(unset ? SYMBOL_OPT_NO_DEMANGLE : SYMBOL_OPT_DEMANGLE, NULL);
-	return 0;
-}
-
-static int script__opt_inline(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(unset ? SYMBOL_OPT_NO_INLINE : SYMBOL_OPT_INLINE, NULL);
-	return 0;
-}
-
-static int script__opt_symfs(const struct perf_option *opt, const char *arg, int unset)
-{
-	symbol_conf__option(SYMBOL_OPT_SYMFS, arg);
-	return 0;
 }
 
 /* The help column, for the lines that go on under an option's first. */
@@ -956,35 +891,29 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 			    "show times relative to the first sample shown"),
 		OPT_BOOLEAN(0, "deltatime", &sc->deltatime,
 			    "show times relative to the previous sample shown"),
-		OPT_CALLBACK(0, "comm", sc, "list", "only the samples of these comms",
-			     script__opt_comm),
-		OPT_CALLBACK(0, "comms", sc, "list", "the same as --comm (the distro's spelling)",
-			     script__opt_comm),
-		OPT_CALLBACK(0, "pid", sc, "list", "only the samples of these process ids",
-			     script__opt_pid),
-		OPT_CALLBACK(0, "tid", sc, "list", "only the samples of these thread ids",
-			     script__opt_pid),
-		OPT_CALLBACK('C', "cpu", sc, "list", "only the samples on these CPUs (e.g. 0,2-3)",
-			     script__opt_cpu),
-		OPT_CALLBACK(0, "time", sc, "range",
-			     "only the samples in start,stop (seconds, either may be empty),"
-			     HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
-			     HELP_MORE "several separated by commas",
-			     script__opt_time),
+		OPT_SAMPLE_FILTER(0, "comm", &sc->filter, "script", "list",
+				  "only the samples of these comms", sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "comms", &sc->filter, "script", "list",
+				  "the same as --comm (the distro's spelling)",
+				  sample_filter__opt_comm),
+		OPT_SAMPLE_FILTER(0, "pid", &sc->filter, "script", "list",
+				  "only the samples of these process ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER(0, "tid", &sc->filter, "script", "list",
+				  "only the samples of these thread ids", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "script", "list",
+				  "only the samples on these CPUs (e.g. 0,2-3)",
+				  sample_filter__opt_cpu),
+		OPT_SAMPLE_FILTER(0, "time", &sc->filter, "script", "range",
+				  "only the samples in start,stop (seconds, either may be empty),"
+				  HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
+				  HELP_MORE "several separated by commas",
+				  sample_filter__opt_time),
 		OPT_BOOLEAN('q', "quiet", &be_quiet, "do not show warnings"),
 		OPT_INCR('v', "verbose", &verbose,
 			 "be more verbose (show why symbols were not found, ...)"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &dump_raw,
 			    "dump every record (offset, bytes, fields) along with the output"),
-		OPT_CALLBACK_NOOPT(0, "demangle", NULL,
-				   "demangle C++/Rust symbol names (--no-demangle: do not)",
-				   script__opt_demangle),
-		OPT_CALLBACK(0, "symfs", NULL, "dir",
-			     "look for files with symbols relative to this directory",
-			     script__opt_symfs),
-		OPT_CALLBACK_NOOPT(0, "inline", NULL,
-				   "show the inlined functions of unwound frames (--no-inline: do not)",
-				   script__opt_inline),
+		OPT_SYMBOL_CONF(),
 		OPT_END()
 	};
 

@@ -20,6 +20,8 @@
 #include "callchain.h"
 #include "srcline.h"
 #include "symbol.h"
+#include "machine.h"
+#include "unwind.h"
 
 void callchain_param__init(struct callchain_param *p)
 {
@@ -558,4 +560,98 @@ void callchain_root__fprintf(FILE *fp, struct callchain_root *root,
 		break;
 	}
 	free(g.bits);
+}
+
+/*
+ * Room for @nr frames of the sample at hand and for the nr + 1 entries it
+ * credits (its own and one per frame).  A sample without a chain still
+ * credits its own entry, so the first call allocates whatever @nr is.
+ */
+int callchain_frames__room(struct callchain_frames *cf, size_t nr)
+{
+	struct callchain_frame *f;
+	struct hist_entry **s;
+	size_t cap = cf->cap ? cf->cap : 64;
+
+	if (cf->seen && nr <= cf->cap)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	f = realloc(cf->frames, cap * sizeof(*f));
+	if (f)
+		cf->frames = f;
+	s = realloc(cf->seen, (cap + 1) * sizeof(*s));
+	if (s)
+		cf->seen = s;
+	if (!f || !s)
+		return -ENOMEM;
+	cf->cap = cap;
+	return 0;
+}
+
+/*
+ * The sample's callchain resolved, in the order the trees show it, at most
+ * --max-stack frames: as recorded, or with the user part unwound from the
+ * sampled registers and stack (--call-graph dwarf), as perf script shows
+ * it.  An unwound frame where the debug info has inlined functions is
+ * those functions, innermost first, then the one they are in, as in the
+ * distro (unless --no-inline); recorded frames are not expanded, as the
+ * distro's 6.1 does not.  A chain with a context the distro does not know
+ * is dropped whole, as the distro drops it.
+ */
+ssize_t callchain_frames__resolve(struct callchain_frames *cf, struct machine *machine,
+				  struct perf_sample *sample, bool kernel,
+				  const struct callchain_param *cc, int max_stack)
+{
+	size_t nr = 0;
+	bool kmode = kernel;
+	u64 nr_chain;
+	const u64 *chain = unwind__callchain(machine, sample, &nr_chain);
+	bool unwound = chain != sample->callchain;
+
+	if (callchain_frames__room(cf, nr_chain))
+		return -ENOMEM;
+	for (u64 i = 0; i < nr_chain; i++) {
+		u64 ip = chain[i];
+		struct addr_location al;
+		struct symbol *inl[16];
+		int n_inl = 0;
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
+			    ip != (u64)PERF_CONTEXT_USER)
+				return 0;
+			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
+		if (unwound && !kmode)
+			n_inl = srcline__inline_frames(&al, inl, ARRAY_SIZE(inl));
+		if (n_inl > 1 && callchain_frames__room(cf, nr + (size_t)n_inl + (nr_chain - i)))
+			return -ENOMEM;
+		for (int k = 0; k < (n_inl ? n_inl : 1); k++)
+			cf->frames[nr++] = (struct callchain_frame){
+				.dso = al.dso, .sym = n_inl ? inl[k] : al.sym, .ip = ip,
+				.kernel = kmode, .mapped = al.map || (kmode && al.dso),
+				.user_map = al.map != NULL, .addr = al.addr,
+				.sym_addr = al.sym_addr,
+			};
+	}
+	if (cc->order == ORDER_CALLER) {
+		for (size_t i = 0; i < nr / 2; i++) {
+			struct callchain_frame t = cf->frames[i];
+
+			cf->frames[i] = cf->frames[nr - 1 - i];
+			cf->frames[nr - 1 - i] = t;
+		}
+	}
+	if (max_stack >= 0 && nr > (size_t)max_stack)
+		nr = (size_t)max_stack;
+	return (ssize_t)nr;
+}
+
+void callchain_frames__exit(struct callchain_frames *cf)
+{
+	free(cf->frames);
+	free(cf->seen);
 }

@@ -90,4 +90,28 @@ void callchain_root__fprintf(FILE *fp, struct callchain_root *root,
  */
 void callchain_frame__fprint(FILE *fp, const struct callchain_frame *f);
 
+/*
+ * The resolved chain of the sample at hand, and room beside it for the
+ * entries the sample credits (its own and one per frame), reused from one
+ * sample to the next.
+ */
+struct hist_entry;
+struct machine;
+struct perf_sample;
+struct callchain_frames {
+	struct callchain_frame *frames;
+	size_t cap;
+	struct hist_entry **seen;	/* cap + 1 slots */
+};
+int callchain_frames__room(struct callchain_frames *cf, size_t nr);
+/*
+ * @sample's chain resolved into @cf->frames in @cc's order, at most
+ * @max_stack frames (-1: all): the number of frames, 0 for a chain to drop,
+ * or -ENOMEM.
+ */
+ssize_t callchain_frames__resolve(struct callchain_frames *cf, struct machine *machine,
+				  struct perf_sample *sample, bool kernel,
+				  const struct callchain_param *cc, int max_stack);
+void callchain_frames__exit(struct callchain_frames *cf);
+
 #endif

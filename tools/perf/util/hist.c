@@ -5,6 +5,7 @@
 #include "hist.h"
 #include "hash.h"
 #include "machine.h"
+#include "session.h"
 
 static u64 hist_entry__hash(const struct hist_entry *h)
 {
@@ -177,4 +178,34 @@ int hists__name_unnamed(struct hists *h, struct strset *strs)
 	free(v);
 	hashtab__exit(&old);
 	return 0;
+}
+
+void hists__print_stats(const struct hists *hists, struct perf_session *s)
+{
+	u64 total = 0;
+	struct evsel *e;
+
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		total += s->nr_by_type[t];
+	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (u32 t = 0; t < PERF_RECORD_HEADER_MAX; t++) {
+		const char *name = perf_event__type_name(t);
+
+		if (!s->nr_by_type[t] || !name)
+			continue;
+		printf("%16s events: %10llu  (%4.1f%%)\n", name,
+		       (unsigned long long)s->nr_by_type[t], 100.0 * s->nr_by_type[t] / total);
+	}
+	/* An event that only lost samples (a dummy's) has its lines too. */
+	evlist__for_each_entry(s->evlist, e) {
+		if (!hists[e->idx].nr_samples && !hists[e->idx].lost_samples)
+			continue;
+		printf("%s stats:\n", evsel__name(e));
+		if (hists[e->idx].nr_samples)
+			printf("%16s events: %10llu\n", "SAMPLE",
+			       (unsigned long long)hists[e->idx].nr_samples);
+		if (hists[e->idx].lost_samples)
+			printf("%16s events: %10llu\n", "LOST_SAMPLES",
+			       (unsigned long long)hists[e->idx].lost_samples);
+	}
 }

@@ -79,4 +79,12 @@ int hist_entry__append(struct hist_entry *he, const struct callchain_frame *fram
  */
 int hists__name_unnamed(struct hists *h, struct strset *strs);
 
+/*
+ * perf report --stats: the records of session @s by type, with their shares, then
+ * each event's samples and lost samples (@hists by evsel index), as the
+ * distro lays them out.
+ */
+struct perf_session;
+void hists__print_stats(const struct hists *hists, struct perf_session *s);
+
 #endif

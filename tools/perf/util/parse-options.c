@@ -50,7 +50,7 @@ static void opt__fprintf(FILE *fp, const struct perf_option *o)
 	if (opt__takes_arg(o)) {
 		const char *argh = o->argh ? o->argh : "n";
 
-		if (!(o->flags & PARSE_OPT_OPTARG))
+		if (!(o->flags & PARSE_OPT_OPTARG) || (o->flags & PARSE_OPT_OPTARG_WORD))
 			pos += fprintf(fp, " <%s>", argh);
 		else if (o->long_name)
 			pos += fprintf(fp, "[=<%s>]", argh);
@@ -194,6 +194,15 @@ static const char *ctx__next_word(struct parse_ctx *ctx)
 	return ctx->argv[++ctx->i];
 }
 
+/* An optional argument left out: the next word, if @o takes one that is not an option. */
+static const char *ctx__optional_word(struct parse_ctx *ctx, const struct perf_option *o)
+{
+	if (!(o->flags & PARSE_OPT_OPTARG_WORD) || ctx->i + 1 >= ctx->argc ||
+	    ctx->argv[ctx->i + 1][0] == '-')
+		return NULL;
+	return ctx->argv[++ctx->i];
+}
+
 static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 {
 	for (const char *p = word + 1; *p; p++) {
@@ -217,6 +226,8 @@ static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 				arg = p + 1;
 			else if (!(o->flags & PARSE_OPT_OPTARG))
 				arg = ctx__next_word(ctx);
+			else
+				arg = ctx__optional_word(ctx, o);
 			if (!arg && !(o->flags & PARSE_OPT_OPTARG)) {
 				fprintf(ctx->err, " Error: switch `%c' requires a value\n", *p);
 				usage__header(ctx->err, ctx->usage);
@@ -356,7 +367,9 @@ static int parse_long(struct parse_ctx *ctx, const char *word)
 	}
 	if (eq)
 		arg = eq + 1;
-	else if (!unset && opt__takes_arg(o) && !(o->flags & PARSE_OPT_OPTARG)) {
+	else if (!unset && opt__takes_arg(o) && (o->flags & PARSE_OPT_OPTARG))
+		arg = ctx__optional_word(ctx, o);
+	else if (!unset && opt__takes_arg(o)) {
 		arg = ctx__next_word(ctx);
 		if (!arg) {
 			fprintf(ctx->err, " Error: option `%s' requires a value\n", o->long_name);

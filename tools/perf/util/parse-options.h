@@ -29,6 +29,12 @@ enum perf_option_flags {
 	 * usage, as the distro shows it for most of perf record's options.
 	 */
 	PARSE_OPT_SHOW_USAGE = 1 << 4,
+	/*
+	 * With PARSE_OPT_OPTARG: the argument may also be the next word, when
+	 * that is not an option ("-g caller", as the distro takes it); -h
+	 * shows it as the distro does, "<arg>".
+	 */
+	PARSE_OPT_OPTARG_WORD = 1 << 5,
 };
 
 struct perf_option;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sample-filter.h"
+#include "parse-options.h"
 
 static int split(const char *list, char ***out, int *nr)
 {
@@ -304,4 +305,45 @@ void sample_filter__exit(struct sample_filter *f)
 	free(f->times);
 	free(f->time_arg);
 	memset(f, 0, sizeof(*f));
+}
+
+/* A bad value: why, in one line (the usage would bury it). */
+static int opt__error(const struct perf_option *opt, int err, const char *msg)
+{
+	if (!err)
+		return 0;
+	fprintf(stderr, "perf %s: %s\n", (const char *)opt->data, msg[0] ? msg : strerror(-err));
+	return -1;
+}
+
+int sample_filter__opt_comm(const struct perf_option *opt, const char *arg, int unset)
+{
+	char msg[256] = "";
+
+	return opt__error(opt, sample_filter__add_comms(opt->value, arg, msg, sizeof(msg)), msg);
+}
+
+int sample_filter__opt_pid(const struct perf_option *opt, const char *arg, int unset)
+{
+	bool tid = !strcmp(opt->long_name, "tid");
+	char msg[256] = "";
+
+	return opt__error(opt, sample_filter__add_pids(opt->value, arg, tid, msg, sizeof(msg)),
+			  msg);
+}
+
+int sample_filter__opt_cpu(const struct perf_option *opt, const char *arg, int unset)
+{
+	char msg[256] = "";
+
+	return opt__error(opt, sample_filter__add_cpus(opt->value, arg, msg, sizeof(msg)), msg);
+}
+
+int sample_filter__opt_time(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct sample_filter *f = opt->value;
+
+	free(f->time_arg);
+	f->time_arg = strdup(arg);
+	return opt__error(opt, f->time_arg ? 0 : -ENOMEM, "");
 }

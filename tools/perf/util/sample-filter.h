@@ -48,4 +48,21 @@ static inline bool sample_filter__match_cpu(const struct sample_filter *f, int c
 bool sample_filter__match_time(const struct sample_filter *f, u64 time);
 void sample_filter__exit(struct sample_filter *f);
 
+/*
+ * The filters as options of a util/parse-options table: @f is the
+ * struct sample_filter, @cmd the command named in a bad value's message
+ * ("perf CMD: why"); --pid and --tid share one callback, told apart by
+ * their names.  --time is only kept here: sample_filter__set_time() reads
+ * it once the file's span is known.
+ */
+struct perf_option;
+int sample_filter__opt_comm(const struct perf_option *opt, const char *arg, int unset);
+int sample_filter__opt_pid(const struct perf_option *opt, const char *arg, int unset);
+int sample_filter__opt_cpu(const struct perf_option *opt, const char *arg, int unset);
+int sample_filter__opt_time(const struct perf_option *opt, const char *arg, int unset);
+#define OPT_SAMPLE_FILTER(s, l, f, cmd, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (f), \
+	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .callback = (cb), \
+	  .data = (void *)(cmd) }
+
 #endif

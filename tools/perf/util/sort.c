@@ -9,6 +9,7 @@
 #include "machine.h"
 #include "symbol.h"
 #include "srcline.h"
+#include "strset.h"
 
 const char *const sort_key__names[SORT__MAX] = {
 	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
@@ -453,4 +454,33 @@ struct dso *dso_canon__get(struct dso_canon *c, struct dso *dso)
 	c->last = e->dso;
 	c->last_canon = e->canon;
 	return e->canon;
+}
+
+const char *srcline_cache__get(struct srcline_cache *c, const struct callchain_frame *f)
+{
+	u64 addr = f->sym_addr;
+	size_t slot = (size_t)((((uintptr_t)f->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
+		      (ARRAY_SIZE(c->slot) - 1);
+	char buf[PATH_MAX + 64];
+	const char *line;
+
+	if (!f->dso)
+		return strset__intern(c->strs, "??:0");
+	if (c->slot[slot].line && c->slot[slot].dso == f->dso && c->slot[slot].addr == addr)
+		return c->slot[slot].line;
+	if (dso__srcline(f->dso, addr, buf, sizeof(buf))) {
+		if (f->sym)
+			snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
+				 (unsigned long long)(addr - f->sym->start));
+		else
+			snprintf(buf, sizeof(buf), "%s[%llx]", dso__short(f->dso),
+				 (unsigned long long)(f->user_map ? f->addr : f->ip));
+	}
+	line = strset__intern(c->strs, buf);
+	if (line) {
+		c->slot[slot].dso = f->dso;
+		c->slot[slot].addr = addr;
+		c->slot[slot].line = line;
+	}
+	return line;
 }

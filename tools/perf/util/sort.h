@@ -85,4 +85,20 @@ void dso_canon__init(struct dso_canon *c);
 void dso_canon__exit(struct dso_canon *c);
 struct dso *dso_canon__get(struct dso_canon *c, struct dso *dso);
 
+/*
+ * --sort srcline: the last answers, by DSO and address, as the strings of
+ * @strs (interned there, so they live as long as the entries that show them).
+ */
+struct strset;
+struct srcline_cache {
+	struct strset *strs;
+	struct { struct dso *dso; u64 addr; const char *line; } slot[4096];
+};
+/*
+ * The source line of @f's address from the DSO's debug info; without it
+ * "sym+offset", or "dso[address]" outside any symbol; "??:0" outside any
+ * DSO, as the distro names them.  NULL when out of memory.
+ */
+const char *srcline_cache__get(struct srcline_cache *c, const struct callchain_frame *f);
+
 #endif

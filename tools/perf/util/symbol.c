@@ -26,35 +26,29 @@
 const char *symbol__kallsyms_path = "/proc/kallsyms";
 struct symbol_conf symbol_conf;
 
-void symbol_conf__option(int opt, const char *arg)
+int symbol_conf__opt_demangle(const struct perf_option *opt, const char *arg, int unset)
 {
-	switch (opt) {
-	case SYMBOL_OPT_DEMANGLE:
-		symbol_conf.no_demangle = false;
-		break;
-	case SYMBOL_OPT_NO_DEMANGLE:
-		symbol_conf.no_demangle = true;
-		break;
-	case SYMBOL_OPT_INLINE:
-		symbol_conf.no_inline = false;
-		break;
-	case SYMBOL_OPT_NO_INLINE:
-		symbol_conf.no_inline = true;
-		break;
-	case SYMBOL_OPT_SYMFS: {
-		/* "DIR/" and "DIR" mean the same root. */
-		static char root[PATH_MAX];
-		size_t n = strlen(arg);
+	symbol_conf.no_demangle = unset;
+	return 0;
+}
 
-		while (n > 1 && arg[n - 1] == '/')
-			n--;
-		snprintf(root, sizeof(root), "%.*s", (int)n, arg);
-		symbol_conf.symfs = strcmp(root, "/") ? root : "";
-		break;
-	}
-	default:
-		break;
-	}
+int symbol_conf__opt_inline(const struct perf_option *opt, const char *arg, int unset)
+{
+	symbol_conf.no_inline = unset;
+	return 0;
+}
+
+int symbol_conf__opt_symfs(const struct perf_option *opt, const char *arg, int unset)
+{
+	/* "DIR/" and "DIR" mean the same root. */
+	static char root[PATH_MAX];
+	size_t n = strlen(arg);
+
+	while (n > 1 && arg[n - 1] == '/')
+		n--;
+	snprintf(root, sizeof(root), "%.*s", (int)n, arg);
+	symbol_conf.symfs = strcmp(root, "/") ? root : "";
+	return 0;
 }
 
 void dso_table__init(struct dso_table *t)

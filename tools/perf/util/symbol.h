@@ -86,29 +86,24 @@ struct symbol_conf {
 extern struct symbol_conf symbol_conf;
 
 /*
- * The options every reading command shares, for its getopt_long() table:
+ * The options every reading command shares, for its option table:
  * --demangle / --no-demangle, --symfs=DIR and --inline / --no-inline, as
- * the distro spells them.
+ * the distro spells them.  The callbacks set symbol_conf.
  */
-enum {
-	SYMBOL_OPT_DEMANGLE = 0x1000,
-	SYMBOL_OPT_NO_DEMANGLE,
-	SYMBOL_OPT_SYMFS,
-	SYMBOL_OPT_INLINE,
-	SYMBOL_OPT_NO_INLINE,
-};
-#define SYMBOL_CONF_LONGOPTS						\
-	{ "demangle", no_argument, NULL, SYMBOL_OPT_DEMANGLE },		\
-	{ "no-demangle", no_argument, NULL, SYMBOL_OPT_NO_DEMANGLE },	\
-	{ "symfs", required_argument, NULL, SYMBOL_OPT_SYMFS },		\
-	{ "inline", no_argument, NULL, SYMBOL_OPT_INLINE },		\
-	{ "no-inline", no_argument, NULL, SYMBOL_OPT_NO_INLINE }
-#define SYMBOL_CONF_USAGE						\
-	"    --no-demangle     do not demangle C++/Rust symbol names",	\
-	"    --symfs <dir>     look for files with symbols relative to this directory", \
-	"    --no-inline       do not show the inlined functions of unwound frames"
-/* Takes one of the SYMBOL_OPT_* options. */
-void symbol_conf__option(int opt, const char *arg);
+struct perf_option;
+int symbol_conf__opt_demangle(const struct perf_option *opt, const char *arg, int unset);
+int symbol_conf__opt_inline(const struct perf_option *opt, const char *arg, int unset);
+int symbol_conf__opt_symfs(const struct perf_option *opt, const char *arg, int unset);
+#define OPT_SYMBOL_CONF()							\
+	OPT_CALLBACK_NOOPT(0, "demangle", NULL,					\
+			   "demangle C++/Rust symbol names (--no-demangle: do not)",	\
+			   symbol_conf__opt_demangle),				\
+	OPT_CALLBACK(0, "symfs", NULL, "dir",					\
+		     "look for files with symbols relative to this directory",	\
+		     symbol_conf__opt_symfs),					\
+	OPT_CALLBACK_NOOPT(0, "inline", NULL,					\
+			   "show the inlined functions of unwound frames (--no-inline: do not)", \
+			   symbol_conf__opt_inline)
 
 /* Test hook: where kernel symbols come from (default "/proc/kallsyms"). */
 extern const char *symbol__kallsyms_path;
