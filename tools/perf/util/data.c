@@ -120,6 +120,16 @@ static int perf_data__open_new(const char *path, pid_t *holder)
 		err = -EBUSY;
 		goto out_free;
 	}
+	/*
+	 * The new file takes the name by rename(2), which would replace a
+	 * device node, a fifo or a socket there (-o /dev/null as root made
+	 * /dev/null a regular file): such a name is refused, not replaced.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		err = -ENOTSUP;
+		goto out_free;
+	}
 	if (asprintf(&old, "%s.old", path) < 0) {
 		old = NULL;
 		err = -ENOMEM;

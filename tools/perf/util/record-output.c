@@ -114,6 +114,10 @@ static int record_output__create(struct record_output *out)
 		pr_err("Cannot create %s: the working directory was removed while recording. "
 		       "Stop this recorder and start it again in an existing directory, or with "
 		       "an absolute -o.\n", path);
+	else if (err == -ENOTSUP)
+		pr_err("Cannot write the output file %s: it is a device, a fifo or a socket, "
+		       "which perf record does not replace. Choose a regular file with -o, or "
+		       "-o - for a stream on standard output.\n", path);
 	else if (err)
 		pr_err("Cannot create the output file %s: %s\n%s", path, strerror(-err),
 		       err == -ENOENT ? "Its directory does not exist: create it or choose "

@@ -34,6 +34,16 @@ grep -qx "Workload failed: cannot run './bad-interp': No such file or directory"
 expect_error "-p of a missing pid" -e cpu-clock -p 999999999
 expect_error "-o in a missing dir" -e cpu-clock -o /nonexistent/dir/x.data -- true
 expect_error "missing option argument" -e
+# A device, a fifo or a socket at -o is refused and left as it was: the new
+# file takes its name by rename(2), which would have replaced the node.
+mkfifo out.fifo
+expect_error "-o a fifo" -e cpu-clock -o out.fifo -- true
+[ -p out.fifo ] || fail "-o a fifo: the fifo was replaced"
+grep -q 'out.fifo: it is a device, a fifo or a socket' err.txt || fail "-o a fifo: $(cat err.txt)"
+if [ "$(id -u)" -eq 0 ] && mknod -m 666 null.dev c 1 3 2>/dev/null; then
+	expect_error "-o a device" -e cpu-clock -o null.dev -- true
+	[ -c null.dev ] || fail "-o a device: the device node was replaced"
+fi
 expect_error "unknown option" --bogus-option -- true
 expect_error "nothing to record"
 expect_error "bad --switch-output" --switch-output=soon -e cpu-clock -- true
