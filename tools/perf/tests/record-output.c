@@ -150,14 +150,20 @@ static int expand(const char *data, u64 size, char *back, size_t cap, size_t *le
 	if (zstd_reader__init(&r, 1 << 20))
 		return -1;
 	while (pos + sizeof(struct perf_event_header) <= size) {
-		const struct perf_event_header *h = (const void *)(data + pos);
-		const void *p = h;
-		size_t n = h->size;
+		/*
+		 * A COMPRESSED record's size is its zstd frame's, not a multiple
+		 * of 8, so the next header may sit at any address: copied out.
+		 */
+		struct perf_event_header h;
+		const void *p = data + pos;
+		size_t n;
 
-		if (!h->size)
+		memcpy(&h, data + pos, sizeof(h));
+		n = h.size;
+		if (!h.size)
 			break;
-		if (h->type == PERF_RECORD_COMPRESSED) {
-			if (zstd_reader__decompress(&r, h + 1, h->size - sizeof(*h)))
+		if (h.type == PERF_RECORD_COMPRESSED) {
+			if (zstd_reader__decompress(&r, data + pos + sizeof(h), h.size - sizeof(h)))
 				break;
 			p = r.buf;
 			n = r.len;
@@ -166,9 +172,9 @@ static int expand(const char *data, u64 size, char *back, size_t cap, size_t *le
 			break;
 		memcpy(back + *len, p, n);
 		*len += n;
-		if (h->type == PERF_RECORD_COMPRESSED)
+		if (h.type == PERF_RECORD_COMPRESSED)
 			zstd_reader__consume(&r, n);
-		pos += h->size;
+		pos += h.size;
 	}
 	zstd_reader__exit(&r);
 	return pos == size ? 0 : -1;
