@@ -146,10 +146,16 @@ pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwar
 # must match one of its patterns.
 DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks \]$'
 SCRIPT_LINE='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[a-z_]+:[a-z_]+: .*$'
+# The worked example's last three lines are whatever the machine did last:
+# often the recorder's own syscalls (as the README shows), but they may be
+# a -g sample of its cycles event (cpu-clock without a PMU), whose period
+# and name head a call chain that the tail cuts.
+SAMPLE_HEAD='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[0-9]+ +(cycles|cpu-clock): *$'
 PATTERNS='worked-record|nopmu|^The cycles event is not supported here \(no hardware PMU\?\), falling back to cpu-clock\.$
 worked-kill|must|^\[ perf record: dump data: Woken up [0-9,]+ times? \]$
 worked-kill|must|'"$DUMP_MSG"'
 worked-script|every|'"$SCRIPT_LINE"'
+worked-script|every|'"$SAMPLE_HEAD"'
 worked-script|every|^	 *[0-9a-f]+ .* \(.*\)$
 worked-script|every|^$
 worked-archive|must|^\$ tar xvf perf\.data\.[0-9]{16}\.tar\.bz2 -C ~/\.debug$
