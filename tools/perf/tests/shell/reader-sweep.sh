@@ -49,7 +49,7 @@ first_dump() {
 # record <perf> <prefix>: records the current row ($name $kind $opts $wl)
 # into <prefix>-<name>.data; exit status 0 when that file is there.
 record() {
-	local p=$1 f=$2-$name.data err=$2-$name.err rec w dump reply
+	local p=$1 f=$2-$name.data err=$2-$name.err rec w dump reply rc
 	local -a o w_args
 
 	eval "o=($opts)"
@@ -82,7 +82,12 @@ record() {
 					 o+=('--control=fifo:ctl,ack'); }
 		"$p" record -q -o "$f" "${o[@]}" -- "${w_args[@]}" >/dev/null 2>"$err" &
 		rec=$!
-		(wait_recording $rec) >/dev/null 2>&1 || { wait $rec; return 1; }
+		if ! (wait_recording $rec) >/dev/null 2>>"$err"; then
+			kill -INT $rec 2>/dev/null
+			wait $rec
+			echo "(the sweep) recorder status $? after it never got to recording" >>"$err"
+			return 1
+		fi
 		# A moment of samples (not a synchronisation: any number will do).
 		sleep 0.3
 		if [ $kind = usr2 ]; then
@@ -99,12 +104,20 @@ record() {
 		timeout $REC_T tail --pid=$rec -f /dev/null
 		kill -INT $rec 2>/dev/null
 		wait $rec
-		[ -n "$dump" ] && mv "$dump" "$f"
+		rc=$?
+		if [ -z "$dump" ]; then
+			echo "(the sweep) no dump from the $kind request; recorder status $rc" >>"$err"
+			rm -f "$f".[0-9]*
+			return 1
+		fi
+		mv "$dump" "$f"
 		rm -f "$f".[0-9]*
 		;;
 	dump)
 		timeout $REC_T "$p" record -q -o "$f" "${o[@]}" -- "${w_args[@]}" >/dev/null 2>"$err"
+		rc=$?
 		dump=$(ls "$f".[0-9]* 2>/dev/null | head -1)
+		[ -n "$dump" ] || echo "(the sweep) no dump; recorder status $rc" >>"$err"
 		[ -n "$dump" ] && mv "$dump" "$f"
 		rm -f "$f".[0-9]*
 		;;
@@ -238,7 +251,7 @@ sweep_row() {
 		read_all "o-$name.data"
 	else
 		n_rec_fail=$((n_rec_fail + 1))
-		problem "RECORD FAILED (ours): $name: $(head -2 "o-$name.err" 2>/dev/null)"
+		problem "RECORD FAILED (ours): $name: $(grep -v '^$' "o-$name.err" 2>/dev/null | tail -2)"
 	fi
 	[[ ,$flags, == *,ours,* ]] && return 0
 	if record "$ORACLE" d; then
