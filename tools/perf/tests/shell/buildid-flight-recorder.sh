@@ -1,32 +1,14 @@
 #!/bin/bash
 # Build-id cache: a flight-recorder dump taken after its program was replaced names the old code
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/hot-prog.sh"
 need_root
 need_oracle
 command -v gcc >/dev/null || skip "gcc is not installed"
 own_tmpd buildid-fr
 
-# v2 puts a function of the same size in front of the hot one, so v1's
-# addresses fall inside "inserted" if anyone reads v2 for v1's samples.
-write_prog() {
-	cat >prog.c <<EOC
-volatile unsigned long sink;
-$2
-__attribute__((noinline)) void hot_original(void)
-{
-	for (unsigned long i = 0; i < 100000000UL; i++)
-		sink += i * 7;
-}
-int main(void) { hot_original(); return 0; }
-EOC
-	gcc -O1 -fno-inline -o "$1" prog.c || fail "gcc"
-}
-write_prog prog ''
-write_prog prog.new '__attribute__((noinline)) void inserted(void)
-{
-	for (unsigned long i = 0; i < 100000000UL; i++)
-		sink += i * 7;
-}'
+hot_prog prog plain 100000000
+hot_prog prog.new inserted 100000000
 
 "$PERF" record -e cpu-clock --overwrite --switch-output -a -m 1M -o fr.data 2>rec.err &
 rec=$!

@@ -8,26 +8,12 @@
 # --symfs, --buildid-dir / PERF_BUILDID_DIR, -N, -B, a cache that cannot be
 # written, and a corrupt ELF file in the cache.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/hot-prog.sh"
 need_root
 command -v gcc >/dev/null || skip "gcc is not installed"
 own_tmpd buildid-rebuild
 
-# v1: the hot function is hot_original.  v2 inserts a function of the same
-# size in front of it, so v1's addresses fall inside "inserted".
-write_prog() {
-	cat >prog.c <<EOF
-volatile unsigned long sink;
-$1
-__attribute__((noinline)) void hot_original(void)
-{
-	for (unsigned long i = 0; i < 150000000UL; i++)
-		sink += i * 7;
-}
-int main(void) { hot_original(); return 0; }
-EOF
-	gcc -O1 -fno-inline -o prog prog.c || fail "gcc"
-}
-write_prog ''
+hot_prog prog plain 150000000
 $PERF record -q -e cpu-clock -o v1.data ./prog || fail "record v1"
 bid=$($PERF buildid-list -i v1.data 2>/dev/null | awk '$2 ~ /\/prog$/ {print $1}')
 [ -n "$bid" ] || bid=$("$ORACLE" buildid-list -i v1.data 2>/dev/null | awk '$2 ~ /\/prog$/ {print $1}')
@@ -45,11 +31,7 @@ prog_syms() { awk '$NF ~ /prog\)$/ {print $(NF-1)}' | sort | uniq -c | sort -rn;
 $PERF script -F ip,sym,dso -i v1.data 2>/dev/null | prog_syms >v1.syms
 grep -q ' hot_original$' v1.syms || { cat v1.syms; fail "v1: no samples in hot_original"; }
 
-write_prog '__attribute__((noinline)) void inserted(void)
-{
-	for (unsigned long i = 0; i < 150000000UL; i++)
-		sink += i * 7;
-}'
+hot_prog prog inserted 150000000
 $PERF script -F ip,sym,dso -i v1.data 2>script.err | prog_syms >v2.syms
 cmp -s v1.syms v2.syms || { diff v1.syms v2.syms; fail "rebuilt: our symbols changed"; }
 $PERF report --stdio -i v1.data >ours.rep 2>/dev/null || fail "report"
