@@ -24,6 +24,7 @@
 #include "build-id.h"
 #include "dso-hits.h"
 #include "hash.h"
+#include "hashtab.h"
 #include "strset.h"
 #include "debug.h"
 #include "page-size.h"
@@ -227,44 +228,53 @@ void perf_header_info__exit(struct perf_header_info *info)
  * and after the first dump each costs a stat() here, not a build-id read.
  */
 struct cached_file {
-	struct cached_file *next;
 	dev_t dev;
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
 };
 
-#define CACHED_FILE_BUCKETS 512
-static struct cached_file *cached_files[CACHED_FILE_BUCKETS];
+static u64 cached_file__hash(const void *entry, void *ctx)
+{
+	const struct cached_file *c = entry;
+
+	return u64__hash(c->ino ^ c->dev * 31);
+}
+
+static bool cached_file__equal(const void *entry, const void *key, void *ctx)
+{
+	const struct cached_file *a = entry, *b = key;
+
+	return a->ino == b->ino && a->dev == b->dev && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+static struct hashtab cached_files = {
+	.size = sizeof(struct cached_file), .min_cap = 64,
+	.hash = cached_file__hash, .equal = cached_file__equal,
+};
 static bool cache_warned, vdso_cached, kernel_cached;
 
-static struct cached_file **cached_file__slot(const struct stat *st)
+static struct cached_file cached_file__of(const struct stat *st)
 {
-	return &cached_files[(st->st_ino ^ st->st_dev * 31) % CACHED_FILE_BUCKETS];
+	return (struct cached_file){
+		.dev = st->st_dev, .ino = st->st_ino, .size = st->st_size, .mtime = st->st_mtim,
+	};
 }
 
 static bool cached_file__known(const struct stat *st)
 {
-	for (struct cached_file *c = *cached_file__slot(st); c; c = c->next)
-		if (c->ino == st->st_ino && c->dev == st->st_dev && c->size == st->st_size &&
-		    c->mtime.tv_sec == st->st_mtim.tv_sec &&
-		    c->mtime.tv_nsec == st->st_mtim.tv_nsec)
-			return true;
-	return false;
+	struct cached_file key = cached_file__of(st);
+
+	return hashtab__find(&cached_files, &key, cached_file__hash(&key, NULL)) != NULL;
 }
 
 static void cached_file__remember(const struct stat *st)
 {
-	struct cached_file *c = malloc(sizeof(*c)), **slot = cached_file__slot(st);
+	struct cached_file c = cached_file__of(st);
 
-	if (!c)
-		return;		/* only costs a repeated add next time */
-	c->dev = st->st_dev;
-	c->ino = st->st_ino;
-	c->size = st->st_size;
-	c->mtime = st->st_mtim;
-	c->next = *slot;
-	*slot = c;
+	if (!cached_file__known(st))	/* out of memory only costs a repeated add */
+		hashtab__add(&cached_files, &c, cached_file__hash(&c, NULL));
 }
 
 static void cache__warn(const char *what, int err)
@@ -283,38 +293,41 @@ static void cache__warn(const char *what, int err)
  * for the whole run.
  */
 struct mapped_id {
-	struct mapped_id *next;
 	char *name;
 	u8 bid[BUILD_ID_SIZE];
 	int len;
 };
 
-#define MAPPED_ID_BUCKETS 1024
-static struct mapped_id *mapped_ids[MAPPED_ID_BUCKETS];
+static u64 mapped_id__hash(const void *entry, void *ctx)
+{
+	return str__hash(((const struct mapped_id *)entry)->name);
+}
+
+static bool mapped_id__equal(const void *entry, const void *key, void *ctx)
+{
+	return !strcmp(((const struct mapped_id *)entry)->name, key);
+}
+
+static struct hashtab mapped_ids = {
+	.size = sizeof(struct mapped_id), .min_cap = 256,
+	.hash = mapped_id__hash, .equal = mapped_id__equal,
+};
 
 static struct mapped_id *mapped_id__find(const char *name)
 {
-	struct mapped_id *m = mapped_ids[str__hash(name) % MAPPED_ID_BUCKETS];
-
-	while (m && strcmp(m->name, name))
-		m = m->next;
-	return m;
+	return hashtab__find(&mapped_ids, name, str__hash(name));
 }
 
+/* @name's entry, added if new; valid until the next one is added. */
 static struct mapped_id *mapped_id__get(const char *name)
 {
-	struct mapped_id *m = mapped_id__find(name);
-	size_t slot = str__hash(name) % MAPPED_ID_BUCKETS;
+	struct mapped_id *m = mapped_id__find(name), new = { .name = NULL };
 
-	if (m)
+	if (m || !(new.name = strdup(name)))
 		return m;
-	m = calloc(1, sizeof(*m));
-	if (!m || !(m->name = strdup(name))) {
-		free(m);
-		return NULL;
-	}
-	m->next = mapped_ids[slot];
-	mapped_ids[slot] = m;
+	m = hashtab__add(&mapped_ids, &new, str__hash(name));
+	if (!m)
+		free(new.name);
 	return m;
 }
 
@@ -326,43 +339,57 @@ static struct mapped_id *mapped_id__get(const char *name)
  * replaced by a deploy is a new inode, so a new entry.
  */
 struct seen_mapping {
-	struct seen_mapping *next;
 	u32 maj, min;
 	u64 ino, ino_generation;
-	char name[];
+	char *name;
 };
 
-#define SEEN_MAPPING_BUCKETS 1024
-static struct seen_mapping *seen_mappings[SEEN_MAPPING_BUCKETS];
-
-static size_t seen_mapping__slot(const struct perf_record_mmap2 *mm)
+static u64 seen_mapping__hash(const void *entry, void *ctx)
 {
-	return (str__hash(mm->filename) ^ mm->ino * 31) % SEEN_MAPPING_BUCKETS;
+	const struct seen_mapping *s = entry;
+
+	return str__hash(s->name) ^ u64__hash(s->ino);
+}
+
+static bool seen_mapping__equal(const void *entry, const void *key, void *ctx)
+{
+	const struct seen_mapping *a = entry, *b = key;
+
+	return a->ino == b->ino && a->maj == b->maj && a->min == b->min &&
+	       a->ino_generation == b->ino_generation && !strcmp(a->name, b->name);
+}
+
+static struct hashtab seen_mappings = {
+	.size = sizeof(struct seen_mapping), .min_cap = 256,
+	.hash = seen_mapping__hash, .equal = seen_mapping__equal,
+};
+
+/* The key of @mm: it borrows the record's file name. */
+static struct seen_mapping seen_mapping__of(const struct perf_record_mmap2 *mm)
+{
+	return (struct seen_mapping){
+		.maj = mm->maj, .min = mm->min, .ino = mm->ino,
+		.ino_generation = mm->ino_generation, .name = (char *)mm->filename,
+	};
 }
 
 static bool seen_mapping__find(const struct perf_record_mmap2 *mm)
 {
-	for (struct seen_mapping *s = seen_mappings[seen_mapping__slot(mm)]; s; s = s->next)
-		if (s->ino == mm->ino && s->maj == mm->maj && s->min == mm->min &&
-		    s->ino_generation == mm->ino_generation && !strcmp(s->name, mm->filename))
-			return true;
-	return false;
+	struct seen_mapping key = seen_mapping__of(mm);
+
+	return hashtab__find(&seen_mappings, &key, seen_mapping__hash(&key, NULL)) != NULL;
 }
 
 static void seen_mapping__add(const struct perf_record_mmap2 *mm)
 {
-	size_t len = strlen(mm->filename) + 1, slot = seen_mapping__slot(mm);
-	struct seen_mapping *s = malloc(sizeof(*s) + len);
+	struct seen_mapping s = seen_mapping__of(mm);
 
-	if (!s)
-		return;		/* only costs the lookup again next time */
-	s->maj = mm->maj;
-	s->min = mm->min;
-	s->ino = mm->ino;
-	s->ino_generation = mm->ino_generation;
-	memcpy(s->name, mm->filename, len);
-	s->next = seen_mappings[slot];
-	seen_mappings[slot] = s;
+	if (seen_mapping__find(mm))
+		return;
+	s.name = strdup(mm->filename);
+	/* Out of memory only costs the lookup again next time. */
+	if (s.name && !hashtab__add(&seen_mappings, &s, seen_mapping__hash(&s, NULL)))
+		free(s.name);
 }
 
 /*
