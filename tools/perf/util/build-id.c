@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "build-id.h"
 #include "hash.h"
+#include "hashtab.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -46,7 +47,6 @@ int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size)
  * mtime), so a file replaced on disk is read afresh.
  */
 struct build_id_cache_entry {
-	struct build_id_cache_entry *next;
 	char *path;
 	dev_t dev;
 	ino_t ino;
@@ -56,56 +56,59 @@ struct build_id_cache_entry {
 	u8 bid[BUILD_ID_SIZE];
 };
 
-#define BUILD_ID_CACHE_BUCKETS 256
-static struct build_id_cache_entry *build_id_cache[BUILD_ID_CACHE_BUCKETS];
-
-static unsigned int build_id_cache__hash(const char *path)
+/* By path; a file replaced at that path is another entry (equal() says). */
+static u64 build_id_cache__hash(const void *entry, void *ctx)
 {
-	return str__hash(path) % BUILD_ID_CACHE_BUCKETS;
+	return str__hash(((const struct build_id_cache_entry *)entry)->path);
 }
+
+static bool build_id_cache__equal(const void *entry, const void *key, void *ctx)
+{
+	const struct build_id_cache_entry *a = entry, *b = key;
+
+	return a->dev == b->dev && a->ino == b->ino && a->fsize == b->fsize &&
+	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
+	       !strcmp(a->path, b->path);
+}
+
+static struct hashtab build_id_cache = {
+	.size = sizeof(struct build_id_cache_entry), .min_cap = 64,
+	.hash = build_id_cache__hash, .equal = build_id_cache__equal,
+};
 
 static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size);
 
-int filename__read_build_id(const char *path, u8 *bid, size_t size)
+static int build_id_cache__answer(const struct build_id_cache_entry *e, u8 *bid, size_t size)
 {
-	struct build_id_cache_entry *e;
-	unsigned int h = build_id_cache__hash(path);
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -errno;
-	for (e = build_id_cache[h]; e; e = e->next) {
-		if (strcmp(e->path, path) || e->dev != st.st_dev || e->ino != st.st_ino ||
-		    e->fsize != st.st_size || e->mtime.tv_sec != st.st_mtim.tv_sec ||
-		    e->mtime.tv_nsec != st.st_mtim.tv_nsec)
-			continue;
-		if (e->len > 0) {
-			if ((size_t)e->len > size)
-				return -ENOSPC;
-			memcpy(bid, e->bid, e->len);
-		}
-		return e->len;
-	}
-	e = calloc(1, sizeof(*e));
-	if (e)
-		e->path = strdup(path);
-	if (!e || !e->path) {
-		free(e);
-		return filename__read_build_id_uncached(path, bid, size);
-	}
-	e->dev = st.st_dev;
-	e->ino = st.st_ino;
-	e->fsize = st.st_size;
-	e->mtime = st.st_mtim;
-	e->len = filename__read_build_id_uncached(path, e->bid, sizeof(e->bid));
-	e->next = build_id_cache[h];
-	build_id_cache[h] = e;
 	if (e->len > 0) {
 		if ((size_t)e->len > size)
 			return -ENOSPC;
 		memcpy(bid, e->bid, e->len);
 	}
 	return e->len;
+}
+
+int filename__read_build_id(const char *path, u8 *bid, size_t size)
+{
+	struct build_id_cache_entry key, *e;
+	struct stat st;
+	u64 hash = str__hash(path);
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	key = (struct build_id_cache_entry){
+		.path = (char *)path, .dev = st.st_dev, .ino = st.st_ino,
+		.fsize = st.st_size, .mtime = st.st_mtim,
+	};
+	e = hashtab__find(&build_id_cache, &key, hash);
+	if (e)
+		return build_id_cache__answer(e, bid, size);
+	key.len = filename__read_build_id_uncached(path, key.bid, sizeof(key.bid));
+	key.path = strdup(path);
+	/* Out of memory costs only a read of the file next time. */
+	if (key.path && !hashtab__add(&build_id_cache, &key, hash))
+		free(key.path);
+	return build_id_cache__answer(&key, bid, size);
 }
 
 int build_id__from_phdrs(Elf *elf, u8 *bid, size_t size)
