@@ -170,8 +170,7 @@ static int test__build_id_cache(void)
 	ret = TEST_OK;
 	perf_header_info__exit(&info);
 	buildid_dir__set(NULL);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (test__rm_rf(dir))
 		ret = TEST_FAIL;
 	return ret;
 }
@@ -306,7 +305,7 @@ DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, many pages,
 /* Kernel symbols of a kernel that is not running come from the cache, or not at all. */
 static int test__kallsyms_by_build_id(void)
 {
-	char dir[] = "/tmp/perf-test-kcache.XXXXXX", file[PATH_MAX + 32], cmd[PATH_MAX + 16];
+	char dir[] = "/tmp/perf-test-kcache.XXXXXX", file[PATH_MAX + 32];
 	u8 other[BUILD_ID_SIZE];
 	struct dso_table t;
 	struct dso *d;
@@ -355,8 +354,7 @@ out:
 	dso_table__exit(&t);
 out_rm:
 	buildid_dir__set(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
+	if (test__rm_rf(dir))
 		ret = TEST_FAIL;
 	return ret;
 }

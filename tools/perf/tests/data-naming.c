@@ -63,15 +63,6 @@ static int read_back(const char *dir, const char *name, char *buf, size_t size)
 	return 0;
 }
 
-static void rm_rf(const char *dir)
-{
-	char cmd[4200];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", dir);
-}
-
 static int test__data_rotate(void)
 {
 	char tmpl[] = "/tmp/perf-rotate-XXXXXX", path[4200];
@@ -120,7 +111,7 @@ static int test__data_rotate(void)
 		goto out;
 	ret = TEST_OK;
 out:
-	rm_rf(dir);
+	test__rm_rf(dir);
 	return ret;
 }
 DEFINE_SUITE(data_rotate, "perf.data rotation keeps the newest N dumps only");
@@ -235,7 +226,7 @@ out_close:
 	free(dump);
 	perf_data__close(&data);
 out:
-	rm_rf(dir);
+	test__rm_rf(dir);
 	return ret;
 }
 DEFINE_SUITE(data_create, "perf.data creation keeps perf.data.old, switch renames, the name stays held");

@@ -1,8 +1,11 @@
 /*
  * For tests that write a small perf.data by hand and check what a command
- * prints for it.
+ * prints for it, and that clean up a directory of their own.
  */
+#define _XOPEN_SOURCE 700
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,4 +67,21 @@ void test__chain_sample_attr(struct perf_event_attr *attr)
 	attr->size = sizeof(*attr);
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+}
+
+static int rm_rf__one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int test__rm_rf(const char *dir)
+{
+	if (nftw(dir, rm_rf__one, 16, FTW_DEPTH | FTW_PHYS)) {
+		fprintf(stderr, "could not remove %s\n", dir);
+		return -1;
+	}
+	return 0;
 }

@@ -59,6 +59,8 @@ void test__chain_sample_attr(struct perf_event_attr *attr);
 /* A perf.data at @path with one attr (no ids) and @records as its data; 0 or -1. */
 int test__write_perf_data(const char *path, const struct perf_event_attr *attr,
 			  const void *records, size_t len);
+/* Removes @dir and all below it (symbolic links not followed); 0 or -1, said. */
+int test__rm_rf(const char *dir);
 /* Runs a command with its standard output into @out (NUL-terminated); its exit status. */
 int test__run_captured(int (*cmd)(int, const char **), int argc, const char **argv,
 		       char *out, size_t size);
