@@ -48,27 +48,32 @@ check_maps() {
 	[ "$unknown" -eq 0 ] || fail "$1: $unknown samples without a map (a thread without its process's maps?)"
 }
 
+# Streams with `perf record "$@"` until the threads are released: $1 names
+# the case, $2 is how many threads it follows, each with its own ring buffer
+# and its own event fd by the time the recorder polls.
+record_released() {
+	local what=$1 n=$2
+
+	shift 2
+	"$PERF" record "$@" 2>rec.err &
+	R=$!
+	wait_polling $R
+	[ "$(nr_buffers $R)" -eq "$n" ] || fail "$what: $(nr_buffers $R) ring buffers for $n threads"
+	[ "$(nr_event_fds $R)" -eq "$n" ] || fail "$what: $(nr_event_fds $R) event fds for $n threads"
+	release_threads
+	wait $R || { cat rec.err; fail "$what: record failed"; }
+}
+
 # 1. -p, streaming: one buffer and one cpu -1 event per thread, no inherit.
 start_threads 8 40
-"$PERF" record --per-thread -e cpu-clock -c 1000000 -p $W -o p.data 2>rec.err &
-R=$!
-wait_polling $R
-[ "$(nr_buffers $R)" -eq 8 ] || fail "-p: $(nr_buffers $R) ring buffers for 8 threads"
-[ "$(nr_event_fds $R)" -eq 8 ] || fail "-p: $(nr_event_fds $R) event fds for 8 threads"
-release_threads
-wait $R || { cat rec.err; fail "-p: record failed"; }
+record_released -p 8 --per-thread -e cpu-clock -c 1000000 -p $W -o p.data
 oracle_ok "p.data: evlist" evlist -v -i p.data | grep -q 'inherit: 1' && fail "-p: events inherit"
 check_tids p.data 8 10
 
 # 2. -t: only the threads named.
 start_threads 8 20
 tids=$(ls /proc/$W/task | sort -n | sed -n '2,4p' | paste -sd,)
-"$PERF" record --per-thread -e cpu-clock -c 1000000 -t "$tids" -o t.data 2>rec.err &
-R=$!
-wait_polling $R
-[ "$(nr_buffers $R)" -eq 3 ] || fail "-t: $(nr_buffers $R) ring buffers for 3 threads"
-release_threads
-wait $R || { cat rec.err; fail "-t: record failed"; }
+record_released -t 3 --per-thread -e cpu-clock -c 1000000 -t "$tids" -o t.data
 check_tids t.data 3 5
 [ "$(awk '{ print $2 }' tids.txt | paste -sd,)" = "$tids" ] || fail "-t: other threads than $tids"
 
@@ -101,12 +106,7 @@ check_maps "$dump"
 
 # 5. 64 threads, streaming and a flight-recorder dump at exit.
 start_threads 64 10
-"$PERF" record --per-thread -e cpu-clock -c 1000000 -m 8 -p $W -o p64.data 2>rec.err &
-R=$!
-wait_polling $R
-[ "$(nr_buffers $R)" -eq 64 ] || fail "64 threads: $(nr_buffers $R) ring buffers"
-release_threads
-wait $R || { cat rec.err; fail "64 threads: record failed"; }
+record_released "64 threads" 64 --per-thread -e cpu-clock -c 1000000 -m 8 -p $W -o p64.data
 check_tids p64.data 64 3
 
 start_threads 64 10
