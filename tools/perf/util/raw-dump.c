@@ -506,6 +506,124 @@ static u32 record__min_size(u32 type)
 	}
 }
 
+/* Records the kernel lost: by the ring buffer (LOST) or before it (LOST_SAMPLES). */
+static void dump__lost(struct raw_dump *d, const union perf_event *ev,
+		       const struct perf_sample *sample)
+{
+	if (ev->header.type == PERF_RECORD_LOST)
+		dump__printf(d, ": id:%llu: lost:%llu\n", (unsigned long long)ev->lost.id,
+			     (unsigned long long)ev->lost.lost);
+	else
+		dump__printf(d, ": id:%llu: lost samples :%llu\n", (unsigned long long)sample->id,
+			     (unsigned long long)ev->lost_samples.lost);
+}
+
+/* Report has no handler for it, and says so; script's ends the line with the map. */
+static void dump__cpu_map_record(struct raw_dump *d, const union perf_event *ev)
+{
+	dump__printf(d, ": ");
+	dump__cpu_map(d, (const unsigned char *)ev + 8, ev->header.size - 8);
+	if (!d->script)
+		dump__printf(d, ": unhandled!\n");
+}
+
+static void dump__ksymbol(struct raw_dump *d, const union perf_event *ev)
+{
+	size_t room = ev->header.size - sizeof(ev->ksymbol);
+
+	dump__printf(d, " addr %llx len %u type %u flags 0x%x name %.*s\n",
+		     (unsigned long long)ev->ksymbol.addr, ev->ksymbol.len,
+		     ev->ksymbol.ksym_type, ev->ksymbol.flags,
+		     (int)strnlen(ev->ksymbol.name, room), ev->ksymbol.name);
+}
+
+static void dump__aux(struct raw_dump *d, const union perf_event *ev)
+{
+	const u64 *q = (const u64 *)ev;
+
+	dump__printf(d, " offset: %#llx size: %#llx flags: %#llx [%s%s%s]\n",
+		     (unsigned long long)q[1], (unsigned long long)q[2],
+		     (unsigned long long)q[3], (q[3] & PERF_AUX_FLAG_TRUNCATED) ? "T" : "",
+		     (q[3] & PERF_AUX_FLAG_OVERWRITE) ? "O" : "",
+		     (q[3] & PERF_AUX_FLAG_PARTIAL) ? "P" : "");
+}
+
+/*
+ * A task's count at its exit (record -s): pid, tid, then the count and
+ * what read_format adds, read where the distro reads them (value, times,
+ * id, lost), named by the record's event.
+ */
+static void dump__read(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
+		       const struct perf_sample *sample)
+{
+	const u32 *w = (const u32 *)ev;
+	const u64 *q = (const u64 *)ev;
+	struct evsel *e = perf_session__evsel_by_id(s, sample->id);
+	u64 rf;
+
+	if (!e)
+		e = evlist__first(s->evlist);
+	rf = e ? e->attr.read_format : 0;
+	dump__printf(d, ": %d %d %s %llu\n", (int)w[2], (int)w[3],
+		     e ? evsel__name(e) : "unknown", (unsigned long long)q[2]);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		dump__printf(d, "... time enabled : %llu\n", (unsigned long long)q[3]);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		dump__printf(d, "... time running : %llu\n", (unsigned long long)q[4]);
+	if (rf & PERF_FORMAT_ID)
+		dump__printf(d, "... id           : %llu\n", (unsigned long long)q[5]);
+	if (rf & PERF_FORMAT_LOST)
+		dump__printf(d, "... lost         : %llu\n", (unsigned long long)q[6]);
+	/* Script has no handler for it, and says so. */
+	if (d->script)
+		dump__printf(d, ": unhandled!\n");
+}
+
+static void dump__cgroup(struct raw_dump *d, const union perf_event *ev)
+{
+	const u64 *q = (const u64 *)ev;
+
+	dump__printf(d, " cgroup: %llu %.*s\n", (unsigned long long)q[1],
+		     (int)strnlen((const char *)(q + 2), ev->header.size - 16),
+		     (const char *)(q + 2));
+}
+
+/*
+ * The records whose line carries nothing past their name: what the
+ * distro's handler (or its lack of one) ends the line with.
+ */
+static void dump__nameonly(struct raw_dump *d, const union perf_event *ev)
+{
+	const u64 *q = (const u64 *)ev;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_STAT_ROUND:
+		dump__printf(d, "\n... time %llu, type %s\n: unhandled!\n", (unsigned long long)q[2],
+			     q[1] == 1 ? "FINAL" : "INTERVAL");
+		break;
+	/* The distro ends these without a newline: the next record's blank line ends them. */
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		/* Script's handler ends the line no more than the ones above. */
+		if (!d->script)
+			dump__printf(d, ": unhandled!\n");
+		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		dump__printf(d, "\n");
+		break;
+	default:
+		/* Nothing in the distro's perf report or script reads these. */
+		dump__printf(d, ": unhandled!\n");
+		break;
+	}
+}
+
 /* The rest of the decoded line, after "PERF_RECORD_<name>". */
 static void dump__fields(struct raw_dump *d, struct perf_session *s, const union perf_event *ev,
 			 const struct perf_sample *sample)
@@ -513,7 +631,6 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 	u16 misc = ev->header.misc;
 	/* The record as words, for the fixed-size ones; sizes were checked by the session. */
 	const u32 *w = (const u32 *)ev;
-	const u64 *q = (const u64 *)ev;
 
 	if (ev->header.size < record__min_size(ev->header.type)) {
 		dump__printf(d, ": record too short for its type\n");
@@ -539,22 +656,12 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 			     (int)ev->fork.ppid, (int)ev->fork.ptid);
 		break;
 	case PERF_RECORD_LOST:
-		dump__printf(d, ": id:%llu: lost:%llu\n", (unsigned long long)ev->lost.id,
-			     (unsigned long long)ev->lost.lost);
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		dump__printf(d, ": id:%llu: lost samples :%llu\n", (unsigned long long)sample->id,
-			     (unsigned long long)ev->lost_samples.lost);
+		dump__lost(d, ev, sample);
 		break;
-	case PERF_RECORD_KSYMBOL: {
-		size_t room = ev->header.size - sizeof(ev->ksymbol);
-
-		dump__printf(d, " addr %llx len %u type %u flags 0x%x name %.*s\n",
-			     (unsigned long long)ev->ksymbol.addr, ev->ksymbol.len,
-			     ev->ksymbol.ksym_type, ev->ksymbol.flags,
-			     (int)strnlen(ev->ksymbol.name, room), ev->ksymbol.name);
+	case PERF_RECORD_KSYMBOL:
+		dump__ksymbol(d, ev);
 		break;
-	}
 	case PERF_RECORD_BPF_EVENT:
 		dump__printf(d, " type %u, flags %u, id %u\n", ev->bpf.type, ev->bpf.flags,
 			     ev->bpf.id);
@@ -568,10 +675,7 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 			dump__printf(d, ": unhandled!\n");
 		break;
 	case PERF_RECORD_CPU_MAP:
-		dump__printf(d, ": ");
-		dump__cpu_map(d, (const unsigned char *)ev + 8, ev->header.size - 8);
-		if (!d->script)
-			dump__printf(d, ": unhandled!\n");
+		dump__cpu_map_record(d, ev);
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
 		dump__event_update(d, ev);
@@ -590,67 +694,16 @@ static void dump__fields(struct raw_dump *d, struct perf_session *s, const union
 		dump__printf(d, " pid: %u tid: %u\n", w[2], w[3]);
 		break;
 	case PERF_RECORD_AUX:
-		dump__printf(d, " offset: %#llx size: %#llx flags: %#llx [%s%s%s]\n",
-			     (unsigned long long)q[1], (unsigned long long)q[2],
-			     (unsigned long long)q[3], (q[3] & PERF_AUX_FLAG_TRUNCATED) ? "T" : "",
-			     (q[3] & PERF_AUX_FLAG_OVERWRITE) ? "O" : "",
-			     (q[3] & PERF_AUX_FLAG_PARTIAL) ? "P" : "");
+		dump__aux(d, ev);
 		break;
-	case PERF_RECORD_READ: {
-		/*
-		 * A task's count at its exit (record -s): pid, tid, then the
-		 * count and what read_format adds, read where the distro reads
-		 * them (value, times, id, lost), named by the record's event.
-		 */
-		struct evsel *e = perf_session__evsel_by_id(s, sample->id);
-		u64 rf;
-
-		if (!e)
-			e = evlist__first(s->evlist);
-		rf = e ? e->attr.read_format : 0;
-		dump__printf(d, ": %d %d %s %llu\n", (int)w[2], (int)w[3],
-			     e ? evsel__name(e) : "unknown", (unsigned long long)q[2]);
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			dump__printf(d, "... time enabled : %llu\n", (unsigned long long)q[3]);
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			dump__printf(d, "... time running : %llu\n", (unsigned long long)q[4]);
-		if (rf & PERF_FORMAT_ID)
-			dump__printf(d, "... id           : %llu\n", (unsigned long long)q[5]);
-		if (rf & PERF_FORMAT_LOST)
-			dump__printf(d, "... lost         : %llu\n", (unsigned long long)q[6]);
-		/* Script has no handler for it, and says so. */
-		if (d->script)
-			dump__printf(d, ": unhandled!\n");
+	case PERF_RECORD_READ:
+		dump__read(d, s, ev, sample);
 		break;
-	}
 	case PERF_RECORD_CGROUP:
-		dump__printf(d, " cgroup: %llu %.*s\n", (unsigned long long)q[1],
-			     (int)strnlen((const char *)(q + 2), ev->header.size - 16),
-			     (const char *)(q + 2));
-		break;
-	case PERF_RECORD_STAT_ROUND:
-		dump__printf(d, "\n... time %llu, type %s\n: unhandled!\n", (unsigned long long)q[2],
-			     q[1] == 1 ? "FINAL" : "INTERVAL");
-		break;
-	/* The distro ends these without a newline: the next record's blank line ends them. */
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_HEADER_BUILD_ID:
-	case PERF_RECORD_HEADER_EVENT_TYPE:
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		/* Script's handler ends the line no more than the ones above. */
-		if (!d->script)
-			dump__printf(d, ": unhandled!\n");
-		break;
-	case PERF_RECORD_FINISHED_ROUND:
-		dump__printf(d, "\n");
+		dump__cgroup(d, ev);
 		break;
 	default:
-		/* Nothing in the distro's perf report or script reads these. */
-		dump__printf(d, ": unhandled!\n");
+		dump__nameonly(d, ev);
 		break;
 	}
 }
