@@ -131,29 +131,14 @@ static int sample__regs(struct sample_cursor *c, u64 mask, u64 *abi, u64 **regs)
 	return 0;
 }
 
-int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_event *event,
-			struct perf_sample *sample)
+/* Read the next word into v, or fail the whole parse: the record ended early. */
+#define GET(dst) do { if (cursor__u64(c, &v)) return -EFAULT; dst; } while (0)
+
+/* The fixed words ahead of READ: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD. */
+static int sample__parse_head(struct sample_cursor *c, u64 type, struct perf_sample *sample)
 {
-	u64 type = attr->sample_type;
-	struct sample_cursor c;
 	u64 v;
 
-	sample__init(sample, event);
-	if (event->header.size < sizeof(event->header) || event->header.size % sizeof(u64))
-		return -EFAULT;
-	if (event->header.type != PERF_RECORD_SAMPLE) {
-		if (!attr->sample_id_all)
-			return 0;
-		return sample__parse_id_trailer(type, event, sample);
-	}
-
-	/* Without PERIOD in the sample, every sample stands for the fixed -c period. */
-	if (!attr->freq && attr->sample_period)
-		sample->period = attr->sample_period;
-	c.p = (const u64 *)((const char *)event + sizeof(event->header));
-	c.end = (const u64 *)((const char *)event + event->header.size);
-
-#define GET(dst) do { if (cursor__u64(&c, &v)) return -EFAULT; dst; } while (0)
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		GET(sample->id = v);
 	if (type & PERF_SAMPLE_IP)
@@ -172,58 +157,78 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 		GET(sample->cpu = (u32)v);
 	if (type & PERF_SAMPLE_PERIOD)
 		GET(sample->period = v);
-	if ((type & PERF_SAMPLE_READ) && sample__read(&c, attr->read_format, sample))
+	return 0;
+}
+
+/* nr, then nr addresses, left in the record. */
+static int sample__callchain(struct sample_cursor *c, struct perf_sample *sample)
+{
+	u64 v;
+
+	GET(sample->nr_callchain = v);
+	if (cursor__need(c, v))
 		return -EFAULT;
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		GET(sample->nr_callchain = v);
-		if (cursor__need(&c, v))
-			return -EFAULT;
-		sample->callchain = (u64 *)c.p;
-		c.p += v;
-	}
-	if (type & PERF_SAMPLE_RAW) {
-		/* A u32 size, the data, and padding up to the next u64. */
-		u32 raw_size;
-		u64 words;
+	sample->callchain = (u64 *)c->p;
+	c->p += v;
+	return 0;
+}
 
-		if (cursor__need(&c, 1))
-			return -EFAULT;
-		memcpy(&raw_size, c.p, sizeof(raw_size));
-		words = PERF_ALIGN((u64)raw_size + sizeof(u32), sizeof(u64)) / sizeof(u64);
-		if (cursor__need(&c, words))
-			return -EFAULT;
-		sample->raw_size = raw_size;
-		sample->raw_data = (char *)c.p + sizeof(u32);
-		c.p += words;
-	}
-	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		u64 nr;
+/* A u32 size, the data, and padding up to the next u64. */
+static int sample__raw(struct sample_cursor *c, struct perf_sample *sample)
+{
+	u32 raw_size;
+	u64 words;
 
-		GET(nr = v);
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			GET((void)v);
-		/* Each entry is from, to and a flags word. */
-		if (nr > (u64)(c.end - c.p) / 3)
-			return -EFAULT;
-		c.p += nr * 3;
-	}
-	if ((type & PERF_SAMPLE_REGS_USER) &&
-	    sample__regs(&c, attr->sample_regs_user, &sample->user_regs_abi, &sample->user_regs))
+	if (cursor__need(c, 1))
 		return -EFAULT;
-	sample->user_regs_mask = attr->sample_regs_user;
-	if (type & PERF_SAMPLE_STACK_USER) {
-		u64 size;
+	memcpy(&raw_size, c->p, sizeof(raw_size));
+	words = PERF_ALIGN((u64)raw_size + sizeof(u32), sizeof(u64)) / sizeof(u64);
+	if (cursor__need(c, words))
+		return -EFAULT;
+	sample->raw_size = raw_size;
+	sample->raw_data = (char *)c->p + sizeof(u32);
+	c->p += words;
+	return 0;
+}
 
-		GET(size = v);
-		if (size) {
-			if (size % sizeof(u64) || cursor__need(&c, size / sizeof(u64) + 1))
-				return -EFAULT;
-			sample->user_stack = (void *)c.p;
-			c.p += size / sizeof(u64);
-			/* The dynamic size: how much of the copy is real stack. */
-			GET(sample->user_stack_size = min_t(u64, v, size));
-		}
-	}
+/* nr, the hw index when asked for, then the entries: skipped, nothing reads them. */
+static int sample__branch_stack(struct sample_cursor *c, u64 branch_sample_type)
+{
+	u64 nr, v;
+
+	GET(nr = v);
+	if (branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+		GET((void)v);
+	/* Each entry is from, to and a flags word. */
+	if (nr > (u64)(c->end - c->p) / 3)
+		return -EFAULT;
+	c->p += nr * 3;
+	return 0;
+}
+
+/* The copy's size, the copy, then (if there was one) how much of it is real stack. */
+static int sample__stack_user(struct sample_cursor *c, struct perf_sample *sample)
+{
+	u64 size, v;
+
+	GET(size = v);
+	if (!size)
+		return 0;
+	if (size % sizeof(u64) || cursor__need(c, size / sizeof(u64) + 1))
+		return -EFAULT;
+	sample->user_stack = (void *)c->p;
+	c->p += size / sizeof(u64);
+	GET(sample->user_stack_size = min_t(u64, v, size));
+	return 0;
+}
+
+/* What follows the user stack: WEIGHT* through AUX. */
+static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_attr *attr,
+			      struct perf_sample *sample)
+{
+	u64 type = attr->sample_type;
+	u64 v;
+
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		GET(sample->weight = v);
 	/* The struct: a 32-bit weight, then two 16-bit latencies. */
@@ -237,7 +242,7 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 	if (type & PERF_SAMPLE_TRANSACTION)
 		GET(sample->transaction = v);
 	if ((type & PERF_SAMPLE_REGS_INTR) &&
-	    sample__regs(&c, attr->sample_regs_intr, &sample->intr_regs_abi, &sample->intr_regs))
+	    sample__regs(c, attr->sample_regs_intr, &sample->intr_regs_abi, &sample->intr_regs))
 		return -EFAULT;
 	if (type & PERF_SAMPLE_PHYS_ADDR)
 		GET(sample->phys_addr = v);
@@ -251,11 +256,51 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 		u64 size;
 
 		GET(size = v);
-		if (size > (u64)(c.end - c.p) * sizeof(u64))
+		if (size > (u64)(c->end - c->p) * sizeof(u64))
 			return -EFAULT;
 	}
-#undef GET
 	return 0;
+}
+#undef GET
+
+int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_event *event,
+			struct perf_sample *sample)
+{
+	u64 type = attr->sample_type;
+	struct sample_cursor cur, *c = &cur;
+
+	sample__init(sample, event);
+	if (event->header.size < sizeof(event->header) || event->header.size % sizeof(u64))
+		return -EFAULT;
+	if (event->header.type != PERF_RECORD_SAMPLE) {
+		if (!attr->sample_id_all)
+			return 0;
+		return sample__parse_id_trailer(type, event, sample);
+	}
+
+	/* Without PERIOD in the sample, every sample stands for the fixed -c period. */
+	if (!attr->freq && attr->sample_period)
+		sample->period = attr->sample_period;
+	c->p = (const u64 *)((const char *)event + sizeof(event->header));
+	c->end = (const u64 *)((const char *)event + event->header.size);
+
+	if (sample__parse_head(c, type, sample))
+		return -EFAULT;
+	if ((type & PERF_SAMPLE_READ) && sample__read(c, attr->read_format, sample))
+		return -EFAULT;
+	if ((type & PERF_SAMPLE_CALLCHAIN) && sample__callchain(c, sample))
+		return -EFAULT;
+	if ((type & PERF_SAMPLE_RAW) && sample__raw(c, sample))
+		return -EFAULT;
+	if ((type & PERF_SAMPLE_BRANCH_STACK) && sample__branch_stack(c, attr->branch_sample_type))
+		return -EFAULT;
+	if ((type & PERF_SAMPLE_REGS_USER) &&
+	    sample__regs(c, attr->sample_regs_user, &sample->user_regs_abi, &sample->user_regs))
+		return -EFAULT;
+	sample->user_regs_mask = attr->sample_regs_user;
+	if ((type & PERF_SAMPLE_STACK_USER) && sample__stack_user(c, sample))
+		return -EFAULT;
+	return sample__parse_tail(c, attr, sample);
 }
 
 /*
