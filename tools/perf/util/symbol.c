@@ -591,10 +591,6 @@ static int elf__add_plt(Elf *elf, struct sym_builder *b)
 	return err;
 }
 
-/*
- * Adds the symbols of one ELF file to @b: .symtab, else .dynsym.  For the
- * DSO's own file also its segments, PLT names and build id (*@id, hex).
- */
 /* Whether a label in section @ndx is a place of code or data, as the distro takes labels. */
 static bool elf__label_section_ok(Elf *elf, size_t ndx)
 {
@@ -611,10 +607,107 @@ static bool elf__label_section_ok(Elf *elf, size_t ndx)
 	return name && strstr(name, "data");
 }
 
+/* The PT_LOAD segments, by which file offsets become addresses. */
+static int elf__load_segs(struct dso *dso, Elf *elf, size_t nr_phdr)
+{
+	dso->segs = calloc(nr_phdr ? nr_phdr : 1, sizeof(*dso->segs));
+	if (!dso->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr_phdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		dso->segs[dso->nr_segs].offset = ph.p_offset;
+		dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
+		dso->segs[dso->nr_segs].size = ph.p_filesz;
+		dso->segs[dso->nr_segs].memsz = ph.p_memsz;
+		dso->nr_segs++;
+	}
+	return 0;
+}
+
+static void elf__find_symtabs(Elf *elf, Elf_Scn **symtab, Elf_Scn **dynsym)
+{
+	Elf_Scn *scn = NULL;
+
+	*symtab = *dynsym = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			*symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			*dynsym = scn;
+	}
+}
+
+/* Whether @sym, named @name, is one the distro would name samples by. */
+static bool elf__sym_wanted(Elf *elf, const GElf_Sym *sym, const char *name)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE || !sym->st_value)
+		return false;
+	if (!name || !*name)
+		return false;
+	/*
+	 * Labels (no type) count too, in code and in data, as the distro
+	 * counts them: in a section that executes or whose name says data,
+	 * not in .bss (the _end marker).
+	 */
+	if (type == STT_NOTYPE)
+		return name[0] != '.' && name[0] != '$' && elf__label_section_ok(elf, sym->st_shndx);
+	/* Objects too: data addresses (page faults) are named, as in the distro. */
+	return type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT;
+}
+
+/* Adds the wanted symbols of the table in @scn to @b, demangled unless told not to. */
+static int elf__add_symtab(Elf *elf, Elf_Scn *scn, struct sym_builder *b)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	GElf_Shdr sh;
+	size_t nr;
+	int err = 0;
+
+	if (!gelf_getshdr(scn, &sh) || !data || !sh.sh_entsize)
+		return -EINVAL;
+	nr = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < nr && !err; i++) {
+		GElf_Sym sym;
+		const char *name;
+		char *demangled;
+		int bind;
+
+		if (!gelf_getsym(data, i, &sym))
+			break;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!elf__sym_wanted(elf, &sym, name))
+			continue;
+		bind = GELF_ST_BIND(sym.st_info);
+		demangled = symbol_conf.no_demangle ? NULL :
+			symbol__demangle(name, symbol_conf.demangle_params);
+		if (demangled)
+			name = demangled;
+		err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name, strlen(name),
+				   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
+		if (!err)
+			b->syms[b->nr - 1].object = GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
+		free(demangled);
+	}
+	return err;
+}
+
+/*
+ * Adds the symbols of one ELF file to @b: .symtab, else .dynsym.  For the
+ * DSO's own file also its segments, PLT names and build id (*@id, hex).
+ */
 static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 			  struct sym_builder *b, bool *has_symtab, char *id, size_t id_len)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Elf_Scn *scn, *symtab, *dynsym;
 	GElf_Ehdr ehdr;
 	size_t nr_phdr;
 	Elf *elf;
@@ -631,91 +724,19 @@ static int elf__load_syms(struct dso *dso, const char *path, bool main_file,
 		goto out;
 	}
 	if (main_file) {
-		dso->segs = calloc(nr_phdr ? nr_phdr : 1, sizeof(*dso->segs));
-		if (!dso->segs) {
-			err = -ENOMEM;
+		err = elf__load_segs(dso, elf, nr_phdr);
+		if (err)
 			goto out;
-		}
-		for (size_t i = 0; i < nr_phdr; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			dso->segs[dso->nr_segs].offset = ph.p_offset;
-			dso->segs[dso->nr_segs].vaddr = ph.p_vaddr;
-			dso->segs[dso->nr_segs].size = ph.p_filesz;
-			dso->segs[dso->nr_segs].memsz = ph.p_memsz;
-			dso->nr_segs++;
-		}
 		elf__build_id(elf, id, id_len);
 		err = elf__add_plt(elf, b);
 		if (err)
 			goto out;
 	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynsym = scn;
-	}
+	elf__find_symtabs(elf, &symtab, &dynsym);
 	*has_symtab = symtab != NULL;
 	scn = symtab ? symtab : main_file ? dynsym : NULL;
-	if (scn) {
-		GElf_Shdr sh;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t nr;
-
-		if (!gelf_getshdr(scn, &sh) || !data || !sh.sh_entsize) {
-			err = -EINVAL;
-			goto out;
-		}
-		nr = sh.sh_size / sh.sh_entsize;
-		for (size_t i = 0; i < nr; i++) {
-			GElf_Sym sym;
-			const char *name;
-			char *demangled;
-			int type, bind;
-
-			if (!gelf_getsym(data, i, &sym))
-				break;
-			type = GELF_ST_TYPE(sym.st_info);
-			bind = GELF_ST_BIND(sym.st_info);
-			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-			    !sym.st_value)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			/*
-			 * Labels (no type) count too, in code and in data, as the
-			 * distro counts them: in a section that executes or whose
-			 * name says data, not in .bss (the _end marker).
-			 */
-			if (type == STT_NOTYPE) {
-				if (name[0] == '.' || name[0] == '$' || !elf__label_section_ok(elf, sym.st_shndx))
-					continue;
-			} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
-				/* Objects too: data addresses (page faults) are named, as in the distro. */
-				continue;
-			}
-			demangled = symbol_conf.no_demangle ? NULL :
-				symbol__demangle(name, symbol_conf.demangle_params);
-			if (demangled)
-				name = demangled;
-			err = builder__add(b, sym.st_value, sym.st_value + sym.st_size, name,
-					   strlen(name),
-					   bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1);
-			if (!err)
-				b->syms[b->nr - 1].object = type == STT_OBJECT;
-			free(demangled);
-			if (err)
-				goto out;
-		}
-	}
+	if (scn)
+		err = elf__add_symtab(elf, scn, b);
 out:
 	if (elf)
 		elf_end(elf);
