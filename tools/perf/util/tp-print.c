@@ -257,6 +257,127 @@ static int tp__str_arg(struct tep_event *ev, struct tep_print_arg *arg, struct t
 	return 0;
 }
 
+/* A conversion as written: its flags, width, length and letter. */
+struct tp_conv {
+	bool left, zero, alt;
+	unsigned int width;
+	int ls;		/* length: -2 hh, -1 h, 0 none, 1 l z Z, 2 ll L */
+	char conv;
+};
+
+/*
+ * Reads the conversion after the '%' at @f into @c and returns where it
+ * ends, or NULL for a width past what the fast path prints.
+ */
+static const char *tp_conv__parse(const char *f, struct tp_conv *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (;; f++) {
+		if (*f == '-')
+			c->left = true;
+		else if (*f == '0')
+			c->zero = true;
+		else if (*f == '#')
+			c->alt = true;
+		else
+			break;
+	}
+	while (isdigit((unsigned char)*f)) {
+		c->width = c->width * 10 + (*f++ - '0');
+		if (c->width > TP_MAX_WIDTH)
+			return NULL;
+	}
+	if (f[0] == 'h' && f[1] == 'h') {
+		c->ls = -2;
+		f += 2;
+	} else if (f[0] == 'l' && f[1] == 'l') {
+		c->ls = 2;
+		f += 2;
+	} else if (*f == 'h') {
+		c->ls = -1;
+		f++;
+	} else if (*f == 'l' || *f == 'z' || *f == 'Z') {
+		c->ls = 1;
+		f++;
+	} else if (*f == 'L') {
+		c->ls = 2;
+		f++;
+	}
+	c->conv = *f++;
+	return f;
+}
+
+static struct tp_op *tp_prog__compile_int(struct tp_prog *prog, struct tep_event *ev,
+					  struct tep_print_arg *arg, const struct tp_conv *c,
+					  int *err)
+{
+	struct tp_op *op = tp_prog__add_op(prog, TP_OP_INT);
+	char conv = c->conv;
+
+	if (!op) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = tp__int_arg(ev, arg, &op->offset, &op->size);
+	if (*err)
+		return NULL;
+	op->spec.base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X') ? 16 : 10;
+	op->spec.bits = c->ls == -2 ? 8 : c->ls == -1 ? 16 : c->ls == 0 ? 32 : 64;
+	op->spec.is_signed = conv == 'd' || conv == 'i';
+	op->spec.upper = conv == 'X';
+	op->spec.left = c->left;
+	op->spec.zero = c->zero && !c->left;
+	op->spec.alt = c->alt;
+	op->spec.width = c->width;
+	/* The common spellings get a shorter way (raw_syscalls is all %ld and %lx). */
+	if (op->spec.bits == 64 && !c->width && !c->alt && conv != 'X' && conv != 'o')
+		op->plain = conv == 'x' ? 'x' : op->spec.is_signed ? 'd' : 'u';
+	return op;
+}
+
+/* @next: what follows the 'p', whose suffixes libtraceevent formats with its own helpers. */
+static struct tp_op *tp_prog__compile_ptr(struct tp_prog *prog, struct tep_event *ev,
+					  struct tep_print_arg *arg, char next, int *err)
+{
+	struct tp_op *op;
+
+	/* %pS, %pM, %pI4, ... */
+	*err = -EOPNOTSUPP;
+	if (next && strchr("FfSsMmIiUh", next))
+		return NULL;
+	op = tp_prog__add_op(prog, TP_OP_PTR);
+	if (!op) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = tp__int_arg(ev, arg, &op->offset, &op->size);
+	return *err ? NULL : op;
+}
+
+static struct tp_op *tp_prog__compile_str(struct tp_prog *prog, struct tep_event *ev,
+					  struct tep_print_arg *arg, const struct tp_conv *c,
+					  int *err)
+{
+	struct tp_op *op;
+
+	*err = -EOPNOTSUPP;
+	if (c->alt || c->ls || prog->nr_dynstr == TP_MAX_DYNSTR)
+		return NULL;
+	op = tp_prog__add_op(prog, TP_OP_STR);
+	if (!op) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = tp__str_arg(ev, arg, op);
+	if (*err)
+		return NULL;
+	op->left = c->left;
+	op->width = c->width;
+	if (op->kind == TP_OP_DYNSTR)
+		prog->nr_dynstr++;
+	return op;
+}
+
 /*
  * One conversion at *@fmt (a '%' not followed by another) with the next
  * argument.  Only spellings printf and libtraceevent read the same way are
@@ -265,101 +386,34 @@ static int tp__str_arg(struct tep_event *ev, struct tep_print_arg *arg, struct t
 static int tp_prog__compile_conv(struct tp_prog *prog, struct tep_event *ev, const char **fmt,
 				 struct tep_print_arg **argp)
 {
-	const char *f = *fmt + 1;
-	bool left = false, zero = false, alt = false;
-	unsigned int width = 0;
-	int ls = 0;
+	struct tp_conv c;
 	struct tp_op *op;
-	char conv;
-	u32 end;
+	const char *f;
 	int err;
+	u32 end;
 
-	for (;; f++) {
-		if (*f == '-')
-			left = true;
-		else if (*f == '0')
-			zero = true;
-		else if (*f == '#')
-			alt = true;
-		else
-			break;
-	}
-	while (isdigit((unsigned char)*f)) {
-		width = width * 10 + (*f++ - '0');
-		if (width > TP_MAX_WIDTH)
-			return -EOPNOTSUPP;
-	}
-	if (f[0] == 'h' && f[1] == 'h') {
-		ls = -2;
-		f += 2;
-	} else if (f[0] == 'l' && f[1] == 'l') {
-		ls = 2;
-		f += 2;
-	} else if (*f == 'h') {
-		ls = -1;
-		f++;
-	} else if (*f == 'l' || *f == 'z' || *f == 'Z') {
-		ls = 1;
-		f++;
-	} else if (*f == 'L') {
-		ls = 2;
-		f++;
-	}
-	conv = *f++;
+	f = tp_conv__parse(*fmt + 1, &c);
+	if (!f)
+		return -EOPNOTSUPP;
 	if (!*argp)
 		return -EOPNOTSUPP;	/* libtraceevent marks the event as failed */
 
-	switch (conv) {
+	switch (c.conv) {
 	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
-		op = tp_prog__add_op(prog, TP_OP_INT);
-		if (!op)
-			return -ENOMEM;
-		err = tp__int_arg(ev, *argp, &op->offset, &op->size);
-		if (err)
-			return err;
-		op->spec.base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X') ? 16 : 10;
-		op->spec.bits = ls == -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
-		op->spec.is_signed = conv == 'd' || conv == 'i';
-		op->spec.upper = conv == 'X';
-		op->spec.left = left;
-		op->spec.zero = zero && !left;
-		op->spec.alt = alt;
-		op->spec.width = width;
-		/* The common spellings get a shorter way (raw_syscalls is all %ld and %lx). */
-		if (op->spec.bits == 64 && !width && !alt && conv != 'X' && conv != 'o')
-			op->plain = conv == 'x' ? 'x' : op->spec.is_signed ? 'd' : 'u';
+		op = tp_prog__compile_int(prog, ev, *argp, &c, &err);
 		break;
 	case 'p':
-		/* %pS, %pM, %pI4, ...: formatted by libtraceevent's own helpers. */
-		if (*f && strchr("FfSsMmIiUh", *f))
-			return -EOPNOTSUPP;
-		op = tp_prog__add_op(prog, TP_OP_PTR);
-		if (!op)
-			return -ENOMEM;
-		err = tp__int_arg(ev, *argp, &op->offset, &op->size);
-		if (err)
-			return err;
+		op = tp_prog__compile_ptr(prog, ev, *argp, *f, &err);
 		break;
 	case 's':
-		if (alt || ls)
-			return -EOPNOTSUPP;
-		if (prog->nr_dynstr == TP_MAX_DYNSTR)
-			return -EOPNOTSUPP;
-		op = tp_prog__add_op(prog, TP_OP_STR);
-		if (!op)
-			return -ENOMEM;
-		err = tp__str_arg(ev, *argp, op);
-		if (err)
-			return err;
-		op->left = left;
-		op->width = width;
-		if (op->kind == TP_OP_DYNSTR)
-			prog->nr_dynstr++;
+		op = tp_prog__compile_str(prog, ev, *argp, &c, &err);
 		break;
 	default:
 		/* %c may print a NUL, which ends the line early on the slow path; %.*s, ... */
 		return -EOPNOTSUPP;
 	}
+	if (!op)
+		return err;
 	end = op->offset + op->size;
 	if (end > prog->min_size)
 		prog->min_size = end;
