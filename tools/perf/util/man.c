@@ -89,87 +89,128 @@ static void chomp(char *s)
 		s[--n] = '\0';
 }
 
+/* Where the renderer is in the page, between one line and the next. */
+struct man_state {
+	FILE *out;
+	bool verse;		/* in a [verse] block: lines kept as written */
+	bool listing;		/* between ---- or .... fences */
+	bool item;		/* under a "term::": text indented as an item's */
+	bool nested;		/* under a "term;; text": its rest goes under the text */
+	char terms[1024];	/* the "term::" lines waiting for their text */
+};
+
+/* Whether @line underlines @prev: a title (=) or a section heading (-) of about its length. */
+static bool man__is_heading(const struct man_state *st, const char *prev, const char *line)
+{
+	size_t n = strlen(line);
+
+	return prev && !st->listing && (line_of(line, '=') || line_of(line, '-')) &&
+	       prev[0] && n >= strlen(prev) - 1 && n <= strlen(prev) + 1;
+}
+
+static void man__heading(struct man_state *st, const char *prev, const char *line)
+{
+	if (line[0] == '=') {
+		fprintf(st->out, "%s\n", prev);
+	} else {
+		for (const char *p = prev; *p; p++)
+			fputc(toupper((unsigned char)*p), st->out);
+		fputc('\n', st->out);
+	}
+	st->item = false;
+}
+
+/* "-e::" then "--event=<event>::": one line "-e, --event=<event>". */
+static void man__term(struct man_state *st, char *p)
+{
+	p[strlen(p) - 2] = '\0';
+	if (st->terms[0])
+		strncat(st->terms, ", ", sizeof(st->terms) - strlen(st->terms) - 1);
+	strncat(st->terms, p, sizeof(st->terms) - strlen(st->terms) - 1);
+	st->item = true;
+}
+
+/* A line of text: after any terms waiting for it, as a nested item, its rest, or plain. */
+static void man__text(struct man_state *st, char *p)
+{
+	char *semi = strstr(p, ";;");
+
+	if (st->terms[0]) {
+		fprintf(st->out, "%*s", INDENT_SECTION, "");
+		put_inline(st->out, st->terms);
+		st->terms[0] = '\0';
+	}
+	if (semi) {
+		/* "term;; text": a nested item on one line. */
+		*semi = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		fprintf(st->out, "%*s%-14s ", INDENT_ITEM + 4, "", p);
+		put_inline(st->out, semi + 2 + strspn(semi + 2, " \t"));
+		st->nested = true;
+	} else if (st->nested && isspace((unsigned char)p[0])) {
+		/* The rest of a nested item's text, under its first line. */
+		put_indented(st->out, INDENT_ITEM + 4 + 15, p);
+	} else {
+		put_indented(st->out, st->item ? INDENT_ITEM : INDENT_SECTION, p);
+	}
+}
+
+static void man__blank(struct man_state *st)
+{
+	st->verse = false;
+	st->nested = false;
+	if (st->terms[0]) {
+		fprintf(st->out, "%*s%s\n", INDENT_SECTION, "", st->terms);
+		st->terms[0] = '\0';
+	}
+	fputc('\n', st->out);
+}
+
+/* One line that is not a heading's title, known now that the line after it was read. */
+static void man__line(struct man_state *st, char *p)
+{
+	if (st->listing) {
+		if (line_of(p, '-') || line_of(p, '.'))
+			st->listing = false;
+		else
+			fprintf(st->out, "%*s%s\n", st->item ? INDENT_ITEM : INDENT_SECTION, "", p);
+	} else if (line_of(p, '-') || line_of(p, '.')) {
+		st->listing = true;
+	} else if (!strcmp(p, "[verse]")) {
+		st->verse = true;
+	} else if (!p[0]) {
+		man__blank(st);
+	} else if (st->verse) {
+		put_indented(st->out, INDENT_SECTION, p);
+	} else if (!strcmp(p, "+")) {
+		st->nested = false;
+		fputc('\n', st->out);
+	} else if (strlen(p) > 2 && !strcmp(p + strlen(p) - 2, "::") &&
+		   !isspace((unsigned char)p[0])) {
+		man__term(st, p);
+	} else {
+		man__text(st, p);
+	}
+}
+
 int man__render(FILE *in, FILE *out)
 {
+	struct man_state st = { .out = out };
 	char *prev = NULL, *line = NULL;
 	size_t cap = 0;
-	bool verse = false, listing = false, item = false, nested = false;
-	char terms[1024] = "";
 
 	/* One line of look-ahead: a heading is known by the line under it. */
 	while (getline(&line, &cap, in) >= 0) {
 		chomp(line);
-		if (prev && !listing && (line_of(line, '=') || line_of(line, '-')) &&
-		    prev[0] && strlen(line) >= strlen(prev) - 1 && strlen(line) <= strlen(prev) + 1) {
-			/* The previous line was a title or a section heading. */
-			if (line[0] == '=')
-				fprintf(out, "%s\n", prev);
-			else {
-				for (char *p = prev; *p; p++)
-					fputc(toupper((unsigned char)*p), out);
-				fputc('\n', out);
-			}
+		if (man__is_heading(&st, prev, line)) {
+			man__heading(&st, prev, line);
 			free(prev);
 			prev = NULL;
-			item = false;
 			continue;
 		}
 		if (prev) {
-			char *p = prev;
-
-			if (listing) {
-				if (line_of(p, '-') || line_of(p, '.'))
-					listing = false;
-				else
-					fprintf(out, "%*s%s\n", item ? INDENT_ITEM : INDENT_SECTION, "", p);
-			} else if (line_of(p, '-') || line_of(p, '.')) {
-				listing = true;
-			} else if (!strcmp(p, "[verse]")) {
-				verse = true;
-			} else if (!p[0]) {
-				verse = false;
-				nested = false;
-				if (terms[0]) {
-					fprintf(out, "%*s%s\n", INDENT_SECTION, "", terms);
-					terms[0] = '\0';
-				}
-				fputc('\n', out);
-			} else if (verse) {
-				put_indented(out, INDENT_SECTION, p);
-			} else if (!strcmp(p, "+")) {
-				nested = false;
-				fputc('\n', out);
-			} else if (strlen(p) > 2 && !strcmp(p + strlen(p) - 2, "::") &&
-				   !isspace((unsigned char)p[0])) {
-				/* "-e::" then "--event=<event>::": one line "-e, --event=<event>". */
-				p[strlen(p) - 2] = '\0';
-				if (terms[0])
-					strncat(terms, ", ", sizeof(terms) - strlen(terms) - 1);
-				strncat(terms, p, sizeof(terms) - strlen(terms) - 1);
-				item = true;
-			} else {
-				char *semi = strstr(p, ";;");
-
-				if (terms[0]) {
-					fprintf(out, "%*s", INDENT_SECTION, "");
-					put_inline(out, terms);
-					terms[0] = '\0';
-				}
-				if (semi) {
-					/* "term;; text": a nested item on one line. */
-					*semi = '\0';
-					while (*p == ' ' || *p == '\t')
-						p++;
-					fprintf(out, "%*s%-14s ", INDENT_ITEM + 4, "", p);
-					put_inline(out, semi + 2 + strspn(semi + 2, " \t"));
-					nested = true;
-				} else if (nested && isspace((unsigned char)p[0])) {
-					/* The rest of a nested item's text, under its first line. */
-					put_indented(out, INDENT_ITEM + 4 + 15, p);
-				} else {
-					put_indented(out, item ? INDENT_ITEM : INDENT_SECTION, p);
-				}
-			}
+			man__line(&st, prev);
 			free(prev);
 		}
 		prev = strdup(line);
@@ -178,8 +219,8 @@ int man__render(FILE *in, FILE *out)
 			return -1;
 		}
 	}
-	if (prev && !listing && !line_of(prev, '-'))
-		put_indented(out, item ? INDENT_ITEM : INDENT_SECTION, prev);
+	if (prev && !st.listing && !line_of(prev, '-'))
+		put_indented(out, st.item ? INDENT_ITEM : INDENT_SECTION, prev);
 	free(prev);
 	free(line);
 	return 0;
