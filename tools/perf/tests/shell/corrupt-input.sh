@@ -9,13 +9,11 @@
 # whose formats do not parse or do not match the records; attrs we cannot
 # trust are refused as the distro does.
 PERF=${PERF:-perf}
-DISTRO=/usr/bin/perf
+. "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/perf-data.sh"
-tmp=$(mktemp -d /tmp/perf-corrupt.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+DISTRO=$ORACLE
+tmp=$TMPD
 fail=0
-# Death by a signal or a timeout, as lib/common.sh tells it (this test sets up on its own).
-crashed() { [ "$1" -eq 124 ] || { [ "$1" -gt 129 ] && [ "$1" -lt 193 ]; }; }
 
 if [ ! -x "$DISTRO" ]; then
 	echo "skip: $DISTRO (the distro perf, used to record a real file) is missing"

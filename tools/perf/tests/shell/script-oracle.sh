@@ -7,10 +7,9 @@
 # (integers, char arrays, __get_str) with ones left to libtraceevent
 # (__print_symbolic, __print_flags), so both paths are held to the oracle.
 PERF=${PERF:-perf}
-DISTRO=/usr/bin/perf
 . "$(dirname "$0")/lib/common.sh"
-tmp=$(mktemp -d /tmp/perf-oracle.XXXXXX)
-trap 'rm -rf "$tmp"; cleanup' EXIT
+DISTRO=$ORACLE
+tmp=$TMPD
 fail=0
 
 [ -x "$DISTRO" ] || { echo "skip: $DISTRO (the distro perf, our oracle) is missing"; exit 2; }
