@@ -302,6 +302,20 @@ out:
 
 DEFINE_SUITE(dso_hits, "DSOs with samples: maps in any order, forks, many pages, unexplained samples");
 
+/* A fresh table at @t whose kernel DSO has the build id @id, of @len bytes. */
+static struct dso *kernel_with_id(struct dso_table *t, const u8 *id, size_t len)
+{
+	struct dso *d;
+
+	dso_table__init(t);
+	d = dso_table__findnew(t, "[kernel.kallsyms]", true);
+	if (d) {
+		memcpy(d->build_id, id, len);
+		d->build_id_len = len;
+	}
+	return d;
+}
+
 /* Kernel symbols of a kernel that is not running come from the cache, or not at all. */
 static int test__kallsyms_by_build_id(void)
 {
@@ -318,12 +332,9 @@ static int test__kallsyms_by_build_id(void)
 		return TEST_FAIL;
 	buildid_dir__set(dir);
 	memset(other, 0x33, sizeof(other));
-	dso_table__init(&t);
-	d = dso_table__findnew(&t, "[kernel.kallsyms]", true);
+	d = kernel_with_id(&t, other, sizeof(other));
 	if (!d)
 		goto out;
-	memcpy(d->build_id, other, sizeof(other));
-	d->build_id_len = sizeof(other);
 	/* Not the running kernel, not cached: nothing (the running one's would be wrong). */
 	if (dso__find_symbol(d, 0xffffffff81000010ULL, &sym_addr) || d->nr_syms)
 		goto out;
@@ -337,12 +348,9 @@ static int test__kallsyms_by_build_id(void)
 	fclose(fp);
 	if (build_id_cache__add_file("[kernel.kallsyms]", other, sizeof(other), file))
 		goto out_rm;
-	dso_table__init(&t);
-	d = dso_table__findnew(&t, "[kernel.kallsyms]", true);
+	d = kernel_with_id(&t, other, sizeof(other));
 	if (!d)
 		goto out;
-	memcpy(d->build_id, other, sizeof(other));
-	d->build_id_len = sizeof(other);
 	s = dso__find_symbol(d, 0xffffffff81000010ULL, &sym_addr);
 	if (!s || strcmp(s->name, "other_kernel_fn")) {
 		fprintf(stderr, "expected other_kernel_fn from the cache, got %s\n",
