@@ -66,16 +66,23 @@ static int test_exit_codes(void)
 	return TEST_OK;
 }
 
+/* A child of @argv to run in @dir, @hold'ing it at the exec until released. */
+static void child_init(struct child_process *cp, const char **argv, const char *dir, bool hold)
+{
+	child_process__init(cp);
+	cp->argv = argv;
+	cp->dir = dir;
+	cp->hold = hold;
+}
+
 /* Its name is .comm until the exec, which happens only once it is released. */
 static int test_hold(const char *dir)
 {
 	const char *argv[] = { "sh", "-c", "echo ran > ran", NULL };
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process cp;
 	char path[PATH_MAX];
 
-	cp.argv = argv;
-	cp.dir = dir;
-	cp.hold = true;
+	child_init(&cp, argv, dir, true);
 	cp.comm = "rc-held";
 	TEST_ASSERT_EQUAL("start held", child_process__start(&cp), 0);
 	TEST_ASSERT_VAL("held", child_process__held(&cp));
@@ -94,10 +101,7 @@ static int test_hold(const char *dir)
 
 	/* A held child that is killed exits without running anything. */
 	unlink(path);
-	child_process__init(&cp);
-	cp.argv = argv;
-	cp.dir = dir;
-	cp.hold = true;
+	child_init(&cp, argv, dir, true);
 	TEST_ASSERT_EQUAL("start held", child_process__start(&cp), 0);
 	TEST_ASSERT_EQUAL("kill it", child_process__kill(&cp, SIGTERM), 0);
 	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
@@ -109,12 +113,11 @@ static int test_hold(const char *dir)
 static int test_redirect(const char *dir)
 {
 	const char *argv[] = { "sh", "-c", "echo out; echo err >&2; cat", NULL };
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process cp;
 	char path[PATH_MAX];
 
 	/* Relative to .dir; stderr with it, stdin empty. */
-	cp.argv = argv;
-	cp.dir = dir;
+	child_init(&cp, argv, dir, false);
 	cp.out_path = "output";
 	cp.err_to_out = true;
 	cp.in_path = "/dev/null";
