@@ -259,12 +259,60 @@ static int oracle(const char *args, const char *path, char **out)
 	return rc;
 }
 
-static void cleanup(const char *dir, const char *path, struct evlist *evlist, char *out)
+/* A perf.data written in a directory of its own, with the evlist it was written from. */
+struct written {
+	char tmpl[64];
+	const char *dir;	/* NULL: not made */
+	char path[4200];
+	struct evlist *evlist;
+	bool with_tp;		/* a sched_switch event beside cpu-clock */
+	char *out;		/* what the last command run on the file printed */
+};
+
+/*
+ * Writes the file under a new directory named from @prefix; @finish: with
+ * its header completed.  TEST_OK, TEST_SKIP without a directory, else
+ * TEST_FAIL; written__exit() undoes it either way.
+ */
+static int written__init(struct written *w, const char *prefix, bool finish)
 {
-	free(out);
-	evlist__delete(evlist);
-	unlink(path);
-	rmdir(dir);
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->tmpl, sizeof(w->tmpl), "%s-XXXXXX", prefix);
+	w->dir = mkdtemp(w->tmpl);
+	if (!w->dir)
+		return test__skip("mkdtemp failed: %s", strerror(errno));
+	w->evlist = build_evlist(&w->with_tp);
+	if (!w->evlist)
+		return TEST_FAIL;
+	snprintf(w->path, sizeof(w->path), "%s/perf.data", w->dir);
+	err = write_file(w->path, w->evlist, finish);
+	if (err) {
+		fprintf(stderr, "writing %s: %s\n", w->path, strerror(-err));
+		return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
+static void written__exit(struct written *w)
+{
+	free(w->out);
+	evlist__delete(w->evlist);
+	if (!w->dir)
+		return;
+	unlink(w->path);
+	rmdir(w->dir);
+}
+
+/* What the oracle's @args print about the file, or NULL if it failed or complained (said). */
+static const char *written__read(struct written *w, const char *args)
+{
+	free(w->out);
+	w->out = NULL;
+	if (oracle(args, w->path, &w->out) || complaint(w->out))
+		return NULL;
+	return w->out;
 }
 
 static int test__header_write(void)
@@ -274,31 +322,23 @@ static int test__header_write(void)
 		"# nrcpus online :", "# cpudesc :", "# cpuid :", "# total memory :",
 		"# cmdline :", "# event : name = cpu-clock", "# time of first sample :",
 	};
-	char tmpl[] = "/tmp/perf-header-XXXXXX", path[4200] = "", comm[32] = "";
-	const char *dir = mkdtemp(tmpl);
-	struct evlist *evlist = NULL;
-	char *out = NULL, *p;
-	bool with_tp;
-	int ret = TEST_FAIL, err;
+	char comm[32] = "";
+	struct written w;
+	const char *out, *p;
+	int ret;
 	FILE *fp;
 
-	if (!dir)
-		return test__skip("mkdtemp failed: %s", strerror(errno));
-	evlist = build_evlist(&with_tp);
-	if (!evlist)
+	ret = written__init(&w, "/tmp/perf-header", true);
+	if (ret)
 		goto out;
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	err = write_file(path, evlist, true);
-	if (err) {
-		fprintf(stderr, "writing %s: %s\n", path, strerror(-err));
-		goto out;
-	}
+	ret = TEST_FAIL;
 	if (access(ORACLE, X_OK)) {
 		ret = test__skip("no %s to read the file back", ORACLE);
 		goto out;
 	}
 
-	if (oracle("report --header-only", path, &out) || complaint(out))
+	out = written__read(&w, "report --header-only");
+	if (!out)
 		goto out;
 	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
 		if (!strstr(out, features[i])) {
@@ -306,30 +346,26 @@ static int test__header_write(void)
 			goto out;
 		}
 	if (!strstr(out, "header-write-test") ||
-	    (with_tp && !strstr(out, "# event : name = sched:sched_switch"))) {
+	    (w.with_tp && !strstr(out, "# event : name = sched:sched_switch"))) {
 		fprintf(stderr, "cmdline or tracepoint event missing:\n%s\n", out);
 		goto out;
 	}
-	free(out);
-	out = NULL;
 
-	if (oracle("buildid-list", path, &out) || complaint(out))
+	out = written__read(&w, "buildid-list");
+	if (!out)
 		goto out;
 	if (!strstr(out, "[kernel.kallsyms]") && access("/sys/kernel/notes", R_OK) == 0) {
 		fprintf(stderr, "no kernel build id:\n%s\n", out);
 		goto out;
 	}
-	free(out);
-	out = NULL;
 
-	if (oracle("evlist -v", path, &out) || complaint(out))
+	out = written__read(&w, "evlist -v");
+	if (!out)
 		goto out;
 	if (!strstr(out, "cpu-clock") || !strstr(out, "sample_id_all: 1")) {
 		fprintf(stderr, "evlist -v:\n%s\n", out);
 		goto out;
 	}
-	free(out);
-	out = NULL;
 
 	fp = fopen("/proc/self/comm", "r");
 	if (fp) {
@@ -337,14 +373,15 @@ static int test__header_write(void)
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(fp);
 	}
-	if (oracle("script", path, &out) || complaint(out))
+	out = written__read(&w, "script");
+	if (!out)
 		goto out;
 	p = strstr(out, "cpu-clock");
 	if (!p || !comm[0] || !strstr(out, comm)) {
 		fprintf(stderr, "no cpu-clock sample of '%s' in perf script:\n%s\n", comm, out);
 		goto out;
 	}
-	if (with_tp && (!strstr(out, "prev_comm=wr-prev") || !strstr(out, "next_pid=5678"))) {
+	if (w.with_tp && (!strstr(out, "prev_comm=wr-prev") || !strstr(out, "next_pid=5678"))) {
 		fprintf(stderr, "the tracepoint sample was not decoded from our tracing data:\n%s\n",
 			out);
 		goto out;
@@ -355,30 +392,23 @@ static int test__header_write(void)
 	}
 	ret = TEST_OK;
 out:
-	cleanup(dir, path, evlist, out);
+	written__exit(&w);
 	return ret;
 }
 DEFINE_SUITE(header_write, "perf.data we write is read by the distro perf without complaint");
 
 static int test__header_unfinished(void)
 {
-	char tmpl[] = "/tmp/perf-unfinished-XXXXXX", path[4200] = "", cmd[8400];
-	const char *dir = mkdtemp(tmpl);
-	struct evlist *evlist = NULL;
+	char cmd[8400];
+	struct written w;
 	u64 hdr[7];
-	char *out = NULL;
-	bool with_tp;
-	int ret = TEST_FAIL, fd;
+	int ret, fd;
 
-	if (!dir)
-		return test__skip("mkdtemp failed: %s", strerror(errno));
-	evlist = build_evlist(&with_tp);
-	if (!evlist)
+	ret = written__init(&w, "/tmp/perf-unfinished", false);
+	if (ret)
 		goto out;
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	if (write_file(path, evlist, false))
-		goto out;
-	fd = open(path, O_RDONLY);
+	ret = TEST_FAIL;
+	fd = open(w.path, O_RDONLY);
 	if (fd < 0 || read(fd, hdr, sizeof(hdr)) != sizeof(hdr)) {
 		if (fd >= 0)
 			close(fd);
@@ -396,14 +426,14 @@ static int test__header_unfinished(void)
 		ret = test__skip("no %s to read the file back", ORACLE);
 		goto out;
 	}
-	snprintf(cmd, sizeof(cmd), "%s report --header-only -i '%s' 2>&1", ORACLE, path);
-	if (run(cmd, &out) == 0 || !out || !strstr(out, "data size field is 0")) {
-		fprintf(stderr, "the oracle did not flag the unfinished file:\n%s\n", out);
+	snprintf(cmd, sizeof(cmd), "%s report --header-only -i '%s' 2>&1", ORACLE, w.path);
+	if (run(cmd, &w.out) == 0 || !w.out || !strstr(w.out, "data size field is 0")) {
+		fprintf(stderr, "the oracle did not flag the unfinished file:\n%s\n", w.out);
 		goto out;
 	}
 	ret = TEST_OK;
 out:
-	cleanup(dir, path, evlist, out);
+	written__exit(&w);
 	return ret;
 }
 DEFINE_SUITE(header_unfinished, "An unfinished perf.data is detectably incomplete");
