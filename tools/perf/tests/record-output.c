@@ -29,12 +29,30 @@
 struct fixture {
 	char dir[64];
 	char path[128];
+	char *records;		/* the test's records, made by make_records() */
 	struct evlist *evlist;
 	struct record_opts opts;
 	struct record_output out;
 };
 
-static int fixture__init(struct fixture *f, int comp_level)
+/* Records of RECORD_SIZE bytes, each told apart by its contents, @nr of them. */
+static char *make_records(int nr)
+{
+	char *buf = calloc(nr, RECORD_SIZE);
+
+	for (int i = 0; buf && i < nr; i++) {
+		struct perf_event_header *h = (void *)(buf + i * RECORD_SIZE);
+
+		h->type = PERF_RECORD_SAMPLE;
+		h->size = RECORD_SIZE;
+		snprintf((char *)(h + 1), RECORD_SIZE - sizeof(*h), "record %d", i);
+	}
+	return buf;
+}
+
+
+/* @nr_records of make_records() to write; fixture__exit() undoes a failed init too. */
+static int fixture__init(struct fixture *f, int comp_level, int nr_records)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -45,6 +63,9 @@ static int fixture__init(struct fixture *f, int comp_level)
 	struct evsel *evsel;
 
 	memset(f, 0, sizeof(*f));
+	f->records = make_records(nr_records);
+	if (!f->records)
+		return -1;
 	strcpy(f->dir, "/tmp/perf-test-record-output-XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
@@ -67,6 +88,7 @@ static void fixture__exit(struct fixture *f)
 
 	record_output__exit(&f->out);
 	evlist__delete(f->evlist);
+	free(f->records);
 	while (d && (de = readdir(d))) {
 		char path[512];
 
@@ -83,21 +105,6 @@ static void fixture__exit(struct fixture *f)
 static int fixture__begin(struct fixture *f)
 {
 	return record_output__begin(&f->out, f->evlist, &f->opts, 0, NULL);
-}
-
-/* Records of RECORD_SIZE bytes, each told apart by its contents, @nr of them. */
-static char *make_records(int nr)
-{
-	char *buf = calloc(nr, RECORD_SIZE);
-
-	for (int i = 0; buf && i < nr; i++) {
-		struct perf_event_header *h = (void *)(buf + i * RECORD_SIZE);
-
-		h->type = PERF_RECORD_SAMPLE;
-		h->size = RECORD_SIZE;
-		snprintf((char *)(h + 1), RECORD_SIZE - sizeof(*h), "record %d", i);
-	}
-	return buf;
 }
 
 /*
@@ -183,22 +190,22 @@ static int expand(const char *data, u64 size, char *back, size_t cap, size_t *le
 static int check_write(int comp_level)
 {
 	size_t total = (size_t)NR_RECORDS * RECORD_SIZE, len, back_len;
-	char *records = make_records(NR_RECORDS), *file = NULL, *back = malloc(total);
+	char *file = NULL, *back = malloc(total);
 	struct fixture f;
 	u64 magic, offset, size;
 	int ret = TEST_FAIL;
 
-	if (!records || !back || fixture__init(&f, comp_level))
+	if (fixture__init(&f, comp_level, NR_RECORDS) || !back)
 		goto out;
-	if (fixture__begin(&f) || write_records(&f.out, records) ||
+	if (fixture__begin(&f) || write_records(&f.out, f.records) ||
 	    record_output__finish(&f.out, f.evlist)) {
 		fprintf(stderr, "FAILED: writing %s\n", f.path);
-		goto out_exit;
+		goto out;
 	}
 	record_output__close(&f.out);
 	file = read_file(f.path, &len);
 	if (!file || len < 64)
-		goto out_exit;
+		goto out;
 	memcpy(&magic, file, 8);
 	memcpy(&offset, file + 40, 8);
 	memcpy(&size, file + 48, 8);
@@ -206,25 +213,23 @@ static int check_write(int comp_level)
 	    size != f.out.data.data_size || offset + size > len) {
 		fprintf(stderr, "FAILED: the header's data section %llu+%llu in a %zu byte file\n",
 			(unsigned long long)offset, (unsigned long long)size, len);
-		goto out_exit;
+		goto out;
 	}
 	if (f.out.bytes_written != total || (comp_level ? size >= total : size != total)) {
 		fprintf(stderr, "FAILED: %llu bytes written, %llu in the file, of %zu\n",
 			(unsigned long long)f.out.bytes_written, (unsigned long long)size, total);
-		goto out_exit;
+		goto out;
 	}
 	if (expand(file + offset, size, back, total, &back_len) || back_len != total ||
-	    memcmp(back, records, total)) {
+	    memcmp(back, f.records, total)) {
 		fprintf(stderr, "FAILED: the records read back differ\n");
-		goto out_exit;
+		goto out;
 	}
 	ret = TEST_OK;
-out_exit:
-	fixture__exit(&f);
 out:
+	fixture__exit(&f);
 	free(file);
 	free(back);
-	free(records);
 	return ret;
 }
 
@@ -270,40 +275,38 @@ static int count_files(const char *dir)
 
 static int test__record_output_rotate(void)
 {
-	char *records = make_records(10), *names[3] = { NULL };
+	char *names[3] = { NULL };
 	struct fixture f;
 	int ret = TEST_FAIL;
 
-	if (!records || fixture__init(&f, 0))
+	if (fixture__init(&f, 0, 10))
 		goto out;
 	for (int i = 0; i < 3; i++) {
-		if (dump(&f, records, i < 2, &names[i])) {
+		if (dump(&f, f.records, i < 2, &names[i])) {
 			fprintf(stderr, "FAILED: dump %d\n", i);
-			goto out_exit;
+			goto out;
 		}
 		if (!is_dump_name(names[i], f.path) || access(names[i], R_OK) ||
 		    (i && strcmp(names[i], names[i - 1]) <= 0)) {
 			fprintf(stderr, "FAILED: dump %d named %s\n", i, names[i]);
-			goto out_exit;
+			goto out;
 		}
 		/* Between dumps the name is held by the next file; after the last it is free. */
 		if (f.out.open || f.out.next_ready != (i < 2) || (access(f.path, F_OK) == 0) != (i < 2)) {
 			fprintf(stderr, "FAILED: after dump %d, the output name\n", i);
-			goto out_exit;
+			goto out;
 		}
 	}
 	record_output__rotate(&f.out, 2);
 	if (count_files(f.dir) != 2 || !access(names[0], F_OK) || access(names[2], F_OK)) {
 		fprintf(stderr, "FAILED: --switch-max-files=2 left %d files\n", count_files(f.dir));
-		goto out_exit;
+		goto out;
 	}
 	ret = TEST_OK;
-out_exit:
-	fixture__exit(&f);
 out:
+	fixture__exit(&f);
 	for (int i = 0; i < 3; i++)
 		free(names[i]);
-	free(records);
 	return ret;
 }
 DEFINE_SUITE(record_output_rotate, "perf record's output: --switch-output names and --switch-max-files");
@@ -314,37 +317,34 @@ DEFINE_SUITE(record_output_rotate, "perf record's output: --switch-output names 
  */
 static int test__record_output_full(void)
 {
-	char *records = make_records(NR_RECORDS);
 	struct rlimit old, lim;
 	struct fixture f;
 	int ret = TEST_FAIL, err;
 
-	if (!records || fixture__init(&f, 0) || getrlimit(RLIMIT_FSIZE, &old))
+	if (fixture__init(&f, 0, NR_RECORDS) || getrlimit(RLIMIT_FSIZE, &old))
 		goto out;
 	lim = old;
 	lim.rlim_cur = 64 * 1024;
 	signal(SIGXFSZ, SIG_IGN);
 	if (fixture__begin(&f) || setrlimit(RLIMIT_FSIZE, &lim))
-		goto out_exit;
-	err = write_records(&f.out, records);
+		goto out;
+	err = write_records(&f.out, f.records);
 	if (!err)
 		err = record_output__finish(&f.out, f.evlist);
 	setrlimit(RLIMIT_FSIZE, &old);
 	if (err != -EFBIG) {
 		fprintf(stderr, "FAILED: writing past the limit gave %d, not -EFBIG\n", err);
-		goto out_exit;
+		goto out;
 	}
 	fprintf(stderr, "(a failed write and a removed file are expected)\n");
 	record_output__abandon(&f.out);
 	if (f.out.open || !access(f.path, F_OK) || count_files(f.dir)) {
 		fprintf(stderr, "FAILED: the file that could not be written is still there\n");
-		goto out_exit;
+		goto out;
 	}
 	ret = TEST_OK;
-out_exit:
-	fixture__exit(&f);
 out:
-	free(records);
+	fixture__exit(&f);
 	return ret;
 }
 DEFINE_SUITE(record_output_full, "perf record's output: a full disk is an error and leaves no file");
