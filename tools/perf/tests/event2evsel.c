@@ -41,6 +41,22 @@ static struct evlist *two_events(u64 sample_type, bool sample_id_all)
 	return evlist;
 }
 
+/* Whether, in two events of @sample_type, @ev is the first's; says @what when not. */
+static int first_takes(u64 sample_type, bool sample_id_all, const union perf_event *ev,
+		       const char *what)
+{
+	struct evlist *evlist = two_events(sample_type, sample_id_all);
+	int ret = TEST_OK;
+
+	TEST_ASSERT_VAL("evlist", evlist);
+	if (evlist__event2evsel(evlist, ev) != evlist__first(evlist)) {
+		fprintf(stderr, "%s\n", what);
+		ret = TEST_FAIL;
+	}
+	evlist__delete(evlist);
+	return ret;
+}
+
 static int test__event2evsel(void)
 {
 	union perf_event ev_buf, *buf = &ev_buf;
@@ -82,26 +98,15 @@ static int test__event2evsel(void)
 		fprintf(stderr, "ID: read where the layout puts it\n");
 		goto out;
 	}
-	evlist__delete(evlist);
 
 	/* Without sample_id_all other records carry no id: the first event's. */
-	evlist = two_events(PERF_SAMPLE_IDENTIFIER, false);
-	TEST_ASSERT_VAL("evlist", evlist);
-	first = evlist__first(evlist);
-	if (evlist__event2evsel(evlist, rec(buf, PERF_RECORD_COMM, (u64[]){ 0, 22 }, 2)) != first) {
-		fprintf(stderr, "no trailer: the first event\n");
+	if (first_takes(PERF_SAMPLE_IDENTIFIER, false, rec(buf, PERF_RECORD_COMM, (u64[]){ 0, 22 }, 2),
+			"no trailer: the first event"))
 		goto out;
-	}
-	evlist__delete(evlist);
-
 	/* No id at all: every record is the first event's. */
-	evlist = two_events(PERF_SAMPLE_IP, true);
-	TEST_ASSERT_VAL("evlist", evlist);
-	first = evlist__first(evlist);
-	if (evlist__event2evsel(evlist, rec(buf, PERF_RECORD_SAMPLE, (u64[]){ 22 }, 1)) != first) {
-		fprintf(stderr, "no id: the first event\n");
+	if (first_takes(PERF_SAMPLE_IP, true, rec(buf, PERF_RECORD_SAMPLE, (u64[]){ 22 }, 1),
+			"no id: the first event"))
 		goto out;
-	}
 	ret = TEST_OK;
 out:
 	evlist__delete(evlist);
