@@ -1,6 +1,6 @@
 /*
- * For tests that write a small perf.data by hand and check what a command
- * prints for it, and that clean up a directory of their own.
+ * For tests that write a small perf.data (or a record) by hand and check
+ * what a command prints for it, and that clean up a directory of their own.
  */
 #define _XOPEN_SOURCE 700
 #include <fcntl.h>
@@ -11,6 +11,18 @@
 #include <unistd.h>
 #include "tests.h"
 #include "util/event.h"
+
+union perf_event *test__named_record(union perf_event *ev, u32 type, size_t name_off,
+				     const char *name)
+{
+	size_t size = PERF_ALIGN(name_off + strlen(name) + 1, sizeof(u64));
+
+	memset(ev, 0, size);
+	ev->header.type = type;
+	ev->header.size = (u16)size;
+	strcpy((char *)ev + name_off, name);
+	return ev;
+}
 
 int test__write_perf_data(const char *path, const struct perf_event_attr *attr,
 			  const void *records, size_t len)

@@ -16,16 +16,12 @@
 static union perf_event *ksymbol(union perf_event *ev, u64 addr, u32 len, u16 flags,
 				 const char *name)
 {
-	size_t size = (sizeof(ev->ksymbol) + strlen(name) + 1 + 7) & ~7UL;
-
-	memset(ev, 0, size);
-	ev->header.type = PERF_RECORD_KSYMBOL;
-	ev->header.size = (u16)size;
+	test__named_record(ev, PERF_RECORD_KSYMBOL, offsetof(struct perf_record_ksymbol, name),
+			   name);
 	ev->ksymbol.addr = addr;
 	ev->ksymbol.len = len;
 	ev->ksymbol.ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF;
 	ev->ksymbol.flags = flags;
-	strcpy(ev->ksymbol.name, name);
 	return ev;
 }
 

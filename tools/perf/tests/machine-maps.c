@@ -16,18 +16,14 @@
 static union perf_event *mmap2(union perf_event *ev, u64 start, u64 len, u64 pgoff, u32 prot,
 			       const char *name)
 {
-	size_t size = (offsetof(struct perf_record_mmap2, filename) + strlen(name) + 1 + 7) & ~7UL;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->header.type = PERF_RECORD_MMAP2;
-	ev->header.size = (u16)size;
+	test__named_record(ev, PERF_RECORD_MMAP2, offsetof(struct perf_record_mmap2, filename),
+			   name);
 	ev->mmap2.pid = 7;
 	ev->mmap2.tid = 7;
 	ev->mmap2.start = start;
 	ev->mmap2.len = len;
 	ev->mmap2.pgoff = pgoff;
 	ev->mmap2.prot = prot;
-	strcpy(ev->mmap2.filename, name);
 	return ev;
 }
 

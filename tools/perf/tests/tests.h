@@ -56,6 +56,14 @@ struct test_chain_sample {
 struct perf_event_attr;
 /* A cpu-clock attr whose samples are struct test_chain_sample. */
 void test__chain_sample_attr(struct perf_event_attr *attr);
+union perf_event;
+/*
+ * Zeroes @ev as a record of @type whose fields end at @name_off in the
+ * string @name, and sizes it to the string's end rounded up to 8 bytes;
+ * the caller fills in the fields.
+ */
+union perf_event *test__named_record(union perf_event *ev, u32 type, size_t name_off,
+				     const char *name);
 /* A perf.data at @path with one attr (no ids) and @records as its data; 0 or -1. */
 int test__write_perf_data(const char *path, const struct perf_event_attr *attr,
 			  const void *records, size_t len);
