@@ -341,6 +341,30 @@ out:
 }
 DEFINE_SUITE(mmap_backward_basic, "Backward ring buffer: empty, wrapped, header across the end");
 
+/* Two good records, one with the header @hdr (size, claimed size), two good ones. */
+static int corrupt_case(const u16 hdr[2], size_t i)
+{
+	struct sim s;
+	u64 bytes;
+	int ret = TEST_FAIL;
+
+	if (sim__init(&s, 4096, 0, 16))
+		goto out;
+	sim__write(&s, 16);
+	sim__write(&s, 24);
+	sim__write_raw(&s, hdr[0], hdr[1]);
+	sim__write(&s, 32);
+	sim__write(&s, 16);
+	if (sim__expected(&s, 0, &bytes) != 2 || bytes != 48) {
+		fprintf(stderr, "case %zu: model expects %" PRIu64 " bytes\n", i, bytes);
+		goto out;
+	}
+	ret = sim__check(&s, 0) ? TEST_FAIL : TEST_OK;
+out:
+	sim__exit(&s);
+	return ret;
+}
+
 /* Records whose header is not what the kernel writes end the walk before them. */
 static int test__mmap_backward_corrupt(void)
 {
@@ -350,32 +374,35 @@ static int test__mmap_backward_corrupt(void)
 		{ 16, 0 },	/* zero: as if never written */
 		{ 12, 12 },	/* odd size that also misaligns what follows */
 	};
-	struct sim s;
 
-	for (size_t i = 0; i < ARRAY_SIZE(bad_hdr); i++) {
-		u64 bytes;
-
-		if (sim__init(&s, 4096, 0, 16))
-			goto out_fail;
-		sim__write(&s, 16);
-		sim__write(&s, 24);
-		sim__write_raw(&s, bad_hdr[i][0], bad_hdr[i][1]);
-		sim__write(&s, 32);
-		sim__write(&s, 16);
-		if (sim__expected(&s, 0, &bytes) != 2 || bytes != 48) {
-			fprintf(stderr, "case %zu: model expects %" PRIu64 " bytes\n", i, bytes);
-			goto out_fail;
-		}
-		if (sim__check(&s, 0))
-			goto out_fail;
-		sim__exit(&s);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad_hdr); i++)
+		if (corrupt_case(bad_hdr[i], i))
+			return TEST_FAIL;
 	return TEST_OK;
-out_fail:
-	sim__exit(&s);
-	return TEST_FAIL;
 }
 DEFINE_SUITE(mmap_backward_corrupt, "Backward ring buffer: stop at malformed records");
+
+/* @writes records of @rsz bytes into a buffer of @size from head @h0, checked after each. */
+static int alignment_case(u64 size, u64 h0, u16 rsz, u32 writes)
+{
+	struct sim s;
+	int ret = TEST_FAIL;
+
+	if (sim__init(&s, size, h0, writes))
+		goto out;
+	for (u32 w = 0; w < writes; w++) {
+		sim__write(&s, rsz);
+		if (sim__check(&s, 0)) {
+			fprintf(stderr, "size %" PRIu64 " record %u start %#" PRIx64 " write %u\n",
+				size, rsz, h0, w);
+			goto out;
+		}
+	}
+	ret = TEST_OK;
+out:
+	sim__exit(&s);
+	return ret;
+}
 
 /*
  * Every record size 8..64 from many start heads (aligned or not, near the
@@ -386,15 +413,12 @@ static int test__mmap_backward_alignment(void)
 {
 	static const u64 sizes[] = { 64, 4096 };
 	static const u64 big_starts[] = { 0, 4, 8, 12, 2052, 4088, 4092, 1 };
-	struct sim s;
 
 	for (size_t b = 0; b < ARRAY_SIZE(sizes); b++) {
 		u64 size = sizes[b];
 		u32 nr_starts = size == 64 ? 2 * 64 : ARRAY_SIZE(big_starts);
 
 		for (u16 rsz = 8; rsz <= 64; rsz += 8) {
-			u32 writes = 2 * size / rsz + 3;
-
 			for (u32 st = 0; st < nr_starts; st++) {
 				u64 h0;
 
@@ -402,24 +426,12 @@ static int test__mmap_backward_alignment(void)
 					h0 = st < 64 ? st : (u64)0 - (st - 64);
 				else
 					h0 = big_starts[st];
-				if (sim__init(&s, size, h0, writes))
-					goto out_fail;
-				for (u32 w = 0; w < writes; w++) {
-					sim__write(&s, rsz);
-					if (sim__check(&s, 0)) {
-						fprintf(stderr, "size %" PRIu64 " record %u start %#" PRIx64
-							" write %u\n", size, rsz, h0, w);
-						goto out_fail;
-					}
-				}
-				sim__exit(&s);
+				if (alignment_case(size, h0, rsz, 2 * size / rsz + 3))
+					return TEST_FAIL;
 			}
 		}
 	}
 	return TEST_OK;
-out_fail:
-	sim__exit(&s);
-	return TEST_FAIL;
 }
 DEFINE_SUITE(mmap_backward_alignment, "Backward ring buffer: every record size and alignment");
 
@@ -433,39 +445,42 @@ static u32 xorshift(u32 *state)
 	return *state = x;
 }
 
+/* 40 batches of records of 8..@max_rec bytes, each checked for what is new since the last. */
+static int reread_round(u64 size, u32 max_rec, u32 *rnd)
+{
+	struct sim s;
+	u32 since = 0;
+	int ret = TEST_FAIL;
+
+	if (sim__init(&s, size, xorshift(rnd), 4000))
+		goto out;
+	for (int batch = 0; batch < 40; batch++) {
+		/* Some batches write nothing, some more than a lap. */
+		u32 n = xorshift(rnd) % 4 == 0 ? 0 : xorshift(rnd) % (2 * size / 8 / 8 + 2);
+
+		for (u32 i = 0; i < n && s.nr < s.cap; i++)
+			sim__write(&s, 8 * (1 + xorshift(rnd) % (max_rec / 8)));
+		if (sim__check(&s, since))
+			goto out;
+		since = s.nr;
+	}
+	ret = TEST_OK;
+out:
+	sim__exit(&s);
+	return ret;
+}
+
 /* Mixed record sizes, and reads that consume: later reads return only what is new. */
 static int test__mmap_backward_reread(void)
 {
 	static const u64 sizes[] = { 64, 256, 4096 };
-	struct sim s;
 	u32 rnd = 2463534242u;
 
-	for (size_t b = 0; b < ARRAY_SIZE(sizes); b++) {
-		u64 size = sizes[b];
-		u32 max_rec = size < 256 ? 64 : 256;
-
-		for (int round = 0; round < 20; round++) {
-			u32 since = 0;
-
-			if (sim__init(&s, size, xorshift(&rnd), 4000))
-				goto out_fail;
-			for (int batch = 0; batch < 40; batch++) {
-				/* Some batches write nothing, some more than a lap. */
-				u32 n = xorshift(&rnd) % 4 == 0 ? 0 : xorshift(&rnd) % (2 * size / 8 / 8 + 2);
-
-				for (u32 i = 0; i < n && s.nr < s.cap; i++)
-					sim__write(&s, 8 * (1 + xorshift(&rnd) % (max_rec / 8)));
-				if (sim__check(&s, since))
-					goto out_fail;
-				since = s.nr;
-			}
-			sim__exit(&s);
-		}
-	}
+	for (size_t b = 0; b < ARRAY_SIZE(sizes); b++)
+		for (int round = 0; round < 20; round++)
+			if (reread_round(sizes[b], sizes[b] < 256 ? 64 : 256, &rnd))
+				return TEST_FAIL;
 	return TEST_OK;
-out_fail:
-	sim__exit(&s);
-	return TEST_FAIL;
 }
 DEFINE_SUITE(mmap_backward_reread, "Backward ring buffer: mixed sizes, rereads see only new");
 
