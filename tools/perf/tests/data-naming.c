@@ -47,6 +47,18 @@ static bool exists(const char *dir, const char *name)
 	return access(path, F_OK) == 0;
 }
 
+/* Whether each of the @nr @names in @dir exists just when @want; names the first that does not. */
+static bool each_exists(const char *dir, const char *const *names, size_t nr, bool want,
+			const char *what)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (exists(dir, names[i]) != want) {
+			fprintf(stderr, "%s %s\n", names[i], what);
+			return false;
+		}
+	return true;
+}
+
 static int read_back(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[4200];
@@ -92,24 +104,13 @@ static int test__data_rotate(void)
 		fprintf(stderr, "removed %d, expected 3\n", removed);
 		goto out;
 	}
-	for (size_t i = 0; i < 3; i++)
-		if (exists(dir, dumps[i])) {
-			fprintf(stderr, "%s should be gone\n", dumps[i]);
-			goto out;
-		}
-	for (size_t i = 3; i < 5; i++)
-		if (!exists(dir, dumps[i])) {
-			fprintf(stderr, "%s should be kept\n", dumps[i]);
-			goto out;
-		}
-	for (size_t i = 0; i < sizeof(decoys) / sizeof(decoys[0]); i++)
-		if (!exists(dir, decoys[i])) {
-			fprintf(stderr, "decoy %s was removed\n", decoys[i]);
-			goto out;
-		}
-	if (perf_data__rotate(path, 2) != 0)
+	if (!each_exists(dir, dumps, 3, false, "should be gone") ||
+	    !each_exists(dir, dumps + 3, 2, true, "should be kept") ||
+	    !each_exists(dir, decoys, sizeof(decoys) / sizeof(decoys[0]), true,
+			 "(a decoy) was removed"))
 		goto out;
-	ret = TEST_OK;
+	if (perf_data__rotate(path, 2) == 0)
+		ret = TEST_OK;
 out:
 	test__rm_rf(dir);
 	return ret;
