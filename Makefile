@@ -18,7 +18,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
-	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
+	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps xxd
 
 .PHONY: all deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 
