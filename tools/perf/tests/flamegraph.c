@@ -130,6 +130,46 @@ static int test__flamegraph_html(void)
 	return TEST_OK;
 }
 
+/*
+ * A baseline of another run (pid 9 for 7): main -> f twice and main -> h;
+ * the new tree's frames keep their samples and get the baseline's.
+ */
+static int test__flamegraph_diff(void)
+{
+	const struct flamegraph_frame b1[] = { F("w (9)"), F("main"), F("f") };
+	const struct flamegraph_frame b2[] = { F("w (9)"), F("main"), F("h") };
+	const struct flamegraph_frame b3[] = { F("w (70)"), F("main") };
+	struct flamegraph fg, base;
+	struct flamegraph_node *main_, *f, *g;
+	const char *head = "{\"n\": \"all\", \"l\": \"root\", \"v\": 0, \"b\": 4, \"c\": ["
+			   "{\"n\": \"w (7)\", \"l\": \"\", \"v\": 0, \"b\": 3, \"c\": [";
+	char *json;
+	bool ok;
+
+	TEST_ASSERT_VAL("fold", !fold(&fg));
+	flamegraph__init(&base);
+	TEST_ASSERT_VAL("fold the baseline", !flamegraph__add(&base, b1, 3) &&
+			!flamegraph__add(&base, b1, 3) && !flamegraph__add(&base, b2, 3) &&
+			!flamegraph__add(&base, b3, 2));
+	flamegraph__set_baseline(&fg, &base);
+	flamegraph__exit(&base);
+	TEST_ASSERT_EQUAL("the root: all the baseline's", fg.root.base, 4);
+	TEST_ASSERT_EQUAL("w (7) is w (9), the first of its comm", fg.root.child->base, 3);
+	TEST_ASSERT_EQUAL("swapper is not there", fg.root.child->next->base, 0);
+	main_ = fg.root.child->child;
+	f = main_->child;
+	g = f->next;
+	TEST_ASSERT_VAL("counts as they were", f->value == 2 && main_->base == 3);
+	TEST_ASSERT_VAL("f's two, g's none", f->base == 2 && g->base == 0 && f->child->base == 0);
+	json = to_text(&fg, false);
+	flamegraph__exit(&fg);
+	TEST_ASSERT_VAL("written", json);
+	ok = !strncmp(json, head, strlen(head));
+	free(json);
+	TEST_ASSERT_VAL("\"b\" after \"v\"", ok);
+	return TEST_OK;
+}
+
 static int test__flamegraph(void)
 {
 	int err = test__flamegraph_fold();
@@ -138,7 +178,9 @@ static int test__flamegraph(void)
 		err = test__flamegraph_json();
 	if (err == TEST_OK)
 		err = test__flamegraph_html();
+	if (err == TEST_OK)
+		err = test__flamegraph_diff();
 	return err;
 }
 
-DEFINE_SUITE(flamegraph, "flame graph tree: folding, the distro's JSON, a self-contained page");
+DEFINE_SUITE(flamegraph, "flame graph tree: folding, the distro's JSON, a self-contained page, a diff");

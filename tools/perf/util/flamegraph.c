@@ -79,6 +79,59 @@ int flamegraph__add(struct flamegraph *fg, const struct flamegraph_frame *frames
 	return 0;
 }
 
+/* Samples through @n: its own and its children's. */
+static u64 node__total(const struct flamegraph_node *n)
+{
+	u64 sum = n->value;
+
+	for (const struct flamegraph_node *c = n->child; c; c = c->next)
+		sum += node__total(c);
+	return sum;
+}
+
+/* The length of a process's name without its " (pid)": two runs of a program differ there. */
+static size_t proc__comm_len(const char *name)
+{
+	size_t len = strlen(name), i = len;
+
+	if (i < 4 || name[i - 1] != ')')
+		return len;
+	for (i -= 2; i > 0 && name[i] >= '0' && name[i] <= '9'; i--)
+		;
+	return i > 1 && name[i] == '(' && name[i - 1] == ' ' && i < len - 2 ? i - 1 : len;
+}
+
+/* @b's child that is @c's counterpart: the same name, or for a process, the same comm. */
+static const struct flamegraph_node *node__counterpart(const struct flamegraph_node *b,
+						      const struct flamegraph_node *c, bool proc)
+{
+	const struct flamegraph_node *bc, *same_comm = NULL;
+	size_t len = proc ? proc__comm_len(c->name) : 0;
+
+	for (bc = b ? b->child : NULL; bc; bc = bc->next) {
+		if (!strcmp(bc->name, c->name))
+			return bc;
+		if (proc && !same_comm && proc__comm_len(bc->name) == len &&
+		    !strncmp(bc->name, c->name, len))
+			same_comm = bc;
+	}
+	return same_comm;
+}
+
+/* @n and its subtree get the totals of @b's (NULL: none there). */
+static void node__set_base(struct flamegraph_node *n, const struct flamegraph_node *b)
+{
+	n->base = b ? node__total(b) : 0;
+	for (struct flamegraph_node *c = n->child; c; c = c->next)
+		node__set_base(c, node__counterpart(b, c, n->type == FG_ROOT));
+}
+
+void flamegraph__set_baseline(struct flamegraph *fg, const struct flamegraph *base)
+{
+	node__set_base(&fg->root, &base->root);
+	fg->diff = true;
+}
+
 /*
  * A JSON string.  Inside the page's <script> element a "</script" in a
  * name would end the element, so there every '<' is written escaped.
@@ -104,14 +157,18 @@ static const char *const type_names[] = {
 };
 
 /* json.dumps()'s separators, so that the bytes are the distro's for ASCII names. */
-static void node__write_json(const struct flamegraph_node *n, FILE *fp, bool in_html)
+static void node__write_json(const struct flamegraph_node *n, FILE *fp, bool in_html,
+			     bool diff)
 {
 	fputs("{\"n\": ", fp);
 	json__string(fp, n->name, in_html);
-	fprintf(fp, ", \"l\": \"%s\", \"v\": %llu, \"c\": [", type_names[n->type],
+	fprintf(fp, ", \"l\": \"%s\", \"v\": %llu, ", type_names[n->type],
 		(unsigned long long)n->value);
+	if (diff)
+		fprintf(fp, "\"b\": %llu, ", (unsigned long long)n->base);
+	fputs("\"c\": [", fp);
 	for (const struct flamegraph_node *c = n->child; c; c = c->next) {
-		node__write_json(c, fp, in_html);
+		node__write_json(c, fp, in_html, diff);
 		if (c->next)
 			fputs(", ", fp);
 	}
@@ -120,7 +177,7 @@ static void node__write_json(const struct flamegraph_node *n, FILE *fp, bool in_
 
 int flamegraph__write_json(const struct flamegraph *fg, FILE *fp)
 {
-	node__write_json(&fg->root, fp, false);
+	node__write_json(&fg->root, fp, false, fg->diff);
 	return ferror(fp) ? -EIO : 0;
 }
 
@@ -156,7 +213,7 @@ int flamegraph__write_html(const struct flamegraph *fg, const struct flamegraph_
 	fputs("\">\n<h1 id=\"title\">", fp);
 	html__text(fp, page->title);
 	fputs("</h1>\n<script type=\"application/json\" id=\"stacks\">", fp);
-	node__write_json(&fg->root, fp, true);
+	node__write_json(&fg->root, fp, true, fg->diff);
 	fputs("</script>\n<script>\n", fp);
 	fwrite(flamegraph_js, 1, flamegraph_js_len, fp);
 	fputs("</script>\n</body>\n</html>\n", fp);

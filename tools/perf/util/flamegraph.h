@@ -23,11 +23,13 @@ struct flamegraph_node {
 	struct flamegraph_node *next;	/* next sibling */
 	/* The child found last: runs of samples go down the same path. */
 	struct flamegraph_node *hint;
+	u64 base;			/* of a diff: the baseline's samples through here */
 };
 
 struct flamegraph {
 	struct flamegraph_node root;
 	u64 nr_samples;
+	bool diff;		/* each node's base is set: written as "b" */
 };
 
 /* One frame of a stack to add: outermost first. */
@@ -41,7 +43,17 @@ void flamegraph__exit(struct flamegraph *fg);
 /* One sample: @nr frames, the process's node first.  0 or -ENOMEM. */
 int flamegraph__add(struct flamegraph *fg, const struct flamegraph_frame *frames, size_t nr);
 
-/* The distro's JSON layout: {"n": name, "l": type, "v": value, "c": [children]}. */
+/*
+ * A differential flame graph, as flamegraph.pl's difffolded makes one: the
+ * frames stay @fg's, and each gets the samples the same path (the same
+ * names from the root) has in @base, 0 where @base lacks it.  A process
+ * with no node of its "comm (pid)" in @base takes the first of its comm:
+ * two runs of a program have different pids.
+ */
+void flamegraph__set_baseline(struct flamegraph *fg, const struct flamegraph *base);
+
+/*
+ * The distro's JSON layout: {"n": name, "l": type, "v": value, "c": [children]}. */
 int flamegraph__write_json(const struct flamegraph *fg, FILE *fp);
 
 struct flamegraph_page {

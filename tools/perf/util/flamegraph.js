@@ -9,6 +9,13 @@
  * the root's child down), so that a link or a headless browser can open
  * the page in that state.
  *
+ * A differential graph (perf script report flamegraph --diff) has each
+ * node's baseline samples in "b": widths stay the new file's, and the
+ * colour is the change of the frame's share of all samples, red where it
+ * grew and blue where it shrank, the strongest for the largest change, as
+ * flamegraph.pl's difffolded colours them.  The change is also the
+ * frame's data-delta, in points of percent.
+ *
  * For its test, the page counts on <body> what went wrong: data-errors
  * (script errors), data-blocked (requests refused by the page's policy)
  * and data-requests (resources fetched at all).
@@ -41,8 +48,32 @@ function prepare(node, parent, depth) {
 	return deepest;
 }
 
+/* Of a diff: the change of the node's share, in points of percent. */
+function delta(node) {
+	return 100 * (node.total / (state.root.total || 1) - node.b / (state.root.b || 1));
+}
+
+/* The largest change of any node, which gets the strongest colour. */
+function maxDelta(node) {
+	let m = Math.abs(delta(node));
+	for (const c of node.c)
+		m = Math.max(m, maxDelta(c));
+	return m;
+}
+
+function diffColour(node) {
+	const d = delta(node);
+	const strength = state.maxDelta ? Math.abs(d) / state.maxDelta : 0;
+	const fade = Math.round(230 - 180 * strength);
+	if (Math.abs(d) < 0.005)
+		return 'rgb(235,235,235)';
+	return d > 0 ? `rgb(240,${fade},${fade})` : `rgb(${fade},${fade},240)`;
+}
+
 /* A stable colour from a name: warm for the orange scheme, blue-green else; kernel apart. */
 function colour(node, scheme) {
+	if (state.diff)
+		return diffColour(node);
 	let h = 0;
 	for (let i = 0; i < node.n.length; i++)
 		h = (h * 31 + node.n.charCodeAt(i)) >>> 0;
@@ -73,7 +104,8 @@ function find(root, names) {
 	return n;
 }
 
-const state = { root: null, zoom: null, search: '', depth: 0, scheme: '' };
+const state = { root: null, zoom: null, search: '', depth: 0, scheme: '', diff: false,
+	maxDelta: 0 };
 
 /* The share of all samples in frames that match, counting nested matches once. */
 function matched(node, text) {
@@ -95,6 +127,8 @@ function frameDiv(node, x, width, chart, height) {
 	d.textContent = node.n;
 	d.dataset.name = node.n;
 	d.dataset.samples = node.total;
+	if (state.diff)
+		d.dataset.delta = delta(node).toFixed(2);
 	d.node = node;
 	if (state.search && node.n.includes(state.search))
 		d.classList.add('match');
@@ -163,7 +197,13 @@ function tooltip(ev) {
 		return;
 	}
 	const pct = 100 * node.total / (state.root.total || 1);
-	tip.textContent = `${node.n}: ${node.total} samples (${pct.toFixed(2)}%)`;
+	let text = `${node.n}: ${node.total} samples (${pct.toFixed(2)}%)`;
+	if (state.diff) {
+		const d = delta(node);
+		text += `, baseline ${node.b} (${(100 * node.b / (state.root.b || 1)).toFixed(2)}%),` +
+			` ${d >= 0 ? '+' : ''}${d.toFixed(2)} points`;
+	}
+	tip.textContent = text;
 	tip.style.left = (ev.clientX + 12) + 'px';
 	tip.style.top = (ev.clientY + 12) + 'px';
 	tip.style.display = 'block';
@@ -183,6 +223,9 @@ function main() {
 	state.root = JSON.parse(document.getElementById('stacks').textContent);
 	state.depth = prepare(state.root, null, 0);
 	state.scheme = document.body.dataset.colorscheme;
+	state.diff = 'b' in state.root;
+	if (state.diff)
+		state.maxDelta = maxDelta(state.root);
 	fromFragment();
 	draw();
 

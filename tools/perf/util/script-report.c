@@ -31,6 +31,7 @@ struct flamegraph_report {
 	struct perf_tool tool;
 	struct sample_filter *filter;
 	struct flamegraph fg;
+	struct flamegraph base;			/* --diff: the baseline's tree */
 	struct callchain_param cc;		/* callers first */
 	struct callchain_frames chain;
 	struct flamegraph_frame *frames;	/* the stack being added, process first */
@@ -132,26 +133,38 @@ static int fg_report__sample(struct perf_tool *tool, union perf_event *event,
 	return flamegraph__add(&r->fg, r->frames, (size_t)nr + 1);
 }
 
-/* "perf.data, 1234.567890 to 1236.567890 s (2.000000 s)": the page's title. */
-static char *fg_report__title(const struct flamegraph_report *r, const char *input)
+/*
+ * "Flame graph of perf.data, 1234.567890 to 1236.567890 s (2.000000 s, N
+ * samples)": the page's title; of a diff, "Differential flame graph of
+ * NEW against BASE, ...".
+ */
+static char *fg_report__title(const struct flamegraph_report *r, const char *input,
+			      const char *base)
 {
-	char *title;
+	char *title, *head;
 	int n;
 
+	if (base)
+		n = asprintf(&head, "Differential flame graph of %s against %s", input, base);
+	else
+		n = asprintf(&head, "Flame graph of %s", input);
+	if (n < 0)
+		return NULL;
 	if (r->last_time)
-		n = asprintf(&title, "Flame graph of %s, %.6f to %.6f s (%.6f s, %llu samples)",
-			     input, r->first_time / 1e9, r->last_time / 1e9,
+		n = asprintf(&title, "%s, %.6f to %.6f s (%.6f s, %llu samples)",
+			     head, r->first_time / 1e9, r->last_time / 1e9,
 			     (r->last_time - r->first_time) / 1e9,
 			     (unsigned long long)r->fg.nr_samples);
 	else
-		n = asprintf(&title, "Flame graph of %s (%llu samples)", input,
+		n = asprintf(&title, "%s (%llu samples)", head,
 			     (unsigned long long)r->fg.nr_samples);
+	free(head);
 	return n < 0 ? NULL : title;
 }
 
 /* The output as asked for: "-" is stdout; else it says where, as the distro does. */
-static int fg_report__write(struct flamegraph_report *r, const char *input, const char *output,
-			    bool html, const char *colorscheme)
+static int fg_report__write(struct flamegraph_report *r, const char *input, const char *base,
+			    const char *output, bool html, const char *colorscheme)
 {
 	FILE *fp = stdout;
 	char *title = NULL;
@@ -170,7 +183,7 @@ static int fg_report__write(struct flamegraph_report *r, const char *input, cons
 		}
 	}
 	if (html) {
-		title = fg_report__title(r, input);
+		title = fg_report__title(r, input, base);
 		err = title ? flamegraph__write_html(&r->fg, &(struct flamegraph_page){
 				.title = title, .colorscheme = colorscheme }, fp) : -ENOMEM;
 	} else {
@@ -227,6 +240,31 @@ out:
 	return err ? cmd_exit_status(err) : 0;
 }
 
+/*
+ * --diff: the baseline's tree into r->base, read with the same comm, pid
+ * and CPU filters; --time picks a range of the new file only, since a
+ * time of one recording names nothing in another.
+ */
+static int fg_report__read_baseline(struct flamegraph_report *r, const char *base)
+{
+	struct sample_filter *f = r->filter;
+	struct time_range *times = f->times;
+	char *time_arg = f->time_arg;
+	int nr_times = f->nr_times, status;
+
+	f->times = NULL;
+	f->nr_times = 0;
+	f->time_arg = NULL;
+	status = fg_report__read(r, base);
+	f->times = times;
+	f->nr_times = nr_times;
+	f->time_arg = time_arg;
+	r->base = r->fg;
+	flamegraph__init(&r->fg);
+	r->first_time = r->last_time = 0;
+	return status;
+}
+
 static int flamegraph__opt_format(const struct perf_option *opt, const char *arg, int unset)
 {
 	if (strcmp(arg, "html") && strcmp(arg, "json")) {
@@ -256,7 +294,7 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 	struct flamegraph_report r = {
 		.tool = { .sample = fg_report__sample }, .filter = filter,
 	};
-	const char *output = NULL, *format = "html", *colorscheme = "blue-green";
+	const char *output = NULL, *format = "html", *colorscheme = "blue-green", *base = NULL;
 	const struct perf_option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name (default perf.data)"),
 		OPT_STRING('o', "output", &output, "file",
@@ -266,6 +304,8 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 		OPT_CALLBACK(0, "colorscheme", &colorscheme, "blue-green|orange",
 			     "flame graph colour scheme (default blue-green)",
 			     flamegraph__opt_colorscheme),
+		OPT_STRING(0, "diff", &base, "file",
+			   "a differential flame graph: colours from the change since this baseline"),
 		OPT_SAMPLE_FILTER(0, "comm", filter, "script", "list",
 				  "only the samples of these comms", sample_filter__opt_comm),
 		OPT_SAMPLE_FILTER(0, "pid", filter, "script", "list",
@@ -293,10 +333,16 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 	flamegraph__init(&r.fg);
 	callchain_param__init(&r.cc);
 	r.cc.order = ORDER_CALLER;
-	status = fg_report__read(&r, input);
+	status = base ? fg_report__read_baseline(&r, base) : 0;
 	if (!status)
-		status = fg_report__write(&r, input, output, !strcmp(format, "html"), colorscheme);
+		status = fg_report__read(&r, input);
+	if (!status && base)
+		flamegraph__set_baseline(&r.fg, &r.base);
+	if (!status)
+		status = fg_report__write(&r, input, base, output, !strcmp(format, "html"),
+					  colorscheme);
 	flamegraph__exit(&r.fg);
+	flamegraph__exit(&r.base);
 	callchain_frames__exit(&r.chain);
 	free(r.frames);
 	free(r.proc);

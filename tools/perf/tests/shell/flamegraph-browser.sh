@@ -10,7 +10,9 @@
 # exactly the frames whose names hold the text, with their share of the
 # samples as the tree counts it.  A copy of the page given an <img> from
 # the network must show the refused request, or the check above could not
-# see one.  A screenshot, decoded with zlib, must not be one colour.
+# see one.  A screenshot, decoded with zlib, must not be one colour.  A
+# differential page (--diff with a second run) shows on each frame the
+# change of its share that the tree's numbers give.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
 command -v python3 >/dev/null || skip "python3 is not installed (it parses the DOM)"
@@ -64,6 +66,14 @@ sed 's|<body |<body><img src="https://example.invalid/x.png"><div |' page.html >
 chrome --dump-dom "file://$TMPD/fetching.html" >fetching.dom 2>fetching.err ||
 	fail "chromium exited $? on the fetching page"
 chrome --screenshot="$TMPD/shot.png" "$url" >/dev/null 2>shot.err || fail "chromium exited $? on --screenshot"
+# A differential page: a second run as the baseline.
+cp fg.data new.data
+flame_record base.data
+"$PERF" script report flamegraph -i new.data --diff base.data -o diff.html >/dev/null ||
+	fail "--diff exited $?"
+"$PERF" script report flamegraph -i new.data --diff base.data -f json -o diff.json >/dev/null ||
+	fail "--diff -f json exited $?"
+chrome --dump-dom "file://$TMPD/diff.html" >diff.dom 2>diff.err || fail "chromium exited $? on the diff"
 
 cat >dom.py <<'EOP'
 import sys, urllib.parse
@@ -144,10 +154,35 @@ if not marked or marked != should:
 line = "Matched: %.2f%% (%d of %d samples)" % (100.0 * hot / total, hot, total)
 if s.matched != line:
     fail("the search says %r, not %r" % (s.matched, line))
-print("%d frames; zoomed %d; %s" % (len(plain.frames), len(z.frames), line))
+# Each frame of the diff says the change of its share, as the tree gives it.
+import json
+d = load("diff.dom")
+if d.body.get("data-rendered") != "1" or "data-errors" in d.body or d.body.get("data-requests") != "0":
+    fail("diff: not rendered, or errors or requests: %r" % d.body)
+tree = json.load(open("diff.json"))
+def totals(n):
+    n["t"] = n["v"] + sum(totals(c) for c in n["c"])
+    return n["t"]
+totals(tree)
+def want(n, out):
+    out.setdefault(n["n"], set()).add("%.2f" % (100.0 * (n["t"] / tree["t"] - n["b"] / tree["b"])))
+    for c in n["c"]:
+        want(c, out)
+deltas = {}
+want(tree, deltas)
+if not d.frames or "fg_leaf_hot" not in names(d):
+    fail("diff: no fg_leaf_hot frame")
+for f in d.frames:
+    # The page rounds in JavaScript; -0.00 and 0.00 are one.
+    got = f.get("data-delta", "").replace("-0.00", "0.00")
+    if got not in {x.replace("-0.00", "0.00") for x in deltas.get(f.get("data-name"), ())}:
+        fail("diff: %s shows a change of %r, not one of %r" %
+             (f.get("data-name"), got, deltas.get(f.get("data-name"))))
+print("%d frames; zoomed %d; %s; diff %d frames" % (len(plain.frames), len(z.frames), line,
+                                                    len(d.frames)))
 EOP
 python3 dom.py "$zoom" "$hot" "$all" || fail "the rendered pages are not as they should be"
-for v in plain zoom search; do
+for v in plain zoom search diff; do
 	if grep ':CONSOLE' $v.err; then
 		fail "$v: the page wrote to the console"
 	fi

@@ -1,12 +1,13 @@
 #!/bin/bash
-# perf script report flamegraph: the distro's JSON, a self-contained page, -l, filters, bad input
+# perf script report flamegraph: the distro's JSON, a self-contained page, --diff, -l, filters, bad input
 # On a -g recording of a workload with known functions, the JSON tree
 # holds main -> fg_outer -> fg_middle -> fg_leaf_hot/fg_leaf_cold (hot
 # with more samples), and equals the distro's -f json on the same file
 # (parsed, and byte for byte); the HTML page is parsed: no element that
 # fetches anything, no URL, a policy that forbids fetching, its data the
 # same tree, a title naming the file and its time range.  --comm and --pid
-# select; -o - writes to stdout; perf script -l lists the report in the
+# select; --diff gives each node the baseline's samples on the same path;
+# -o - writes to stdout; perf script -l lists the report in the
 # distro's layout; bad options and unknown reports are one line each.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
@@ -136,6 +137,42 @@ if int(page.title.split(", ")[-1].split()[0]) != total(ours):
 EOP
 python3 check.py "$pid" || fail "the outputs are not as they should be"
 
+# --diff: a second run as the baseline.  The tree stays the new file's;
+# each node's "b" is what the same path holds in the baseline's own tree,
+# a process matched by its comm when its pid is not there.
+flame_record base.data
+"$PERF" script report flamegraph -i base.data -f json -o base.json >/dev/null || fail "base: exit $?"
+"$PERF" script report flamegraph -i fg.data --diff base.data -f json -o diff.json >/dev/null ||
+	fail "--diff -f json exited $?"
+"$PERF" script report flamegraph -i fg.data --diff base.data -o diff.html >/dev/null ||
+	fail "--diff exited $?"
+python3 - <<'EOP' || fail "the differential flame graph is not as it should be"
+import json, re, sys
+ours, base, diff = (json.load(open(f)) for f in ("ours.json", "base.json", "diff.json"))
+def total(n):
+    return n["v"] + sum(total(c) for c in n["c"])
+def comm(name):
+    return re.sub(r" \([0-9]+\)$", "", name)
+def check(d, o, b, depth):
+    want = total(b) if b else 0
+    if d["b"] != want:
+        sys.exit("%s: b %d, the baseline holds %d" % (d["n"], d["b"], want))
+    if [c["n"] for c in d["c"]] != [c["n"] for c in o["c"]] or d["v"] != o["v"]:
+        sys.exit("%s: not the new file's node" % d["n"])
+    for dc, oc in zip(d["c"], o["c"]):
+        bc = None
+        if b:
+            bc = next((x for x in b["c"] if x["n"] == dc["n"]), None)
+            if not bc and depth == 0:
+                bc = next((x for x in b["c"] if comm(x["n"]) == comm(dc["n"])), None)
+        check(dc, oc, bc, depth + 1)
+check(diff, ours, base, 0)
+if not re.search(r'"b": [1-9]', open("diff.json").read().split("fg_leaf_hot", 1)[1][:60]):
+    sys.exit("fg_leaf_hot has no baseline samples: the processes were not matched")
+EOP
+grep -q '<title>Differential flame graph of fg.data against base.data, ' diff.html ||
+	fail "the differential page's title does not name both files"
+
 # Bad input: one line, and the distro's statuses.
 check_bad() {	# <status> <what> <args...>
 	local want=$1 what=$2 st
@@ -148,6 +185,7 @@ check_bad() {	# <status> <what> <args...>
 check_bad 129 "-f svg" script report flamegraph -i fg.data -f svg
 check_bad 129 "--colorscheme red" script report flamegraph -i fg.data --colorscheme red
 check_bad 255 "a missing file" script report flamegraph -i nosuch.data
+check_bad 255 "a missing baseline" script report flamegraph -i fg.data --diff nosuch.data
 check_bad 255 "an unknown report" script -i fg.data report nosuchreport
 check_bad 129 "a stray word" script report flamegraph -i fg.data stray
 
