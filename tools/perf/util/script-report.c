@@ -37,6 +37,8 @@ struct flamegraph_report {
 	struct flamegraph_frame *frames;	/* the stack being added, process first */
 	size_t cap;
 	char *proc;				/* "comm (pid)" of the last sample */
+	int proc_pid;				/* ... its pid and the length of its comm */
+	size_t proc_comm_len;
 	u64 first_time, last_time;		/* of the samples taken */
 };
 
@@ -67,6 +69,13 @@ static bool frame__kernel(const struct dso *dso, const struct symbol *sym)
 /* The process's node: "comm (pid)", or the comm alone for the idle task (pid 0). */
 static const char *fg_report__proc(struct flamegraph_report *r, const char *comm, int pid)
 {
+	size_t len = strlen(comm);
+
+	/* Runs of samples come from one process: its name is made once a run. */
+	if (r->proc && r->proc_pid == pid && r->proc_comm_len == len && !strncmp(r->proc, comm, len))
+		return r->proc;
+	r->proc_pid = pid;
+	r->proc_comm_len = len;
 	free(r->proc);
 	if (!pid)
 		r->proc = strdup(comm);
