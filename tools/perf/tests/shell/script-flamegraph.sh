@@ -5,8 +5,8 @@
 # with more samples), and equals the distro's -f json on the same file
 # (parsed, and byte for byte); the HTML page is parsed: no element that
 # fetches anything, no URL, a policy that forbids fetching, its data the
-# same tree, a title naming the file and its time range.  --comm and --pid
-# select; --diff gives each node the baseline's samples on the same path;
+# same tree, a title naming the file and its time range.  --comm, --pid
+# and --time select; --diff gives each node the baseline's samples on the same path;
 # -o - writes to stdout; perf script -l lists the report in the
 # distro's layout; bad options and unknown reports are one line each.
 . "$(dirname "$0")/lib/common.sh"
@@ -36,6 +36,21 @@ for c in json.load(open("ours.json"))["c"]:
 	fail "--comm exited $?"
 "$PERF" script report flamegraph -i fg.data -f json -o pid.json --pid "$pid" >/dev/null ||
 	fail "--pid exited $?"
+# --time: the first half of the run has fewer samples, and the title says its range.
+"$PERF" script report flamegraph -i fg.data -o half.html --time 0%-50% >/dev/null ||
+	fail "--time exited $?"
+python3 - <<'EOP' || fail "--time 0%-50% does not draw the first half"
+import re, sys
+def title(f):
+    m = re.search(r"<title>Flame graph of fg\.data, ([0-9.]+) to ([0-9.]+) s \([0-9.]+ s, ([0-9]+) samples\)</title>",
+                  open(f).read())
+    if not m:
+        sys.exit("%s: no title with a time range" % f)
+    return float(m[1]), float(m[2]), int(m[3])
+(a0, a1, an), (h0, h1, hn) = title("page.html"), title("half.html")
+if not (0 < hn < an and h0 == a0 and h1 <= (a0 + a1) / 2 + 1e-6):
+    sys.exit("half: %s to %s, %d samples; all: %s to %s, %d" % (h0, h1, hn, a0, a1, an))
+EOP
 
 cat >check.py <<'EOP'
 import json, re, sys
