@@ -16,9 +16,12 @@ PERF     := $(PERF_DIR)/perf
 # Builds use every CPU (make JOBS=1 for one at a time).
 JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
-# Debian packages the build, the tests and the benchmarks need.
+# Debian packages the build, the tests and the benchmarks need (chromium:
+# the flame graph page is loaded headless by its test, about a minute to
+# install).
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
-	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps
+	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps xxd \
+	    chromium
 
 .PHONY: all deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 

@@ -28,6 +28,7 @@
 #include "util/tp-print.h"
 #include "util/sample-filter.h"
 #include "util/parse-options.h"
+#include "util/script-report.h"
 
 enum {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
@@ -103,6 +104,7 @@ struct script {
 	/* "type:+field,-field": edits of that type's fields, which it need not have. */
 	unsigned type_add[PERF_TYPE_BREAKPOINT + 1], type_del[PERF_TYPE_BREAKPOINT + 1];
 	bool hide_chain;	/* -G */
+	bool list;		/* -l: the report scripts */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	bool show_switch;		/* --show-switch-events */
 	int name_width;
@@ -847,15 +849,23 @@ static int script__opt_fields(const struct perf_option *opt, const char *arg, in
 
 /*
  * Words after the options name a script to run, as in the distro: "perf
- * script NAME [ARGS]", or "perf script report|record NAME [ARGS]".  This
- * perf runs no scripts, so every name is unknown; the exit statuses are
- * the distro's for a name it lacks (129, and 255 for a report script).
+ * script NAME [ARGS]", or "perf script report|record NAME [ARGS]".  The
+ * reports are built in (util/script-report); other names are unknown, with
+ * the distro's exit statuses for a name it lacks (129, and 255 for a
+ * report or record script).
  */
-static int script__no_scripts(int argc, const char **argv)
+static int script__run_script(struct script *sc, int argc, const char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[0], "report") || !strcmp(argv[0], "record"))) {
-		fprintf(stderr, "perf script: unknown %s script '%s': this perf runs no scripts; "
-			"-F chooses the fields it prints.\n", argv[0], argv[1]);
+	if (!strcmp(argv[0], "report")) {
+		if (argc > 1)
+			return script_report__run(argc - 1, argv + 1, sc->input, &sc->filter);
+		fprintf(stderr, "perf script: report needs the name of a report script:\n");
+		script_report__list(stderr);
+		return 129;
+	}
+	if (argc > 1 && !strcmp(argv[0], "record")) {
+		fprintf(stderr, "perf script: unknown record script '%s': this perf runs no scripts; "
+			"-F chooses the fields it prints.\n", argv[1]);
 		return 255;
 	}
 	fprintf(stderr, "perf script: unknown script '%s': this perf runs no scripts; "
@@ -881,6 +891,7 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 		OPT_BOOLEAN(0, "header", &sc->header, "show the data header"),
 		OPT_BOOLEAN(0, "header-only", &sc->header_only, "show the data header only"),
 		OPT_BOOLEAN('G', "hide-call-graph", &sc->hide_chain, "do not show callchains"),
+		OPT_BOOLEAN('l', "list", &sc->list, "list the report scripts (perf script report NAME)"),
 		OPT_BOOLEAN(0, "show-task-events", &sc->show_task,
 			    "show the COMM, FORK and EXIT records"),
 		OPT_BOOLEAN(0, "show-mmap-events", &sc->show_mmap, "show the MMAP and MMAP2 records"),
@@ -937,8 +948,10 @@ static bool script__setup(struct script *sc, int argc, const char **argv, int *s
 		*status = parse_options__exit_status(argc);
 		return false;
 	}
-	if (argc > 0) {
-		*status = script__no_scripts(argc, argv);
+	if (sc->list || argc > 0) {
+		if (sc->list)
+			script_report__list(stdout);
+		*status = sc->list ? 0 : script__run_script(sc, argc, argv);
 		return false;
 	}
 	if (sc->reltime && sc->deltatime) {

@@ -58,7 +58,7 @@ for f in "$DOC"/perf-*.txt; do
 	{
 		"$PERF" "$c" -h
 		for sub in $(perf_subcommands "$c"); do
-			"$PERF" "$c" "$sub" -h
+			"$PERF" "$c" ${sub//,/ } -h
 		done
 	} 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >opts
 	cat opts >>all-opts

@@ -20,6 +20,10 @@ for f in "$DOC"/perf-*.txt; do
 		not_yet="$not_yet $c"
 		continue
 	fi
+	# A subcommand's table (perf script report flamegraph's) is the page's too.
+	for sub in $(perf_subcommands "$c"); do
+		"$PERF" "$c" ${sub//,/ } --list-opts >>list || fail "perf $c ${sub//,/ } --list-opts failed"
+	done
 	tr ' ' '\n' <list | grep -- '^--' | sort -u >table
 	# The OPTIONS section: from its heading to the next one.
 	awk '/^OPTIONS$/ { on = 1; next } on && /^[A-Z][A-Z ]*$/ { exit } on' "$f" |
@@ -29,7 +33,7 @@ for f in "$DOC"/perf-*.txt; do
 		sort -u >doc-short
 	"$PERF" "$c" -h >/dev/null 2>help
 	for sub in $(perf_subcommands "$c"); do
-		"$PERF" "$c" "$sub" -h >/dev/null 2>>help
+		"$PERF" "$c" ${sub//,/ } -h >/dev/null 2>>help
 	done
 	sed -n 's/^    \(-[a-zA-Z]\)[, ].*/\1/p' help | sort -u >help-short
 	sed -n 's/^    \(-[a-zA-Z], \|    \)\(--[a-z0-9][a-z0-9-]*\).*/\2/p' help | sort -u >help-long

@@ -129,9 +129,12 @@ dump_once_then_exit() {
 }
 
 # The subcommands of perf $1 whose -h lists options of their own (perf daemon
-# start -h lists -f, which perf daemon -h does not).
+# start -h lists -f, which perf daemon -h does not); a subcommand of more
+# than one word is written with commas (report,flamegraph), for the caller
+# to split: perf $1 ${sub//,/ } -h.
 perf_subcommands() {
 	case $1 in
 	daemon) echo start stop signal ping ;;
+	script) echo report,flamegraph ;;
 	esac
 }
