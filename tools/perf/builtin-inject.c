@@ -195,7 +195,7 @@ int cmd_inject(int argc, const char **argv)
 		OPT_BOOLEAN('b', "build-ids", &inj.build_ids,
 			    "inject build ids for the DSOs with samples"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
-		OPT_END()
+		OPT_END_WORDS("perf inject: unexpected argument '%s'\n")
 	};
 	/* The whole command line, for the output's cmdline feature. */
 	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
@@ -208,16 +208,11 @@ int cmd_inject(int argc, const char **argv)
 		return cmd_exit_status(-ENOMEM);
 	}
 	memcpy(cmdline, argv, (size_t)argc * sizeof(*cmdline));
-	argc = parse_options(argc, argv, options, inject_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = parse_options(argc, argv, options, inject_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_NO_WORDS);
 	if (argc < 0) {
 		free(cmdline);
 		return parse_options__exit_status(argc);
-	}
-	if (argc > 0) {
-		fprintf(stderr, "perf inject: unexpected argument '%s'\n", argv[0]);
-		parse_options__usage(stderr, inject_usage, options);
-		free(cmdline);
-		return 129;
 	}
 	if (!strcmp(output, "-") && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "perf inject: standard output is a terminal: give -o FILE, or "
