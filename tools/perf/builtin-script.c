@@ -891,23 +891,10 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 			    "show times relative to the first sample shown"),
 		OPT_BOOLEAN(0, "deltatime", &sc->deltatime,
 			    "show times relative to the previous sample shown"),
-		OPT_SAMPLE_FILTER(0, "comm", &sc->filter, "script", "list",
-				  "only the samples of these comms", sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "comms", &sc->filter, "script", "list",
-				  "the same as --comm (the distro's spelling)",
-				  sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "pid", &sc->filter, "script", "list",
-				  "only the samples of these process ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER(0, "tid", &sc->filter, "script", "list",
-				  "only the samples of these thread ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "script", "list",
-				  "only the samples on these CPUs (e.g. 0,2-3)",
-				  sample_filter__opt_cpu),
-		OPT_SAMPLE_FILTER(0, "time", &sc->filter, "script", "range",
-				  "only the samples in start,stop (seconds, either may be empty),"
-				  HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
-				  HELP_MORE "several separated by commas",
-				  sample_filter__opt_time),
+		OPT_SAMPLE_FILTERS(&sc->filter, "script", 0,
+				   "only the samples in start,stop (seconds, either may be empty),"
+				   HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
+				   HELP_MORE "several separated by commas"),
 		OPT_BOOLEAN('q', "quiet", &be_quiet, "do not show warnings"),
 		OPT_INCR('v', "verbose", &verbose,
 			 "be more verbose (show why symbols were not found, ...)"),
