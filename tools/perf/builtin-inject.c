@@ -181,6 +181,37 @@ static void inject__setup_info(struct inject *inj, int argc, const char **argv)
 					    s->build_ids[i].name);
 }
 
+/*
+ * The output's header, every record of the input through the tool, and a
+ * file's closing header with the build ids found: 0 or the error (-errno),
+ * said; -EIO for an input cut short or damaged.
+ */
+static int inject__copy(struct inject *inj, const char *input, const char *output)
+{
+	int err = inj->out.is_pipe ?
+		  perf_header__write_pipe(&inj->out, inj->session->evlist, &inj->info) :
+		  perf_header__write_begin(&inj->out, inj->session->evlist);
+
+	if (!err)
+		err = perf_session__process_events(inj->session, &inj->tool);
+	if (err && inj->session->errmsg[0])
+		fprintf(stderr, "perf inject: %s: %s\n", input, inj->session->errmsg);
+	else if (err)
+		fprintf(stderr, "perf inject: reading %s failed: %s\n", input, strerror(-err));
+	if (!err && !inj->out.is_pipe) {
+		inj->info.build_ids = inj->bids.p;
+		inj->info.build_ids_len = inj->bids.len;
+		inj->info.no_buildid = !inj->bids.len;
+		err = perf_header__write_finish(&inj->out, inj->session->evlist, &inj->info);
+		if (err)
+			fprintf(stderr, "perf inject: cannot finish %s: %s\n", output,
+				strerror(-err));
+	}
+	if (!err)
+		err = perf_session__warn_stats(inj->session);
+	return err;
+}
+
 int cmd_inject(int argc, const char **argv)
 {
 	struct inject inj = {
@@ -234,26 +265,7 @@ int cmd_inject(int argc, const char **argv)
 		goto out_delete;
 	}
 	inject__setup_info(&inj, cmdline_argc, cmdline);
-	err = inj.out.is_pipe ?
-	      perf_header__write_pipe(&inj.out, inj.session->evlist, &inj.info) :
-	      perf_header__write_begin(&inj.out, inj.session->evlist);
-	if (!err)
-		err = perf_session__process_events(inj.session, &inj.tool);
-	if (err && inj.session->errmsg[0])
-		fprintf(stderr, "perf inject: %s: %s\n", input, inj.session->errmsg);
-	else if (err)
-		fprintf(stderr, "perf inject: reading %s failed: %s\n", input, strerror(-err));
-	if (!err && !inj.out.is_pipe) {
-		inj.info.build_ids = inj.bids.p;
-		inj.info.build_ids_len = inj.bids.len;
-		inj.info.no_buildid = !inj.bids.len;
-		err = perf_header__write_finish(&inj.out, inj.session->evlist, &inj.info);
-		if (err)
-			fprintf(stderr, "perf inject: cannot finish %s: %s\n", output,
-				strerror(-err));
-	}
-	if (!err)
-		err = perf_session__warn_stats(inj.session);
+	err = inject__copy(&inj, input, output);
 	perf_data__close(&inj.out);
 	/* A file we could not finish must not look like a good one. */
 	if (err && !inj.out.is_pipe && unlink(output) == 0)
