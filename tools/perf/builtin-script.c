@@ -193,7 +193,6 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 	outbuf__advance(&sc->ob, p);
 }
 
-/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 /* printf onto the output; a line's pieces are short. */
 static void __attribute__((format(printf, 2, 3))) script__printf(struct script *sc,
 								 const char *fmt, ...)
@@ -243,6 +242,7 @@ static void script__print_tail(struct script *sc, struct evsel *evsel, unsigned 
 		script__printf(sc, " %s", page_size_name(sample->code_page_size, size, sizeof(size)));
 }
 
+/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
