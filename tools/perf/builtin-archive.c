@@ -82,7 +82,7 @@ int cmd_archive(int argc, const char **argv)
 {
 	/* No options: the table gives -h and the distro's errors all the same. */
 	const struct perf_option options[] = {
-		OPT_END()
+		OPT_END_WORDS("perf archive: unexpected argument '%s'; it takes one file.\n")
 	};
 	const char *input = "perf.data";
 	char out[PATH_MAX], list[] = "/tmp/perf-archive-list.XXXXXX", msg[256];
@@ -90,15 +90,10 @@ int cmd_archive(int argc, const char **argv)
 	int fd, err, nr = 0, ret = 1;
 	FILE *fp;
 
-	argc = parse_options(argc, argv, options, archive_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = parse_options(argc, argv, options, archive_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_ONE_WORD);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	if (argc > 1) {
-		fprintf(stderr, "perf archive: unexpected argument '%s'; it takes one file.\n",
-			argv[1]);
-		parse_options__usage(stderr, archive_usage, options);
-		return 129;
-	}
 	if (argc == 1)
 		input = argv[0];
 	s = perf_session__open(input, &err, msg, sizeof(msg));

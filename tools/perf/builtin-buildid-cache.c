@@ -101,19 +101,14 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_STRING('r', "remove", &del, "file list", "file(s) to remove"),
 		OPT_BOOLEAN('l', "list", &list, "list all cached files"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
-		OPT_END()
+		OPT_END_WORDS("perf buildid-cache: unexpected argument '%s'\n")
 	};
 	int err = 0;
 
 	argc = parse_options(argc, argv, options, buildid_cache_usage,
-			     PARSE_OPT_STOP_AT_NON_OPTION);
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_NO_WORDS);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	if (argc > 0) {
-		fprintf(stderr, "perf buildid-cache: unexpected argument '%s'\n", argv[0]);
-		parse_options__usage(stderr, buildid_cache_usage, options);
-		return 129;
-	}
 	if (add)
 		err = for_each_file(add, add_one);
 	if (del) {

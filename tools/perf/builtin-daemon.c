@@ -200,7 +200,7 @@ static void daemon__table(struct perf_option *table, const struct daemon_row *ro
 		if (!(rows[i].shown_by & (1u << cmd)))
 			table[i].flags |= PARSE_OPT_HIDDEN;
 	}
-	table[n] = (struct perf_option)OPT_END();
+	table[n] = (struct perf_option)OPT_END_WORDS("perf daemon: unexpected argument '%s'\n");
 }
 
 /* The options the command line gave that its command does not take, refused. */
@@ -252,15 +252,10 @@ static int daemon__parse(struct daemon_opts *opts, int argc, const char **argv, 
 		/* argv[0] is the command word: it stands where the program's name did. */
 		*cmd = argv[0];
 		daemon__table(table, rows, ARRAY_SIZE(rows), daemon_cmd__parse(*cmd));
-		argc = parse_options(argc, argv, table, daemon_usage, 0);
+		argc = parse_options(argc, argv, table, daemon_usage, PARSE_OPT_NO_WORDS);
 	}
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	if (argc > 0) {
-		fprintf(stderr, "perf daemon: unexpected argument '%s'\n", argv[0]);
-		parse_options__usage(stderr, daemon_usage, table);
-		return 129;
-	}
 	if (opts->session && (strchr(opts->session, ' ') || !opts->session[0])) {
 		fprintf(stderr, "perf daemon: no session is named '%s'\n", opts->session);
 		return 255;

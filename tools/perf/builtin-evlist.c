@@ -97,22 +97,17 @@ int cmd_evlist(int argc, const char **argv)
 		OPT_BOOLEAN(0, "trace-fields", &fields, "Show tracepoint fields"),
 		/* Ownership is not checked here: nothing to force. */
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
-		OPT_END()
+		OPT_END_WORDS("perf evlist: unexpected argument '%s'; the file goes after -i.\n")
 	};
 	struct perf_session *s;
 	char msg[256];
 	int err;
 
-	argc = parse_options(argc, argv, options, evlist_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	/* Nothing is taken after the options (the distro shows its usage). */
+	argc = parse_options(argc, argv, options, evlist_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_NO_WORDS);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	/* Nothing is taken after the options (the distro shows its usage). */
-	if (argc > 0) {
-		fprintf(stderr, "perf evlist: unexpected argument '%s'; the file goes after -i.\n",
-			argv[0]);
-		parse_options__usage(stderr, evlist_usage, options);
-		return 129;
-	}
 	if (group && (details || freq)) {
 		fprintf(stderr, "  Error: --group option is not compatible with other options\n\n");
 		parse_options__usage(stderr, evlist_usage, options);

@@ -181,6 +181,37 @@ static void inject__setup_info(struct inject *inj, int argc, const char **argv)
 					    s->build_ids[i].name);
 }
 
+/*
+ * The output's header, every record of the input through the tool, and a
+ * file's closing header with the build ids found: 0 or the error (-errno),
+ * said; -EIO for an input cut short or damaged.
+ */
+static int inject__copy(struct inject *inj, const char *input, const char *output)
+{
+	int err = inj->out.is_pipe ?
+		  perf_header__write_pipe(&inj->out, inj->session->evlist, &inj->info) :
+		  perf_header__write_begin(&inj->out, inj->session->evlist);
+
+	if (!err)
+		err = perf_session__process_events(inj->session, &inj->tool);
+	if (err && inj->session->errmsg[0])
+		fprintf(stderr, "perf inject: %s: %s\n", input, inj->session->errmsg);
+	else if (err)
+		fprintf(stderr, "perf inject: reading %s failed: %s\n", input, strerror(-err));
+	if (!err && !inj->out.is_pipe) {
+		inj->info.build_ids = inj->bids.p;
+		inj->info.build_ids_len = inj->bids.len;
+		inj->info.no_buildid = !inj->bids.len;
+		err = perf_header__write_finish(&inj->out, inj->session->evlist, &inj->info);
+		if (err)
+			fprintf(stderr, "perf inject: cannot finish %s: %s\n", output,
+				strerror(-err));
+	}
+	if (!err)
+		err = perf_session__warn_stats(inj->session);
+	return err;
+}
+
 int cmd_inject(int argc, const char **argv)
 {
 	struct inject inj = {
@@ -195,7 +226,7 @@ int cmd_inject(int argc, const char **argv)
 		OPT_BOOLEAN('b', "build-ids", &inj.build_ids,
 			    "inject build ids for the DSOs with samples"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
-		OPT_END()
+		OPT_END_WORDS("perf inject: unexpected argument '%s'\n")
 	};
 	/* The whole command line, for the output's cmdline feature. */
 	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
@@ -208,16 +239,11 @@ int cmd_inject(int argc, const char **argv)
 		return cmd_exit_status(-ENOMEM);
 	}
 	memcpy(cmdline, argv, (size_t)argc * sizeof(*cmdline));
-	argc = parse_options(argc, argv, options, inject_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = parse_options(argc, argv, options, inject_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_NO_WORDS);
 	if (argc < 0) {
 		free(cmdline);
 		return parse_options__exit_status(argc);
-	}
-	if (argc > 0) {
-		fprintf(stderr, "perf inject: unexpected argument '%s'\n", argv[0]);
-		parse_options__usage(stderr, inject_usage, options);
-		free(cmdline);
-		return 129;
 	}
 	if (!strcmp(output, "-") && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "perf inject: standard output is a terminal: give -o FILE, or "
@@ -239,26 +265,7 @@ int cmd_inject(int argc, const char **argv)
 		goto out_delete;
 	}
 	inject__setup_info(&inj, cmdline_argc, cmdline);
-	err = inj.out.is_pipe ?
-	      perf_header__write_pipe(&inj.out, inj.session->evlist, &inj.info) :
-	      perf_header__write_begin(&inj.out, inj.session->evlist);
-	if (!err)
-		err = perf_session__process_events(inj.session, &inj.tool);
-	if (err && inj.session->errmsg[0])
-		fprintf(stderr, "perf inject: %s: %s\n", input, inj.session->errmsg);
-	else if (err)
-		fprintf(stderr, "perf inject: reading %s failed: %s\n", input, strerror(-err));
-	if (!err && !inj.out.is_pipe) {
-		inj.info.build_ids = inj.bids.p;
-		inj.info.build_ids_len = inj.bids.len;
-		inj.info.no_buildid = !inj.bids.len;
-		err = perf_header__write_finish(&inj.out, inj.session->evlist, &inj.info);
-		if (err)
-			fprintf(stderr, "perf inject: cannot finish %s: %s\n", output,
-				strerror(-err));
-	}
-	if (!err)
-		err = perf_session__warn_stats(inj.session);
+	err = inject__copy(&inj, input, output);
 	perf_data__close(&inj.out);
 	/* A file we could not finish must not look like a good one. */
 	if (err && !inj.out.is_pipe && unlink(output) == 0)

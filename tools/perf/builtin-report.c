@@ -12,6 +12,7 @@
 #include "util/debug.h"
 #include "util/callchain.h"
 #include "util/hist.h"
+#include "util/hist-print.h"
 #include "util/sort.h"
 #include "util/srcline.h"
 #include "util/tasks.h"
@@ -263,66 +264,6 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	return report__credit_chain(r, h, &key, t, he, nr, period);
 }
 
-static double entry__percent(const struct report *r, const struct hist_entry *e,
-			     const struct hists *h)
-{
-	u64 v = r->children ? e->period_acc : e->period;
-
-	return h->total_period ? 100.0 * v / h->total_period : 0;
-}
-
-
-/*
- * Group view: the tables of @leader's members (they follow it in the list)
- * into @members, their number returned (-ENOMEM).  Every key a member has
- * gets an entry in the leader's table too, without samples when the leader
- * had none there, so that each key has its line, as in the distro.
- */
-static int report__group_members(struct report *r, struct evsel *leader, struct hists *h,
-				 struct hists ***members)
-{
-	struct hists **m = calloc(leader->nr_members, sizeof(*m));
-	struct evsel *e = leader;
-	int nr = 0;
-
-	if (!m)
-		return -ENOMEM;
-	while (nr < leader->nr_members - 1 && e->node.next != &r->session->evlist->entries) {
-		e = list_entry(e->node.next, struct evsel, node);
-		if (e->leader != leader)
-			break;
-		m[nr++] = &r->hists[e->idx];
-	}
-	for (int j = 0; j < nr; j++) {
-		struct hist_entry **v;
-		size_t n;
-
-		if (hists__name_unnamed(m[j], &r->strs))
-			goto fail;
-		v = hists__entries(m[j], &n);
-		if (!v)
-			goto fail;
-		for (size_t i = 0; i < n; i++) {
-			struct hist_entry key = *v[i];
-
-			if (hists__reserve(h, 1)) {
-				free(v);
-				goto fail;
-			}
-			key.period = key.nr = key.period_acc = 0;
-			key.cc = NULL;
-			key.max_depth = 0;
-			hists__findnew(h, &key, v[i]->thread);
-		}
-		free(v);
-	}
-	*members = m;
-	return nr;
-fail:
-	free(m);
-	return -ENOMEM;
-}
-
 /*
  * --group on a file that recorded no group shows all its events as one,
  * led by the first, as the distro does.
@@ -345,291 +286,6 @@ static void report__force_group(struct evlist *evlist)
 		e->leader = first;
 	first->nr_members = nr;
 	first->forced_leader = true;
-}
-
-/* What report__print shows of one event (or group): its columns, their widths, its members. */
-struct report_table {
-	int cols[COL__MAX];	/* keys as SORT_*, the rest as COL_* */
-	int key_idx[COL__MAX];	/* a key column's index in the keys */
-	int nr_cols;
-	int width[SORT__MAX];	/* of each key's column */
-	struct hists **members;	/* group view: the members' tables, nm of them */
-	int nm;
-	struct grp_stat *gs;	/* ... and their values, nm for each entry */
-	bool trace_cut;		/* the trace column is cut to its header */
-	const char *col_names[COL__MAX - COL_CHILDREN];
-};
-
-/* The columns: -F's, or Children, Self/Overhead, Samples (-n), Period, then the keys. */
-static void report__columns(const struct report *r, struct report_table *t)
-{
-	const struct sort_keys *s = &r->sort;
-
-	if (s->nr_cols) {
-		memcpy(t->cols, s->cols, s->nr_cols * sizeof(*t->cols));
-		t->nr_cols = s->nr_cols;
-	} else {
-		if (r->children)
-			t->cols[t->nr_cols++] = COL_CHILDREN;
-		t->cols[t->nr_cols++] = COL_SELF;
-		if (r->show_nr)
-			t->cols[t->nr_cols++] = COL_SAMPLES;
-		if (r->show_period)
-			t->cols[t->nr_cols++] = COL_PERIOD;
-		for (int k = 0; k < s->nr_keys; k++)
-			t->cols[t->nr_cols++] = s->keys[k];
-	}
-	for (int c = 0; c < t->nr_cols; c++)
-		for (int k = 0; k < s->nr_keys; k++)
-			if ((int)s->keys[k] == t->cols[c])
-				t->key_idx[c] = k;
-	/* "Self" beside the default Children column; -F names it "Overhead" as given. */
-	t->col_names[0] = "Children";
-	t->col_names[1] = r->children && !s->nr_cols ? "Self" : "Overhead";
-	t->col_names[2] = "Samples";
-	t->col_names[3] = "Period";
-}
-
-/* Group view: each entry's values in the members' tables. */
-static int report__group_stats(struct report_table *t, struct hist_entry **v, size_t n)
-{
-	t->gs = calloc(n * t->nm + 1, sizeof(*t->gs));
-	if (!t->gs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		v[i]->grp = (u32)i;
-		for (int j = 0; j < t->nm; j++) {
-			const struct hist_entry *f = hists__find(t->members[j], v[i]);
-			struct grp_stat *g = &t->gs[i * t->nm + j];
-
-			if (f) {
-				g->period = f->period;
-				g->nr = f->nr;
-				g->period_acc = f->period_acc;
-			}
-		}
-	}
-	return 0;
-}
-
-/* The width of a key's column: its header's, or its widest entry's. */
-static int report__key_width(const struct report *r, const struct report_table *t,
-			     enum sort_key k, struct hist_entry **v, size_t n)
-{
-	int width = (int)strlen(sort_key__names[k]);
-	char buf[1024];
-
-	if (k == SORT_TRACE && t->trace_cut)
-		return width;
-	for (size_t i = 0; i < n; i++) {
-		int w;
-
-		/*
-		 * A comm column is as wide as the longest last comm of the
-		 * entries' threads, as the distro has it: an entry of a
-		 * thread that exec'd later ("perf-exec" then "sleep") is
-		 * cut to it.
-		 */
-		if (k == SORT_PID)
-			w = 8 + (int)strlen(hist_entry__thread_comm(v[i]));
-		else if (k == SORT_COMM)
-			w = (int)strlen(hist_entry__thread_comm(v[i]));
-		else if (k == SORT_CPU)
-			continue;
-		else {
-			hist_entry__key_snprintf(v[i], k, 0, buf, sizeof(buf));
-			w = (int)strlen(buf);
-		}
-		/* An address without a symbol widens objects to an address's 16 digits. */
-		if (k == SORT_DSO && v[i]->no_sym && w < 16)
-			w = 16;
-		if (w > width)
-			width = w;
-	}
-	return width;
-}
-
-/* A value column of a group holds one value for each of its events. */
-static int report__col_width(const struct report_table *t, int c)
-{
-	if (t->cols[c] < SORT__MAX)
-		return t->width[t->key_idx[c]];
-	return (t->cols[c] >= COL_SAMPLES ? 12 : 8) * (t->nm + 1);
-}
-
-static void report__print_header(const struct report *r, const struct report_table *t,
-				 struct evsel *evsel, const char *desc, u64 nr, u64 total)
-{
-	char unit = ' ';
-
-	/* Over 1000, in thousands: 1000 stays 1000, 1000000 is 1000K, as the distro prints them. */
-	for (const char *u = "KMG"; *u && nr > 1000; u++) {
-		nr /= 1000;
-		unit = *u;
-	}
-	/* A group's leader, even shown alone (--no-group), says "events". */
-	printf("# Samples: %llu%c of event%s '%s'", (unsigned long long)nr, unit,
-	       evsel->nr_members > 1 ? "s" : "", desc ? desc : evsel__name(evsel));
-	/* --time, as given. */
-	if (r->filter.time_arg)
-		printf(" (time slices: %s)", r->filter.time_arg);
-	putchar('\n');
-	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
-	for (int c = 0; c < t->nr_cols; c++) {
-		const char *sep = c ? "  " : "# ";
-
-		if (t->cols[c] < SORT__MAX)
-			printf("%s%-*s", sep, report__col_width(t, c), sort_key__names[t->cols[c]]);
-		else
-			printf("%s%*s", sep, report__col_width(t, c),
-			       t->col_names[t->cols[c] - COL_CHILDREN]);
-	}
-	printf("\n");
-	for (int c = 0; c < t->nr_cols; c++) {
-		printf(c ? "  " : "# ");
-		for (int i = 0; i < report__col_width(t, c); i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-}
-
-/* A percentage column's value (the leader's, then with --group each member's). */
-static void print_percent(bool first, u64 v, u64 total)
-{
-	printf(first ? "  %7.2f%%" : "%7.2f%%", total ? 100.0 * v / total : 0);
-}
-
-static void print_count(bool first, u64 v)
-{
-	printf(first ? "  %12llu" : "%12llu", (unsigned long long)v);
-}
-
-/* A value column of @e: the leader's value, then each member's. */
-static void report__print_value(const struct report_table *t, const struct hist_entry *e,
-				const struct hists *h, int col)
-{
-	const struct grp_stat *g = t->gs ? &t->gs[(size_t)e->grp * t->nm] : NULL;
-
-	switch (col) {
-	case COL_CHILDREN:
-		print_percent(true, e->period_acc, h->total_period);
-		for (int j = 0; j < t->nm; j++)
-			print_percent(false, g[j].period_acc, t->members[j]->total_period);
-		break;
-	case COL_SELF:
-		print_percent(true, e->period, h->total_period);
-		for (int j = 0; j < t->nm; j++)
-			print_percent(false, g[j].period, t->members[j]->total_period);
-		break;
-	case COL_SAMPLES:
-		print_count(true, e->nr);
-		for (int j = 0; j < t->nm; j++)
-			print_count(false, g[j].nr);
-		break;
-	case COL_PERIOD:
-		print_count(true, e->period);
-		for (int j = 0; j < t->nm; j++)
-			print_count(false, g[j].period);
-		break;
-	}
-}
-
-/* One line of the table, then the entry's call graph. */
-static void report__print_entry(const struct report *r, const struct report_table *t,
-				const struct hist_entry *e, const struct hists *h)
-{
-	char buf[1024];
-
-	for (int c = 0; c < t->nr_cols; c++) {
-		int col = t->cols[c], w = report__col_width(t, c);
-
-		if (col >= SORT__MAX) {
-			report__print_value(t, e, h, col);
-			continue;
-		}
-		hist_entry__key_snprintf(e, col, w, buf, sizeof(buf));
-		if (col == SORT_TRACE && t->trace_cut)
-			printf("  %-*.*s", c == t->nr_cols - 1 ? 0 : w, w, buf);
-		/* The distro pads a last comm or dso column, no other. */
-		else if (c == t->nr_cols - 1 && col != SORT_COMM && col != SORT_DSO)
-			printf("  %s", buf);
-		else
-			printf("  %-*s", w, buf);
-	}
-	putchar('\n');
-	if (r->trees && e->cc)
-		callchain_root__fprintf(stdout, e->cc, &r->cc, h->total_period,
-					r->children ? e->period_acc : e->period);
-}
-
-/* The entries of @h sorted, as report__print shows them. */
-static struct hist_entry **report__sorted(const struct report *r, struct report_table *t,
-					  struct hists *h, size_t *n)
-{
-	struct hist_entry **v = hists__entries(h, n);
-	struct hist_sort sort = {
-		.keys = &r->sort, .children = r->children, .depth = r->trees,
-		.order = r->cc.order, .nr_gs = t->nm,
-	};
-
-	if (!v)
-		return NULL;
-	if (t->nm && report__group_stats(t, v, *n)) {
-		free(v);
-		return NULL;
-	}
-	sort.gs = t->gs;
-	hists__sort(&sort, v, *n);
-	return v;
-}
-
-static void report__print(struct report *r, struct evsel *evsel, struct hists *h)
-{
-	struct report_table t = { .nr_cols = 0 };
-	struct hist_entry **v = NULL;
-	char *desc = NULL;
-	u64 nr = h->nr_samples, total = h->total_period;
-	size_t n = 0;
-
-	if (hists__name_unnamed(h, &r->strs))
-		return;
-	if (r->group && evsel->nr_members > 1) {
-		t.nm = report__group_members(r, evsel, h, &t.members);
-		if (t.nm < 0)
-			return;
-		for (int j = 0; j < t.nm; j++) {
-			nr += t.members[j]->nr_samples;
-			total += t.members[j]->total_period;
-		}
-		desc = evsel__group_desc(evsel, true);
-	}
-	report__columns(r, &t);
-	v = report__sorted(r, &t, h, &n);
-	if (!v)
-		goto out;
-	/*
-	 * The distro formats a tracepoint's output when it compares two
-	 * samples, and sizes the column from the outputs formatted by then:
-	 * a table of a single sample keeps the header's width, and its one
-	 * line is cut to it.
-	 */
-	t.trace_cut = n == 1 && v[0]->nr == 1 && !t.nm;
-	for (int k = 0; k < r->sort.nr_keys; k++)
-		t.width[k] = report__key_width(r, &t, r->sort.keys[k], v, n);
-	if (!quiet)
-		report__print_header(r, &t, evsel, desc, nr, total);
-	for (size_t i = 0; i < n; i++) {
-		/* Hidden, but their columns were measured: as wide as the distro's. */
-		if (entry__percent(r, v[i], h) >= r->percent_limit)
-			report__print_entry(r, &t, v[i], h);
-	}
-	if (!quiet)
-		printf("\n\n");
-out:
-	free(t.gs);
-	free(desc);
-	free(t.members);
-	free(v);
 }
 
 static void report__exit(struct report *r)
@@ -837,21 +493,8 @@ static int report__parse_options(struct report *r, int argc, const char **argv)
 				   report__opt_tristate),
 		OPT_CALLBACK(0, "percent-limit", r, "n", "hide entries below n percent",
 			     report__opt_percent_limit),
-		OPT_SAMPLE_FILTER('c', "comm", &r->filter, "report", "list",
-				  "only the samples of these comms", sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "comms", &r->filter, "report", "list",
-				  "the same as --comm (the distro's spelling)",
-				  sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "pid", &r->filter, "report", "list",
-				  "only the samples of these process ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER(0, "tid", &r->filter, "report", "list",
-				  "only the samples of these thread ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER('C', "cpu", &r->filter, "report", "list",
-				  "only the samples on these CPUs (e.g. 0,2-3)",
-				  sample_filter__opt_cpu),
-		OPT_SAMPLE_FILTER(0, "time", &r->filter, "report", "range",
-				  "only the samples in start,stop (seconds) or percent slices",
-				  sample_filter__opt_time),
+		OPT_SAMPLE_FILTERS(&r->filter, "report", 'c',
+				   "only the samples in start,stop (seconds) or percent slices"),
 		OPT_BOOLEAN(0, "header", &o->header, "show the data header first"),
 		OPT_BOOLEAN(0, "header-only", &o->header_only, "show the data header and stop"),
 		OPT_BOOLEAN(0, "stats", &o->stats,
@@ -1026,6 +669,13 @@ static int report__run(struct report *r, const struct report_opts *o, bool elide
 	struct evsel *e;
 	int err;
 
+	struct hists_print print = {
+		.sort = &r->sort, .cc = &r->cc, .children = r->children, .trees = r->trees,
+		.show_nr = r->show_nr, .show_period = r->show_period, .group = r->group,
+		.percent_limit = r->percent_limit, .time_arg = r->filter.time_arg,
+		.hists = r->hists, .evlist = r->session->evlist, .strs = &r->strs,
+	};
+
 	/* "Total Lost Samples" adds up the LOST_SAMPLES records, as the distro's. */
 	r->tool.other = report__count_other;
 	err = perf_session__process_events(r->session, &r->tool);
@@ -1054,7 +704,7 @@ static int report__run(struct report *r, const struct report_opts *o, bool elide
 		if (r->group && !evsel__is_group_leader(e))
 			continue;
 		if (r->hists[e->idx].nr_samples)
-			report__print(r, e, &r->hists[e->idx]);
+			hists__print(&print, e);
 	}
 	/* A cut file: what it holds is shown, and it exits 1, as gzip -d does on a cut stream. */
 	return truncated;

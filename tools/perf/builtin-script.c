@@ -27,58 +27,9 @@
 #include "util/outbuf.h"
 #include "util/tp-print.h"
 #include "util/sample-filter.h"
+#include "util/script-fields.h"
 #include "util/parse-options.h"
 #include "util/script-report.h"
-
-enum {
-	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
-	F_EVENT = 1 << 5, F_TRACE = 1 << 6, F_IP = 1 << 7, F_SYM = 1 << 8, F_DSO = 1 << 9,
-	F_PERIOD = 1 << 10, F_SYMOFF = 1 << 11, F_ADDR = 1 << 12,
-	/* Indentation by call depth, which only branch traces have: prints nothing here. */
-	F_CALLINDENT = 1 << 13,
-	/* The source line of the address, on a line of its own below it. */
-	F_SRCLINE = 1 << 14,
-	F_TOD = 1 << 15,	/* the time of day, from CLOCK_DATA (perf record -k) */
-	/* Sample fields of their own, printed as the distro prints them. */
-	F_WEIGHT = 1 << 16, F_INS_LAT = 1 << 17, F_IREGS = 1 << 18, F_UREGS = 1 << 19,
-	F_PHYS_ADDR = 1 << 20, F_DATA_PAGE_SIZE = 1 << 21, F_CODE_PAGE_SIZE = 1 << 22,
-};
-
-static const struct { const char *name; unsigned bit; } field_names[] = {
-	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "cpu", F_CPU },
-	{ "time", F_TIME }, { "event", F_EVENT }, { "trace", F_TRACE }, { "ip", F_IP },
-	{ "sym", F_SYM }, { "dso", F_DSO }, { "period", F_PERIOD }, { "symoff", F_SYMOFF },
-	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "srcline", F_SRCLINE },
-	{ "tod", F_TOD }, { "weight", F_WEIGHT }, { "ins_lat", F_INS_LAT }, { "iregs", F_IREGS },
-	{ "uregs", F_UREGS }, { "phys_addr", F_PHYS_ADDR }, { "data_page_size", F_DATA_PAGE_SIZE },
-	{ "code_page_size", F_CODE_PAGE_SIZE },
-};
-
-/* The event types -F "type:fields" names, as the distro names them. */
-#define NR_FIELD_TYPES 6
-static const struct { const char *name; u32 type; } field_types[] = {
-	{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
-	{ "trace", PERF_TYPE_TRACEPOINT },
-	{ "raw", PERF_TYPE_RAW }, { "break", PERF_TYPE_BREAKPOINT },
-};
-
-/*
- * What a field needs in sample_type, for the "cannot print" check.  The
- * period needs nothing: without PERIOD it is the attr's fixed sample_period,
- * which the distro prints too.
- */
-static const struct { unsigned bit; u64 sample; const char *attr; } field_needs[] = {
-	{ F_TID, PERF_SAMPLE_TID, "TID" }, { F_PID, PERF_SAMPLE_TID, "TID" },
-	{ F_CPU, PERF_SAMPLE_CPU, "CPU" }, { F_TIME, PERF_SAMPLE_TIME, "TIME" },
-	{ F_TOD, PERF_SAMPLE_TIME, "TIME" }, { F_IP, PERF_SAMPLE_IP, "IP" },
-	{ F_TRACE, PERF_SAMPLE_RAW, "RAW" }, { F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
-	{ F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
-	{ F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
-	{ F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS" }, { F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS" },
-	{ F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
-	{ F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
-	{ F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
-};
 
 /* What perf script prints for one evsel, worked out on its first sample. */
 struct script_evsel {
@@ -92,18 +43,7 @@ struct script_evsel {
 struct script {
 	struct perf_tool tool;
 	struct perf_session *session;
-	/*
-	 * -F: one list for every event ("all"), lists per event type, or
-	 * +field/-field edits of the defaults.  A field named for every event
-	 * that an event did not record is an error; one named for a type is
-	 * left out quietly (both as the distro does).
-	 */
-	unsigned all_fields, type_fields[PERF_TYPE_BREAKPOINT + 1];
-	bool all_set, type_set[PERF_TYPE_BREAKPOINT + 1];
-	unsigned add_fields, del_fields;
-	/* "type:+field,-field": edits of that type's fields, which it need not have. */
-	unsigned type_add[PERF_TYPE_BREAKPOINT + 1], type_del[PERF_TYPE_BREAKPOINT + 1];
-	bool hide_chain;	/* -G */
+	struct script_fields fields;	/* -F, -G */
 	bool list;		/* -l: the report scripts */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	bool show_switch;		/* --show-switch-events */
@@ -130,117 +70,6 @@ struct script {
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
 
-static unsigned script__defaults(struct evsel *evsel)
-{
-	if (evsel__is_tracepoint(evsel))
-		return F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
-	return F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
-	       F_DSO;
-}
-
-/* The sample's addr is an address of the task's (page faults), worth naming. */
-static bool evsel__addr_is_code_or_data(const struct evsel *evsel)
-{
-	u64 c = evsel->attr.config;
-
-	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
-	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
-		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
-}
-
-/* The fields of @evsel; fields it cannot have are dropped, *@missing says the first asked for. */
-static unsigned script__fields_checked(struct script *sc, struct evsel *evsel, unsigned *missing)
-{
-	u64 t = evsel->attr.sample_type;
-	u32 type = evsel->attr.type;
-	unsigned f, asked = 0;
-
-	if (type <= PERF_TYPE_BREAKPOINT && sc->type_set[type]) {
-		f = sc->type_fields[type];
-	} else if (sc->all_set) {
-		f = asked = sc->all_fields;
-		/* For every event, 'trace' is only a tracepoint's (see script__parse_fields). */
-		if (!evsel__is_tracepoint(evsel))
-			f = asked = f & ~F_TRACE;
-	} else {
-		f = script__defaults(evsel);
-		/* Without -F a tracepoint with callchains shows its stack, as the distro does. */
-		if ((t & PERF_SAMPLE_CALLCHAIN) && !sc->hide_chain && evsel__is_tracepoint(evsel) &&
-		    !sc->add_fields && !sc->del_fields && !sc->type_add[PERF_TYPE_TRACEPOINT] &&
-		    !sc->type_del[PERF_TYPE_TRACEPOINT])
-			f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
-		f = (f | sc->add_fields) & ~sc->del_fields;
-		asked = sc->add_fields;
-	}
-	/* A field added for a type is shown where that type's events have it, silently. */
-	if (type <= PERF_TYPE_BREAKPOINT)
-		f = (f | sc->type_add[type]) & ~sc->type_del[type];
-	/*
-	 * A stream: the distro sets an event's fields up as its attr arrives,
-	 * and then gives an event with call graphs ip and sym, even on top of
-	 * the fields -F named, unless -F took them away ("-ip").
-	 */
-	if (sc->session->pipe && !sc->hide_chain &&
-	    ((t & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ||
-	     ((t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER))))
-		f |= (F_IP | F_SYM) & ~(sc->del_fields |
-				       (type <= PERF_TYPE_BREAKPOINT ? sc->type_del[type] : 0));
-	*missing = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
-		if (!(f & field_needs[i].bit) || (t & field_needs[i].sample))
-			continue;
-		if ((asked & field_needs[i].bit) && !*missing)
-			*missing = field_needs[i].bit;
-		f &= ~field_needs[i].bit;
-	}
-	/* Symbols and objects are those of the ip, or of a page fault's address: without either, none. */
-	if (!(f & F_IP) && !((f & F_ADDR) && evsel__addr_is_code_or_data(evsel)))
-		f &= ~(F_SYM | F_SYMOFF | F_DSO);
-	return f;
-}
-
-static unsigned script__fields(struct script *sc, struct evsel *evsel)
-{
-	unsigned missing;
-
-	return script__fields_checked(sc, evsel, &missing);
-}
-
-/* "Cannot print" errors before any output, as the distro gives them. */
-static int script__check_fields(struct script *sc)
-{
-	struct evsel *e;
-
-	evlist__for_each_entry(sc->session->evlist, e) {
-		unsigned missing, f = script__fields_checked(sc, e, &missing);
-
-		if ((f & F_SYMOFF) && !(f & F_SYM) && (f & F_IP)) {
-			fprintf(stderr, "perf script: -F asks for symoff without sym; add sym or "
-				"drop symoff.\n");
-			return -EINVAL;
-		}
-		if ((f & F_TOD) && !sc->session->has_clock) {
-			fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
-				"Please record with -k/--clockid option.\n");
-			return -EINVAL;
-		}
-		if (!missing)
-			continue;
-		for (size_t i = 0; i < ARRAY_SIZE(field_needs); i++) {
-			if (field_needs[i].bit != missing)
-				continue;
-			for (size_t j = 0; j < ARRAY_SIZE(field_names); j++)
-				if (field_names[j].bit == missing)
-					fprintf(stderr, "perf script: samples of '%s' have no %s; "
-						"cannot print '%s' (drop it from -F).\n",
-						evsel__name(e), field_needs[i].attr,
-						field_names[j].name);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel)
 {
 	struct script_evsel *se;
@@ -258,9 +87,9 @@ static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel
 	sc->evsels = se;
 	se = &se[sc->nr_evsels];
 	se->evsel = evsel;
-	se->fields = script__fields(sc, evsel);
+	se->fields = script_fields__get(&sc->fields, evsel, sc->session->pipe);
 	se->chain = (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && (se->fields & F_IP) &&
-		    !sc->hide_chain;
+		    !sc->fields.hide_chain;
 	len = strlen(evsel__name(evsel));
 	se->name_len = max_t(size_t, len, (size_t)sc->name_width) + 2;
 	se->name = malloc(se->name_len + 1);
@@ -366,7 +195,6 @@ static void script__print_head(struct script *sc, unsigned int f, bool chain,
 	outbuf__advance(&sc->ob, p);
 }
 
-/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 /* printf onto the output; a line's pieces are short. */
 static void __attribute__((format(printf, 2, 3))) script__printf(struct script *sc,
 								 const char *fmt, ...)
@@ -416,6 +244,7 @@ static void script__print_tail(struct script *sc, struct evsel *evsel, unsigned 
 		script__printf(sc, " %s", page_size_name(sample->code_page_size, size, sizeof(size)));
 }
 
+/* " ip sym+0xoff (dso)", or its chain form "ip sym+0xoff (dso)" (the caller adds "\n\t"). */
 static void script__print_addr(struct script *sc, unsigned f, struct addr_location *al,
 			       u64 ip, bool chain)
 {
@@ -540,6 +369,73 @@ static void script__print_srcline(struct script *sc, const struct addr_location 
 	outbuf__write(&sc->ob, line, n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
 }
 
+/*
+ * -F addr: the sample's address; a page fault's is named like an ip (sym,
+ * dso), in the sample's space or else the other, as the distro names it.
+ */
+static void script__print_sample_addr(struct script *sc, struct evsel *evsel, unsigned int f,
+				      struct perf_sample *sample, struct machine *machine,
+				      bool kernel)
+{
+	struct addr_location al;
+	char *p = outbuf__room(&sc->ob, 24);
+
+	outbuf__advance(&sc->ob, fmt__int(p, &fmt_16llx, sample->addr));
+	if (!evsel__addr_is_code_or_data(evsel) || !(f & (F_SYM | F_DSO)))
+		return;
+	machine__resolve(machine, (int)sample->pid, sample->addr, kernel, &al);
+	if (!al.dso)
+		machine__resolve(machine, (int)sample->pid, sample->addr, !kernel, &al);
+	script__print_addr(sc, f & ~F_IP, &al, sample->addr, false);
+}
+
+/* One frame of a callchain: "\n\t" and its address, for each function inlined there. */
+static void script__print_frame(struct script *sc, unsigned int f, struct addr_location *al,
+				u64 ip, bool unwound)
+{
+	struct symbol *inl[16];
+	/* Unwound frames show what was inlined there, as upstream's do. */
+	int n_inl = unwound ? srcline__inline_frames(al, inl, ARRAY_SIZE(inl)) : 0;
+
+	for (int k = 0; k < (n_inl ? n_inl : 1); k++) {
+		struct addr_location a = *al;
+		char *p;
+
+		if (n_inl)
+			a.sym = inl[k];
+		p = outbuf__room(&sc->ob, 2);
+		p[0] = '\n';
+		p[1] = '\t';
+		outbuf__advance(&sc->ob, p + 2);
+		script__print_addr(sc, f, &a, ip, true);
+		if (f & F_SRCLINE)
+			script__print_srcline(sc, &a, ip);
+	}
+}
+
+/* The callchain, a frame a line, context markers switching between kernel and user. */
+static void script__print_chain(struct script *sc, unsigned int f, struct perf_sample *sample,
+				struct machine *machine, bool kernel)
+{
+	u64 nr = 0;
+	const u64 *chain = script__chain_valid(sample) ?
+			   unwind__callchain(machine, sample, &nr) : NULL;
+	struct addr_location al;
+	bool kmode = kernel;
+
+	for (u64 i = 0; i < nr; i++) {
+		u64 ip = chain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			kmode = ip == (u64)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
+		script__print_frame(sc, f, &al, ip, chain != sample->callchain && !kmode);
+	}
+	outbuf__putc(&sc->ob, '\n');
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel,
 			  struct machine *machine)
@@ -551,7 +447,6 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct addr_location al;
 	unsigned int f;
-	char *p;
 
 	if (!thread || !se)
 		return -ENOMEM;
@@ -569,63 +464,15 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		outbuf__write(&sc->ob, se->name, se->name_len);
 	if ((f & F_TRACE) && evsel->tp_format)
 		script__print_tp(sc, sample);
-	if (f & F_ADDR) {
-		p = outbuf__room(&sc->ob, 24);
-		outbuf__advance(&sc->ob, fmt__int(p, &fmt_16llx, sample->addr));
-		/*
-		 * A page fault's address is named like an ip (sym, dso), in the
-		 * sample's space or else the other, as the distro names it.
-		 */
-		if (evsel__addr_is_code_or_data(evsel) && (f & (F_SYM | F_DSO))) {
-			machine__resolve(machine, (int)sample->pid, sample->addr, kernel, &al);
-			if (!al.dso)
-				machine__resolve(machine, (int)sample->pid, sample->addr, !kernel, &al);
-			script__print_addr(sc, f & ~F_IP, &al, sample->addr, false);
-		}
-	}
+	if (f & F_ADDR)
+		script__print_sample_addr(sc, evsel, f, sample, machine, kernel);
 	if (f & F_WEIGHT)
 		script__printf(sc, "%16llu", (unsigned long long)sample->weight);
 	if (f & F_INS_LAT)
 		script__printf(sc, "%16u", sample->ins_lat);
 	if (se->chain) {
-		u64 nr = 0;
-		const u64 *chain = script__chain_valid(sample) ?
-				   unwind__callchain(machine, sample, &nr) : NULL;
-		bool kmode = kernel;
-		struct symbol *inl[16];
-		int n_inl;
-
-		for (u64 i = 0; i < nr; i++) {
-			u64 ip = chain[i];
-
-			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				kmode = ip == (u64)PERF_CONTEXT_KERNEL;
-				continue;
-			}
-			machine__resolve(machine, (int)sample->pid, ip, kmode, &al);
-			/* Unwound frames show what was inlined there, as upstream's do. */
-			n_inl = chain != sample->callchain && !kmode ?
-				srcline__inline_frames(&al, inl, ARRAY_SIZE(inl)) : 0;
-			for (int k = 0; k < (n_inl ? n_inl : 1); k++) {
-				struct addr_location a = al;
-
-				if (n_inl)
-					a.sym = inl[k];
-				p = outbuf__room(&sc->ob, 2);
-				p[0] = '\n';
-				p[1] = '\t';
-				outbuf__advance(&sc->ob, p + 2);
-				script__print_addr(sc, f, &a, ip, true);
-				if (f & F_SRCLINE)
-					script__print_srcline(sc, &a, ip);
-			}
-		}
-		outbuf__putc(&sc->ob, '\n');
-		script__print_tail(sc, evsel, f, sample);
-		outbuf__putc(&sc->ob, '\n');
-		return 0;
-	}
-	if (f & F_IP) {
+		script__print_chain(sc, f, sample, machine, kernel);
+	} else if (f & F_IP) {
 		machine__resolve(machine, (int)sample->pid, sample->ip, kernel, &al);
 		script__print_addr(sc, f, &al, sample->ip, false);
 		if (f & F_SRCLINE)
@@ -646,6 +493,97 @@ static void mmap2__prot(const struct perf_record_mmap2 *m, char *buf)
 	buf[4] = '\0';
 }
 
+/* COMM, FORK and EXIT as the distro's script shows them; *@pid, *@tid the task's. */
+static int task_event__snprintf(const union perf_event *ev, char *text, size_t size, int *pid,
+				int *tid)
+{
+	if (ev->header.type == PERF_RECORD_COMM) {
+		*pid = (int)ev->comm.pid;
+		*tid = (int)ev->comm.tid;
+		return snprintf(text, size, "PERF_RECORD_COMM%s: %.16s:%d/%d",
+				(ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+				ev->comm.comm, *pid, *tid);
+	}
+	*pid = (int)ev->fork.pid;
+	*tid = (int)ev->fork.tid;
+	return snprintf(text, size, "PERF_RECORD_%s(%d:%d):(%d:%d)",
+			ev->header.type == PERF_RECORD_FORK ? "FORK" : "EXIT", *pid, *tid,
+			(int)ev->fork.ppid, (int)ev->fork.ptid);
+}
+
+/* MMAP and MMAP2 as the distro's script shows them; *@pid, *@tid the task's. */
+static int mmap_event__snprintf(const union perf_event *ev, char *text, size_t size, int *pid,
+				int *tid)
+{
+	const struct perf_record_mmap2 *m2 = &ev->mmap2;
+	char prot[5];
+
+	if (ev->header.type == PERF_RECORD_MMAP) {
+		*pid = (int)ev->mmap.pid;
+		*tid = (int)ev->mmap.tid;
+		return snprintf(text, size, "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: "
+				"%c %.*s", *pid, *tid, (unsigned long long)ev->mmap.start,
+				(unsigned long long)ev->mmap.len,
+				(unsigned long long)ev->mmap.pgoff,
+				(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+				(int)(ev->header.size - offsetof(struct perf_record_mmap, filename)),
+				ev->mmap.filename);
+	}
+	*pid = (int)m2->pid;
+	*tid = (int)m2->tid;
+	mmap2__prot(m2, prot);
+	return snprintf(text, size, "PERF_RECORD_MMAP2 %d/%d: [%#llx(%#llx) @ %#llx "
+			"%02x:%02x %llu %llu]: %s %.*s", *pid, *tid,
+			(unsigned long long)m2->start, (unsigned long long)m2->len,
+			(unsigned long long)m2->pgoff, m2->maj, m2->min,
+			(unsigned long long)m2->ino, (unsigned long long)m2->ino_generation, prot,
+			(int)(ev->header.size - offsetof(struct perf_record_mmap2, filename)),
+			m2->filename);
+}
+
+/* SWITCH and SWITCH_CPU_WIDE as the distro's script shows them; -1 for one cut short. */
+static int switch_event__snprintf(const union perf_event *ev, char *text, size_t size)
+{
+	bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+	const char *how = !out ? "IN" : (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+			  "OUT preempt" : "OUT";
+	const u32 *other = (const u32 *)(&ev->header + 1);
+
+	if (ev->header.type == PERF_RECORD_SWITCH)
+		return snprintf(text, size, "PERF_RECORD_SWITCH %-11s", how);
+	if (ev->header.size < sizeof(ev->header) + 8)
+		return -1;
+	return snprintf(text, size, "PERF_RECORD_SWITCH_CPU_WIDE %-11s  %s pid/tid: %5d/%-5d",
+			how, out ? "next" : "prev", (int)other[0], (int)other[1]);
+}
+
+/*
+ * The line of a side-band record the options ask for, into @text, and the
+ * task it is about: its length, or -1 for a record not shown.
+ */
+static int script__other_text(const struct script *sc, const union perf_event *ev,
+			      const struct perf_sample *sample, char *text, size_t size,
+			      int *pid, int *tid)
+{
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return sc->show_task ? task_event__snprintf(ev, text, size, pid, tid) : -1;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return sc->show_mmap ? mmap_event__snprintf(ev, text, size, pid, tid) : -1;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* The task switching: the one the record's sample id names. */
+		*pid = (int)sample->pid;
+		*tid = (int)sample->tid;
+		return sc->show_switch ? switch_event__snprintf(ev, text, size) : -1;
+	default:
+		return -1;
+	}
+}
+
 /*
  * --show-task-events, --show-mmap-events, --show-switch-events: the side-band records among the
  * samples, with the sample's leading fields, as the distro prints them.
@@ -654,86 +592,14 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 			 struct perf_sample *sample, struct machine *machine)
 {
 	struct script *sc = container_of(tool, struct script, tool);
-	struct evsel *first = evlist__first(sc->session->evlist);
 	struct script_evsel *se;
 	struct thread *thread;
-	char text[PATH_MAX + 256], prot[5];
-	int pid, tid, len;
+	char text[PATH_MAX + 256];
+	int pid, tid, len = script__other_text(sc, ev, sample, text, sizeof(text), &pid, &tid);
 
-	switch (ev->header.type) {
-	case PERF_RECORD_COMM:
-		if (!sc->show_task)
-			return 0;
-		pid = (int)ev->comm.pid;
-		tid = (int)ev->comm.tid;
-		len = snprintf(text, sizeof(text), "PERF_RECORD_COMM%s: %.16s:%d/%d",
-			       (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
-			       ev->comm.comm, pid, tid);
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (!sc->show_task)
-			return 0;
-		pid = (int)ev->fork.pid;
-		tid = (int)ev->fork.tid;
-		len = snprintf(text, sizeof(text), "PERF_RECORD_%s(%d:%d):(%d:%d)",
-			       ev->header.type == PERF_RECORD_FORK ? "FORK" : "EXIT", pid, tid,
-			       (int)ev->fork.ppid, (int)ev->fork.ptid);
-		break;
-	case PERF_RECORD_MMAP:
-		if (!sc->show_mmap)
-			return 0;
-		pid = (int)ev->mmap.pid;
-		tid = (int)ev->mmap.tid;
-		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: "
-			       "%c %.*s", pid, tid, (unsigned long long)ev->mmap.start,
-			       (unsigned long long)ev->mmap.len, (unsigned long long)ev->mmap.pgoff,
-			       (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
-			       (int)(ev->header.size - offsetof(struct perf_record_mmap, filename)),
-			       ev->mmap.filename);
-		break;
-	case PERF_RECORD_MMAP2:
-		if (!sc->show_mmap)
-			return 0;
-		pid = (int)ev->mmap2.pid;
-		tid = (int)ev->mmap2.tid;
-		mmap2__prot(&ev->mmap2, prot);
-		len = snprintf(text, sizeof(text), "PERF_RECORD_MMAP2 %d/%d: [%#llx(%#llx) @ %#llx "
-			       "%02x:%02x %llu %llu]: %s %.*s", pid, tid,
-			       (unsigned long long)ev->mmap2.start,
-			       (unsigned long long)ev->mmap2.len,
-			       (unsigned long long)ev->mmap2.pgoff, ev->mmap2.maj, ev->mmap2.min,
-			       (unsigned long long)ev->mmap2.ino,
-			       (unsigned long long)ev->mmap2.ino_generation, prot,
-			       (int)(ev->header.size - offsetof(struct perf_record_mmap2, filename)),
-			       ev->mmap2.filename);
-		break;
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
-		const char *how = !out ? "IN" : (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
-				  "OUT preempt" : "OUT";
-		const u32 *other = (const u32 *)(&ev->header + 1);
-
-		if (!sc->show_switch)
-			return 0;
-		/* The task switching: the one the record's sample id names. */
-		pid = (int)sample->pid;
-		tid = (int)sample->tid;
-		if (ev->header.type == PERF_RECORD_SWITCH)
-			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH %-11s", how);
-		else if (ev->header.size < sizeof(ev->header) + 8)
-			return 0;
-		else
-			len = snprintf(text, sizeof(text), "PERF_RECORD_SWITCH_CPU_WIDE %-11s  %s "
-				       "pid/tid: %5d/%-5d", how, out ? "next" : "prev",
-				       (int)other[0], (int)other[1]);
-		break;
-	}
-	default:
+	if (len < 0)
 		return 0;
-	}
-	se = script__evsel(sc, first);
+	se = script__evsel(sc, evlist__first(sc->session->evlist));
 	thread = machine__findnew_thread(machine, pid, tid);
 	if (!se || !thread)
 		return -ENOMEM;
@@ -747,102 +613,7 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 	return 0;
 }
 
-/*
- * 'trace' in a list for every event is left out for the events of the
- * other types, which have no tracepoint fields; the distro says so, once
- * for each type it knows, as the list is read.
- */
-static void script__warn_trace_ignored(void)
-{
-	static const char *const types[] = {
-		"hardware", "software", "hardware-cache", "unknown", "unknown", "unknown", "unknown",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", types[i]);
-}
-
-static int script__parse_fields(struct script *sc, const char *arg)
-{
-	const char *colon = strchr(arg, ':');
-	char *copy, *tok, *save = NULL;
-	unsigned *set = &sc->all_fields, *add = &sc->add_fields, *del = &sc->del_fields;
-	int err = 0, sign = 0;
-	bool *flag = &sc->all_set;
-
-	if (colon) {
-		size_t t, len = (size_t)(colon - arg);
-
-		for (t = 0; t < ARRAY_SIZE(field_types); t++)
-			if (strlen(field_types[t].name) == len && !strncmp(arg, field_types[t].name, len))
-				break;
-		if (t == ARRAY_SIZE(field_types)) {
-			fprintf(stderr, "perf script: unknown event type '%.*s' in -F; use hw, sw, "
-				"trace, raw or break.\n", (int)len, arg);
-			return -EINVAL;
-		}
-		set = &sc->type_fields[field_types[t].type];
-		flag = &sc->type_set[field_types[t].type];
-		add = &sc->type_add[field_types[t].type];
-		del = &sc->type_del[field_types[t].type];
-		arg = colon + 1;
-		/* A list replaces the type's fields; edits (+/-) change them. */
-		if (arg[0] != '+' && arg[0] != '-')
-			*set = 0;
-	} else if (arg[0] != '+' && arg[0] != '-') {
-		sc->all_fields = 0;
-	}
-	copy = strdup(arg);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		if (*tok == '+' || *tok == '-') {
-			if (!sign && tok != copy) {
-				fprintf(stderr, "perf script: -F cannot mix +field/-field with a "
-					"list of fields.\n");
-				err = -EINVAL;
-				break;
-			}
-			sign = *tok++;
-		} else if (sign) {
-			/* After "+a", a bare "b" keeps the sign, as the distro reads it. */
-		}
-		for (i = 0; i < ARRAY_SIZE(field_names); i++)
-			if (!strcmp(tok, field_names[i].name))
-				break;
-		if (i == ARRAY_SIZE(field_names)) {
-			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
-				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
-				"period,addr,callindent,srcline,tod,weight,ins_lat,iregs,uregs,"
-				"phys_addr,data_page_size,code_page_size\n", tok);
-			err = -EINVAL;
-			break;
-		}
-		if (sign == '+') {
-			*add |= field_names[i].bit;
-			*del &= ~field_names[i].bit;
-		} else if (sign == '-') {
-			*del |= field_names[i].bit;
-			*add &= ~field_names[i].bit;
-		} else {
-			*set |= field_names[i].bit;
-			*flag = true;
-			if (!colon && field_names[i].bit == F_TRACE)
-				script__warn_trace_ignored();
-		}
-	}
-	free(copy);
-	return err;
-}
-
 static const char * const script_usage[] = { "perf script [<options>]", NULL };
-
-static int script__opt_fields(const struct perf_option *opt, const char *arg, int unset)
-{
-	return script__parse_fields(opt->value, arg) ? -1 : 0;
-}
 
 /* The help column, for the lines that go on under an option's first. */
 #define HELP_MORE "\n                          "
@@ -882,15 +653,15 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 	bool be_quiet = false, dump_raw = false;
 	const struct perf_option options[] = {
 		OPT_STRING('i', "input", &sc->input, "file", "input file name (default perf.data)"),
-		OPT_CALLBACK('F', "fields", sc, "str",
+		OPT_CALLBACK('F', "fields", &sc->fields, "str",
 			     "comma separated output fields: comm,tid,pid,cpu,time,event,"
 			     HELP_MORE "trace,ip,sym,symoff,dso,period,addr,callindent,srcline,tod;"
 			     HELP_MORE "\"type:fields\" for one event type (hw, sw, trace, raw,"
 			     HELP_MORE "break); +field/-field edit the defaults",
-			     script__opt_fields),
+			     script_fields__opt),
 		OPT_BOOLEAN(0, "header", &sc->header, "show the data header"),
 		OPT_BOOLEAN(0, "header-only", &sc->header_only, "show the data header only"),
-		OPT_BOOLEAN('G', "hide-call-graph", &sc->hide_chain, "do not show callchains"),
+		OPT_BOOLEAN('G', "hide-call-graph", &sc->fields.hide_chain, "do not show callchains"),
 		OPT_BOOLEAN('l', "list", &sc->list, "list the report scripts (perf script report NAME)"),
 		OPT_BOOLEAN(0, "show-task-events", &sc->show_task,
 			    "show the COMM, FORK and EXIT records"),
@@ -902,23 +673,10 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 			    "show times relative to the first sample shown"),
 		OPT_BOOLEAN(0, "deltatime", &sc->deltatime,
 			    "show times relative to the previous sample shown"),
-		OPT_SAMPLE_FILTER(0, "comm", &sc->filter, "script", "list",
-				  "only the samples of these comms", sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "comms", &sc->filter, "script", "list",
-				  "the same as --comm (the distro's spelling)",
-				  sample_filter__opt_comm),
-		OPT_SAMPLE_FILTER(0, "pid", &sc->filter, "script", "list",
-				  "only the samples of these process ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER(0, "tid", &sc->filter, "script", "list",
-				  "only the samples of these thread ids", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "script", "list",
-				  "only the samples on these CPUs (e.g. 0,2-3)",
-				  sample_filter__opt_cpu),
-		OPT_SAMPLE_FILTER(0, "time", &sc->filter, "script", "range",
-				  "only the samples in start,stop (seconds, either may be empty),"
-				  HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
-				  HELP_MORE "several separated by commas",
-				  sample_filter__opt_time),
+		OPT_SAMPLE_FILTERS(&sc->filter, "script", 0,
+				   "only the samples in start,stop (seconds, either may be empty),"
+				   HELP_MORE "or in slices of the run: 10%/2 (the second tenth), 0%-10%,"
+				   HELP_MORE "several separated by commas"),
 		OPT_BOOLEAN('q', "quiet", &be_quiet, "do not show warnings"),
 		OPT_INCR('v', "verbose", &verbose,
 			 "be more verbose (show why symbols were not found, ...)"),
@@ -1000,7 +758,7 @@ static int script__prepare(struct script *sc)
 	struct evsel *e;
 	char msg[256];
 
-	if (script__check_fields(sc))
+	if (script_fields__check(&sc->fields, sc->session))
 		return -1;	/* the distro's status for it: 255 */
 	if (sc->filter.cpus &&
 	    !(evlist__first(sc->session->evlist)->attr.sample_type & PERF_SAMPLE_CPU)) {

@@ -58,6 +58,46 @@ static int parse(const char *line, char *err, size_t size, char *left, size_t ls
 	return n;
 }
 
+static const struct perf_option word_options[] = {
+	OPT_BOOLEAN('f', "force", &seen.force, "don't complain, do it"),
+	OPT_END_WORDS("perf demo: unexpected argument '%s'; it takes one file.\n")
+};
+
+/* The words after the options that the flags allow; the rest said with the usage. */
+static int parse_words(int flags, char *err, size_t size, int argc, const char **argv)
+{
+	FILE *fp = fmemopen(err, size, "w");
+	int n = parse_options_fp(fp, argc, argv, word_options, usage, flags);
+
+	fclose(fp);
+	return n;
+}
+
+/* The words are moved to argv[0..]: each call gets a fresh command line. */
+static int test__parse_words(void)
+{
+	const char *one[] = { "demo", "-f", "a.data" }, *one_again[] = { "demo", "-f", "a.data" };
+	const char *two[] = { "demo", "a", "-f", "b" }, *none[] = { "demo", "-f" };
+	const int stop = PARSE_OPT_STOP_AT_NON_OPTION;
+	char err[4096];
+
+	TEST_ASSERT_EQUAL("no words: none", parse_words(stop | PARSE_OPT_NO_WORDS, err,
+							 sizeof(err), 2, none), 0);
+	TEST_ASSERT_EQUAL("no words: one", parse_words(stop | PARSE_OPT_NO_WORDS, err,
+							sizeof(err), 3, one), PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("the table's message, then the usage", !strcmp(err,
+		"perf demo: unexpected argument 'a.data'; it takes one file.\n\n"
+		" Usage: perf demo [<options>]\n    or: perf demo other\n\n"
+		"    -f, --force           don't complain, do it\n\n"));
+	TEST_ASSERT_EQUAL("one word", parse_words(stop | PARSE_OPT_ONE_WORD, err, sizeof(err), 3,
+						  one_again), 1);
+	/* Without STOP_AT_NON_OPTION the options after a word are still taken. */
+	TEST_ASSERT_EQUAL("two words", parse_words(PARSE_OPT_ONE_WORD, err, sizeof(err), 4, two),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("the second named", seen.force && strstr(err, "argument 'b';"));
+	return TEST_OK;
+}
+
 static int test__parse_options(void)
 {
 	char err[4096], left[256];
@@ -137,6 +177,6 @@ static int test__parse_options(void)
 		"    -v, --verbose         be more verbose\n"
 		"        --trace-fields    Show tracepoint fields\n\n"));
 	TEST_ASSERT_EQUAL("--help", parse("--help", err, sizeof(err), left, sizeof(left)), PARSE_OPT_HELP);
-	return TEST_OK;
+	return test__parse_words();
 }
 DEFINE_SUITE(parse_options, "Option tables: parsing, errors and usage");

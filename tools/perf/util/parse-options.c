@@ -383,6 +383,23 @@ static int parse_long(struct parse_ctx *ctx, const char *word)
 	return 0;
 }
 
+/* More words left than the flags allow: said once, with the usage. */
+static int parse_options__too_many_words(FILE *err, int left, const char **argv,
+					 const struct perf_option *opts,
+					 const char * const *usage, int flags)
+{
+	int allowed = (flags & PARSE_OPT_ONE_WORD) ? 1 : 0;
+	const struct perf_option *end = opts;
+
+	if (!(flags & (PARSE_OPT_NO_WORDS | PARSE_OPT_ONE_WORD)) || left <= allowed)
+		return left;
+	while (end->type != OPTION_END)
+		end++;
+	fprintf(err, end->help ? end->help : "unexpected argument '%s'\n", argv[allowed]);
+	parse_options__usage(err, usage, opts);
+	return PARSE_OPT_ERROR;
+}
+
 int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_option *opts,
 		     const char * const *usage, int flags)
 {
@@ -413,7 +430,7 @@ int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_o
 		argv[left++] = argv[ctx.i++];
 	if (left < argc)
 		argv[left] = NULL;
-	return left;
+	return parse_options__too_many_words(err, left, argv, opts, usage, flags);
 }
 
 int parse_options(int argc, const char **argv, const struct perf_option *opts,

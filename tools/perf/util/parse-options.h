@@ -60,6 +60,11 @@ struct perf_option {
 };
 
 #define OPT_END() { .type = OPTION_END }
+/*
+ * The end of a table parsed with PARSE_OPT_NO_WORDS or PARSE_OPT_ONE_WORD:
+ * @msg says a word too many was given, "%s" standing for that word.
+ */
+#define OPT_END_WORDS(msg) { .type = OPTION_END, .help = (msg) }
 #define OPT_BOOLEAN(s, l, v, h) \
 	{ .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
 	  .value = (bool *)(v), .help = (h) }
@@ -89,6 +94,13 @@ enum parse_options_flags {
 	 * and parsing goes on after them.
 	 */
 	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,
+	/*
+	 * No word after the options, or at most one (a file): one more is a
+	 * bad command line, said with the table's OPT_END_WORDS() message and
+	 * the usage (PARSE_OPT_ERROR), once the options are parsed.
+	 */
+	PARSE_OPT_NO_WORDS = 1 << 1,
+	PARSE_OPT_ONE_WORD = 1 << 2,
 };
 
 /* What parse_options() returns when it has done all there is to do. */

@@ -65,4 +65,22 @@ int sample_filter__opt_time(const struct perf_option *opt, const char *arg, int 
 	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .callback = (cb), \
 	  .data = (void *)(cmd) }
 
+/*
+ * The six rows both commands list: --comm (with @comm_short, report's -c),
+ * --comms, --pid, --tid, -C/--cpu and --time (its help @time_help: script
+ * says more of the slices).
+ */
+#define OPT_SAMPLE_FILTERS(f, cmd, comm_short, time_help) \
+	OPT_SAMPLE_FILTER(comm_short, "comm", f, cmd, "list", \
+			  "only the samples of these comms", sample_filter__opt_comm), \
+	OPT_SAMPLE_FILTER(0, "comms", f, cmd, "list", \
+			  "the same as --comm (the distro's spelling)", sample_filter__opt_comm), \
+	OPT_SAMPLE_FILTER(0, "pid", f, cmd, "list", \
+			  "only the samples of these process ids", sample_filter__opt_pid), \
+	OPT_SAMPLE_FILTER(0, "tid", f, cmd, "list", \
+			  "only the samples of these thread ids", sample_filter__opt_pid), \
+	OPT_SAMPLE_FILTER('C', "cpu", f, cmd, "list", \
+			  "only the samples on these CPUs (e.g. 0,2-3)", sample_filter__opt_cpu), \
+	OPT_SAMPLE_FILTER(0, "time", f, cmd, "range", time_help, sample_filter__opt_time)
+
 #endif

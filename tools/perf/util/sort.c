@@ -361,7 +361,7 @@ void hist_entry__key_snprintf(const struct hist_entry *e, enum sort_key k, int w
 {
 	switch (k) {
 	case SORT_COMM:
-		/* Cut to the column, which the thread's last comm sets (see report__print). */
+		/* Cut to the column, which the thread's last comm sets (hist-print.c). */
 		if (width > 0)
 			snprintf(buf, len, "%-*.*s", width, width, e->comm ? e->comm : "");
 		else
