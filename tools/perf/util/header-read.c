@@ -430,10 +430,8 @@ static void session__print_ids(struct perf_session *s, struct evsel *e, FILE *fp
 {
 	bool first = true;
 
-	for (size_t i = 0; i < s->nr_ids; i++) {
-		if (s->ids[i].evsel != e)
-			continue;
-		fprintf(fp, "%s%llu", first ? "id = { " : ", ", (unsigned long long)s->ids[i].id);
+	for (int i = 0; i < e->nr_ids; i++) {
+		fprintf(fp, "%s%llu", first ? "id = { " : ", ", (unsigned long long)e->ids[i]);
 		first = false;
 	}
 	if (!first)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -101,36 +102,9 @@ static int pread_all(int fd, void *buf, size_t len, u64 off)
 	return 0;
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The slot of @id in s->ids, or -1. */
-static ssize_t session__id_slot(const struct perf_session *s, u64 id)
-{
-	size_t lo = 0, hi = s->nr_ids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ids[mid].id == id)
-			return (ssize_t)mid;
-		if (s->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 {
-	ssize_t i = session__id_slot(s, id);
-
-	return i < 0 ? NULL : s->ids[i].evsel;
+	return evlist__id2evsel(s->evlist, id);
 }
 
 static const char *const hw_names[] = {
@@ -205,22 +179,52 @@ static struct evsel *session__add_attr(struct perf_session *s, const char *buf, 
 	return e;
 }
 
-/* Room for @n more ids. */
-static int session__grow_ids(struct perf_session *s, u64 n)
+static int id_cmp(const void *a, const void *b)
 {
-	size_t cap = (s->nr_ids + n) * 2;
-	void *p;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
-	if (s->nr_ids + n <= s->ids_cap)
-		return 0;
-	p = realloc(s->ids, cap * sizeof(*s->ids));
-	if (!p)
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @e's @n sample ids (@ids, malloc'd, now @e's): in the evlist's table,
+ * and on @e in ascending order, as headers print them and perf inject
+ * writes them again.
+ */
+static int session__set_ids(struct perf_session *s, struct evsel *e, u64 *ids, u64 n)
+{
+	int err = hashtab__reserve(&s->evlist->ids, n);
+
+	e->ids = ids;
+	e->nr_ids = (int)n;
+	if (err)
+		return err;
+	qsort(ids, n, sizeof(*ids), id_cmp);
+	for (u64 i = 0; i < n && !err; i++)
+		err = evlist__id_add(s->evlist, e, 0, 0, ids[i]);
+	return err;
+}
+
+/* Attr @i's ids, from the file's id section @ids. */
+static int session__read_ids(struct perf_session *s, struct evsel *e, u64 i,
+			     const struct file_section *ids, u64 off)
+{
+	u64 n = ids->size / sizeof(u64);
+	u64 *buf;
+	int err;
+
+	if (ids->size % sizeof(u64) || ids->offset > s->file_size ||
+	    ids->size > s->file_size - ids->offset || n > INT_MAX)
+		return corrupt(s, off, "attr %llu: id section out of bounds", (unsigned long long)i);
+	buf = malloc(n ? ids->size : 1);
+	if (!buf)
 		return -ENOMEM;
-	s->ids = p;
-	/* New slots start with no count read (PERF_SAMPLE_READ). */
-	memset(s->ids + s->ids_cap, 0, (cap - s->ids_cap) * sizeof(*s->ids));
-	s->ids_cap = cap;
-	return 0;
+	err = pread_all(s->fd, buf, ids->size, ids->offset);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	return session__set_ids(s, e, buf, n);
 }
 
 static int session__read_attrs(struct perf_session *s, const struct file_header *h)
@@ -246,27 +250,10 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		if (!e)
 			goto out;
 		memcpy(&ids, buf + asz, sizeof(ids));
-		if (ids.size % sizeof(u64) || ids.offset > s->file_size ||
-		    ids.size > s->file_size - ids.offset) {
-			err = corrupt(s, off + asz, "attr %llu: id section out of bounds",
-				      (unsigned long long)i);
-			goto out;
-		}
-		err = session__grow_ids(s, ids.size / sizeof(u64));
+		err = session__read_ids(s, e, i, &ids, off + asz);
 		if (err)
 			goto out;
-		for (u64 j = 0; j < ids.size / sizeof(u64); j++) {
-			err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
-					ids.offset + j * sizeof(u64));
-			if (!err)
-				err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
-			if (err)
-				goto out;
-			s->ids[s->nr_ids++].evsel = e;
-		}
 	}
-	if (s->nr_ids)
-		qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
 out:
 	free(buf);
 	return err;
@@ -481,6 +468,7 @@ static int session__pipe_attr(struct perf_session *s, const union perf_event *ev
 	const char *buf = (const char *)ev + sizeof(ev->header);
 	u64 avail = ev->header.size - sizeof(ev->header), n;
 	struct evsel *e;
+	u64 *ids;
 	u32 sz;
 	int err;
 
@@ -490,17 +478,13 @@ static int session__pipe_attr(struct perf_session *s, const union perf_event *ev
 	if (!e)
 		return err;
 	n = (avail - sz) / sizeof(u64);
-	err = session__grow_ids(s, n);
+	ids = malloc(n ? n * sizeof(u64) : 1);
+	if (!ids)
+		return -ENOMEM;
+	memcpy(ids, buf + sz, n * sizeof(u64));
+	err = session__set_ids(s, e, ids, n);
 	if (err)
 		return err;
-	for (u64 j = 0; j < n; j++) {
-		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
-		err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
-		if (err)
-			return err;
-		s->ids[s->nr_ids++].evsel = e;
-	}
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
 	/* An event added once the data has begun. */
 	return s->pipe_head_done ? session__setup_evlist(s, off) : 0;
 }
@@ -846,7 +830,6 @@ void perf_session__delete(struct perf_session *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	evlist__delete(s->evlist);
-	free(s->ids);
 	free(s->align_buf);
 	free(s->tracing_data);
 	free(s->pipe_buf);
@@ -906,9 +889,9 @@ int perf_session__read_samples(const struct perf_session *s, const struct perf_s
 
 	for (u64 i = 0; i < sample->read_nr; i++) {
 		const u64 *v = sample->read_values + i * sample->read_stride;
-		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+		const struct perf_sample_id *sid = evlist__id2sid(s->evlist, v[sample->read_id_off]);
 
-		n += slot >= 0 && s->ids[slot].evsel && v[0] != s->ids[slot].read;
+		n += sid && sid->evsel && v[0] != sid->read;
 	}
 	return n;
 }
@@ -926,19 +909,19 @@ static int session__deliver_read(struct perf_session *s, union perf_event *ev,
 
 	for (u64 i = 0; i < sample->read_nr; i++) {
 		const u64 *v = sample->read_values + i * sample->read_stride;
-		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+		struct perf_sample_id *sid = evlist__id2sid(s->evlist, v[sample->read_id_off]);
 		int err;
 
-		if (slot < 0 || !s->ids[slot].evsel) {
+		if (!sid || !sid->evsel) {
 			s->nr_unknown_id++;
 			continue;
 		}
-		sample->id = s->ids[slot].id;
-		sample->period = v[0] - s->ids[slot].read;
-		s->ids[slot].read = v[0];
+		sample->id = sid->id;
+		sample->period = v[0] - sid->read;
+		sid->read = v[0];
 		if (!sample->period)
 			continue;
-		err = tool->sample(tool, ev, sample, s->ids[slot].evsel, &s->machine);
+		err = tool->sample(tool, ev, sample, sid->evsel, &s->machine);
 		if (err)
 			return err;
 	}

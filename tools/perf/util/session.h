@@ -39,9 +39,6 @@ struct perf_session {
 	u64 data_offset, data_size, data_end;
 	u64 features[4];		/* adds_features bitmap */
 	struct evlist *evlist;
-	/* Sorted by id; read: the id's last count a sample read (PERF_SAMPLE_READ). */
-	struct { u64 id; struct evsel *evsel; u64 read; } *ids;
-	size_t nr_ids, ids_cap;
 	bool one_layout;		/* every evsel has the same sample_type */
 
 	/* Features. */
