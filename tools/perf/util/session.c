@@ -875,85 +875,106 @@ static const union perf_event *session__aligned(struct perf_session *s, const ch
 	return (const union perf_event *)s->align_buf;
 }
 
+/*
+ * The header of the record at @off into @h, its size checked against the
+ * data section: 0; 1 where a file cut short (or never finished) ends, for
+ * the walk to stop; or -errno.
+ */
+static int session__read_header(struct perf_session *s, u64 off, struct perf_event_header *h)
+{
+	bool may_end = s->truncated || !s->data_size;
+	const char *p;
+
+	if (s->data_end - off < sizeof(*h)) {
+		if (may_end)
+			return 1;
+		return corrupt(s, off, "record header runs past the data section end");
+	}
+	p = session__map(s, off, sizeof(*h));
+	if (!p)
+		return -EIO;
+	memcpy(h, p, sizeof(*h));
+	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && !perf_event__type_unpadded(h->type)))
+		return corrupt(s, off, "record size %u", h->size);
+	if (h->size <= s->data_end - off)
+		return 0;
+	if (!may_end)
+		return corrupt(s, off, "record of size %u runs past the data section end", h->size);
+	s->truncated = true;
+	pr_warning("WARNING: the file ends inside the record at offset %llu; "
+		   "showing the records before it.\n", (unsigned long long)off);
+	return 1;
+}
+
+/* The record @p (of header @h) at @off, mapped: a COMPRESSED one's records, or itself. */
+static int session__process_mapped(struct perf_session *s, const char *p,
+				   const struct perf_event_header *h, u64 off)
+{
+	const union perf_event *ev;
+
+	if (h->type == PERF_RECORD_COMPRESSED)
+		return perf_session__process_compressed(s, p + sizeof(*h), h->size - sizeof(*h),
+							off);
+	ev = session__aligned(s, p, h->size);
+	return ev ? perf_session__process_record(s, ev, off) : -ENOMEM;
+}
+
+/* AUXTRACE data follows its record @p, outside header.size: *off is moved past it. */
+static int session__skip_auxtrace(struct perf_session *s, const char *p, u64 *off)
+{
+	u64 aux;
+
+	memcpy(&aux, p + 8, sizeof(aux));
+	if (aux > s->data_end - *off || aux % sizeof(u64))
+		return corrupt(s, *off, "auxtrace data of %llu bytes runs past the end",
+			       (unsigned long long)aux);
+	*off += aux;
+	return 0;
+}
+
+/* The data section's records from *off, which is left where the walk stopped. */
+static int session__process_data(struct perf_session *s, u64 *off)
+{
+	while (*off < s->data_end) {
+		struct perf_event_header h;
+		const char *p;
+		int err = session__read_header(s, *off, &h);
+
+		if (err)
+			return err < 0 ? err : 0;
+		p = session__map(s, *off, h.size);
+		if (!p)
+			return -EIO;
+		err = session__process_mapped(s, p, &h, *off);
+		if (err)
+			return err;
+		*off += h.size;
+		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
+			err = session__skip_auxtrace(s, p, off);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
 	u64 off = s->data_offset;
-	int err = 0;
+	int err;
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, session__oe_deliver, s);
 	if (s->pipe) {
 		err = perf_session__process_pipe(s);
 		off = s->pipe_off;
-		if (err)
-			goto out;
+	} else {
+		err = session__process_data(s, &off);
 	}
-	while (!s->pipe && off < s->data_end) {
-		const union perf_event *ev;
-		struct perf_event_header h;
-		const char *p;
-
-		if (s->data_end - off < sizeof(h)) {
-			if (s->truncated || !s->data_size)
-				break;
-			err = corrupt(s, off, "record header runs past the data section end");
-			goto out;
-		}
-		p = session__map(s, off, sizeof(h));
-		if (!p) {
-			err = -EIO;
-			goto out;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || (h.size % sizeof(u64) && !perf_event__type_unpadded(h.type))) {
-			err = corrupt(s, off, "record size %u", h.size);
-			goto out;
-		}
-		if (h.size > s->data_end - off) {
-			if (s->truncated || !s->data_size) {
-				s->truncated = true;
-				pr_warning("WARNING: the file ends inside the record at offset %llu; "
-					   "showing the records before it.\n",
-					   (unsigned long long)off);
-				break;
-			}
-			err = corrupt(s, off, "record of size %u runs past the data section end",
-				      h.size);
-			goto out;
-		}
-		p = session__map(s, off, h.size);
-		if (!p) {
-			err = -EIO;
-			goto out;
-		}
-		if (h.type == PERF_RECORD_COMPRESSED) {
-			err = perf_session__process_compressed(s, p + sizeof(h), h.size - sizeof(h), off);
-		} else {
-			ev = session__aligned(s, p, h.size);
-			err = ev ? perf_session__process_record(s, ev, off) : -ENOMEM;
-		}
-		if (err)
-			goto out;
-		off += h.size;
-		/* AUXTRACE data follows its record, outside header.size. */
-		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
-			u64 aux;
-
-			memcpy(&aux, p + 8, sizeof(aux));
-			if (aux > s->data_end - off || aux % sizeof(u64)) {
-				err = corrupt(s, off, "auxtrace data of %llu bytes runs past the end",
-					      (unsigned long long)aux);
-				goto out;
-			}
-			off += aux;
-		}
-	}
-	if (s->zstd.len && !s->truncated) {
+	if (!err && s->zstd.len && !s->truncated)
 		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
-		goto out;
-	}
-	err = ordered_events__flush_all(&s->oe);
-out:
+	if (!err)
+		err = ordered_events__flush_all(&s->oe);
 	s->nr_unordered = s->oe.nr_unordered;
 	if (err == -EINVAL && !s->errmsg[0])
 		corrupt(s, off, "bad record");
