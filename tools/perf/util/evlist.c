@@ -438,7 +438,8 @@ struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event 
 	 * that), not whose it is: with several events the id decides.
 	 */
 	evsel__id_pos(first, &id_pos, &is_pos);
-	if (evlist__nr_file_evsels(root) == 1 || id_pos < 0)
+	/* One event in the file: asking for the second, not counting all, per record. */
+	if (id_pos < 0 || !evlist__next_file_evsel(root, first))
 		return first;
 	if (event->header.type == PERF_RECORD_SAMPLE) {
 		if ((size_t)id_pos + 1 >= words)
