@@ -712,7 +712,7 @@ const char *perf_event__type_name(u32 type)
 /*
  * Types we know but whose content this reader cannot use: hardware trace
  * data (nothing here decodes it), and inside a file the records that carry
- * the head of a pipe-format stream (a stream reads them: session__pipe_record).
+ * the head of a pipe-format stream (a stream reads them: util/session-pipe.c).
  */
 static bool record_type__unsupported(const struct perf_session *s, u32 type)
 {
