@@ -132,21 +132,6 @@ static int inject__other(struct perf_tool *tool, union perf_event *event,
 	return inject__record((struct inject *)tool, event);
 }
 
-/* The session keeps ids in one sorted table; the header writers want them on each evsel. */
-static int inject__set_evsel_ids(struct perf_session *s)
-{
-	for (size_t i = 0; i < s->nr_ids; i++) {
-		struct evsel *e = s->ids[i].evsel;
-		u64 *ids = realloc(e->ids, (size_t)(e->nr_ids + 1) * sizeof(u64));
-
-		if (!ids)
-			return -ENOMEM;
-		e->ids = ids;
-		e->ids[e->nr_ids++] = s->ids[i].id;
-	}
-	return 0;
-}
-
 /*
  * What the input held that this machine cannot say again: its tracing data
  * and build ids.  The command line is this one's, "perf inject ...", as the
@@ -257,9 +242,7 @@ int cmd_inject(int argc, const char **argv)
 		free(cmdline);
 		return cmd_exit_status(-1);
 	}
-	err = inject__set_evsel_ids(inj.session);
-	if (!err)
-		err = perf_data__create(&inj.out, output);
+	err = perf_data__create(&inj.out, output);
 	if (err) {
 		fprintf(stderr, "perf inject: cannot create %s: %s\n", output, strerror(-err));
 		goto out_delete;

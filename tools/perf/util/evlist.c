@@ -1,6 +1,6 @@
 /*
  * A list of evsels with the cpus/threads they are opened on, the pollfd
- * array, the sample-id hash and the ring buffers.  An aux evlist owns only
+ * array, the sample-id table and the ring buffers.  An aux evlist owns only
  * ring buffers; see evlist.h.
  */
 #include <errno.h>
@@ -15,6 +15,17 @@
 #include "mmap.h"
 #include "debug.h"
 #include "page-size.h"
+#include "hash.h"
+
+static u64 sample_id__hash(const void *entry, void *ctx)
+{
+	return u64__hash(((const struct perf_sample_id *)entry)->id);
+}
+
+static bool sample_id__equal(const void *entry, const void *key, void *ctx)
+{
+	return ((const struct perf_sample_id *)entry)->id == *(const u64 *)key;
+}
 
 struct evlist *evlist__new(void)
 {
@@ -27,6 +38,8 @@ struct evlist *evlist__new(void)
 	INIT_LIST_HEAD(&evlist->child_node);
 	evlist->parent = evlist;
 	fdarray__init(&evlist->pollfd, 64);
+	hashtab__init(&evlist->ids, sizeof(struct perf_sample_id), 16, sample_id__hash,
+		      sample_id__equal, NULL);
 	return evlist;
 }
 
@@ -102,21 +115,6 @@ struct evsel *evlist__first(struct evlist *evlist)
 		list_first_entry(&evlist->entries, struct evsel, node);
 }
 
-static void evlist__free_ids(struct evlist *evlist)
-{
-	for (int i = 0; i < PERF_EVLIST__HLIST_SIZE; i++) {
-		struct perf_sample_id *sid = evlist->heads[i];
-
-		while (sid) {
-			struct perf_sample_id *next = sid->next;
-
-			free(sid);
-			sid = next;
-		}
-		evlist->heads[i] = NULL;
-	}
-}
-
 void evlist__delete(struct evlist *evlist)
 {
 	struct evsel *evsel, *tmp;
@@ -138,7 +136,7 @@ void evlist__delete(struct evlist *evlist)
 		evlist__remove(evlist, evsel);
 		evsel__delete(evsel);
 	}
-	evlist__free_ids(evlist);
+	hashtab__exit(&evlist->ids);
 	cpu_map__put(evlist->cpus);
 	thread_map__put(evlist->threads);
 	fdarray__exit(&evlist->pollfd);
@@ -150,39 +148,32 @@ static struct evlist *evlist__root(struct evlist *evlist)
 	return evlist->parent ? evlist->parent : evlist;
 }
 
-/* Kernel ids are small consecutive numbers: spread them by multiplying. */
-static unsigned int evlist__id_hash(u64 id)
-{
-	return (unsigned int)(id * 0x9E3779B97F4A7C15ULL >> 56) % PERF_EVLIST__HLIST_SIZE;
-}
-
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id)
 {
 	struct evlist *root = evlist__root(evlist);
-	struct perf_sample_id *sid = calloc(1, sizeof(*sid));
-	unsigned int h = evlist__id_hash(id);
+	struct perf_sample_id sid = {
+		.id = id, .evsel = evsel, .cpu_idx = cpu_idx, .thread_idx = thread_idx,
+	};
+	struct perf_sample_id *old = hashtab__find(&root->ids, &id, u64__hash(id));
 
-	if (!sid)
-		return -ENOMEM;
-	sid->id = id;
-	sid->evsel = evsel;
-	sid->cpu_idx = cpu_idx;
-	sid->thread_idx = thread_idx;
-	sid->next = root->heads[h];
-	root->heads[h] = sid;
-	return 0;
+	if (old) {
+		*old = sid;
+		return 0;
+	}
+	return hashtab__add(&root->ids, &sid, u64__hash(id)) ? 0 : -ENOMEM;
+}
+
+struct perf_sample_id *evlist__id2sid(struct evlist *evlist, u64 id)
+{
+	return hashtab__find(&evlist__root(evlist)->ids, &id, u64__hash(id));
 }
 
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
 {
-	struct evlist *root = evlist__root(evlist);
-	unsigned int h = evlist__id_hash(id);
+	struct perf_sample_id *sid = evlist__id2sid(evlist, id);
 
-	for (struct perf_sample_id *sid = root->heads[h]; sid; sid = sid->next)
-		if (sid->id == id)
-			return sid->evsel;
-	return NULL;
+	return sid ? sid->evsel : NULL;
 }
 
 /* The first evsel of a sideband child of @evlist after @pos (in its children list), or NULL. */
@@ -447,7 +438,8 @@ struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event 
 	 * that), not whose it is: with several events the id decides.
 	 */
 	evsel__id_pos(first, &id_pos, &is_pos);
-	if (evlist__nr_file_evsels(root) == 1 || id_pos < 0)
+	/* One event in the file: asking for the second, not counting all, per record. */
+	if (id_pos < 0 || !evlist__next_file_evsel(root, first))
 		return first;
 	if (event->header.type == PERF_RECORD_SAMPLE) {
 		if ((size_t)id_pos + 1 >= words)

@@ -5,19 +5,18 @@
 #include "list.h"
 #include "evsel.h"
 #include "fdarray.h"
+#include "hashtab.h"
 
 struct cpu_map;
 struct thread_map;
 struct perf_mmap;
 
-#define PERF_EVLIST__HLIST_BITS 8
-#define PERF_EVLIST__HLIST_SIZE (1 << PERF_EVLIST__HLIST_BITS)
-
-/* One entry of the sample-id hash: kernel id -> evsel. */
+/* One entry of the sample-id table: kernel id -> evsel. */
 struct perf_sample_id {
-	struct perf_sample_id *next;
 	u64 id;
 	struct evsel *evsel;
+	/* The reader's: the count a sample last read for this id (PERF_SAMPLE_READ). */
+	u64 read;
 	int cpu_idx, thread_idx;
 };
 
@@ -37,7 +36,7 @@ struct evlist {
 	struct cpu_map *cpus;
 	struct thread_map *threads;
 	struct fdarray pollfd;		/* parent only */
-	struct perf_sample_id *heads[PERF_EVLIST__HLIST_SIZE];	/* parent only */
+	struct hashtab ids;		/* parent only: struct perf_sample_id by id */
 
 	struct perf_mmap *mmap;		/* nr_mmaps ring buffers */
 	int nr_mmaps;
@@ -93,9 +92,14 @@ void evlist__close(struct evlist *evlist);
 int evlist__enable(struct evlist *evlist);
 int evlist__disable(struct evlist *evlist);
 
-/* The sample-id hash (always the parent's). */
+/*
+ * The sample-id table (always the parent's), the recorder's and the
+ * reader's.  An id added twice (a damaged file) names the evsel added last.
+ */
 int evlist__id_add(struct evlist *evlist, struct evsel *evsel, int cpu_idx, int thread_idx,
 		   u64 id);
+/* @id's entry, NULL if none; valid until the next evlist__id_add. */
+struct perf_sample_id *evlist__id2sid(struct evlist *evlist, u64 id);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
 /*
  * The evsel a record belongs to, the recorder's (from this evlist's

@@ -199,37 +199,137 @@ void perf_session__check_tp_formats(struct perf_session *s)
 	}
 }
 
-/* The tracing data block; see trace-cmd.dat(5) for its layout (version 0.6). */
-int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size, u64 off)
-{
-	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	struct fcur c = { buf, buf + size };
+/* Where the tracing data is being read: its cursor, the block's place in the file, the handle. */
+struct tracing_cur {
+	struct fcur c;
+	const char *buf;		/* the block ... */
+	u64 off;			/* ... at this offset of the file or stream */
+	struct perf_session *s;
 	struct tep_handle *tep;
-	u32 page_size, nr;
-	u64 len;
-	int long_size;
+};
 
-	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic)))
+static u64 tracing_cur__at(const struct tracing_cur *t, const char *p)
+{
+	return t->off + (u64)(p - t->buf);
+}
+
+/* "@name\0" next, stepped over; -EINVAL when it is not. */
+static int tracing_cur__name(struct tracing_cur *t, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	if ((size_t)(t->c.end - t->c.p) < n || memcmp(t->c.p, name, n))
 		return -EINVAL;
-	/* As it came, for perf inject to pass on. */
+	t->c.p += n;
+	return 0;
+}
+
+/* A u64 size and as many bytes (*p, *len), stepped over; -EINVAL when they run past the end. */
+static int tracing_cur__sized(struct tracing_cur *t, const char **p, u64 *len)
+{
+	if (fcur__u64(&t->c, len) || *len > (u64)(t->c.end - t->c.p))
+		return -EINVAL;
+	*p = t->c.p;
+	t->c.p += *len;
+	return 0;
+}
+
+/* After the magic: the version string, the byte order, the sizes of a long and a page. */
+static int tracing__read_sizes(struct fcur *c, int *long_size, u32 *page_size)
+{
+	c->p = memchr(c->p, '\0', c->end - c->p);
+	if (!c->p || c->end - ++c->p < 6)
+		return -EINVAL;
+	if (c->p[0])		/* big-endian files are not supported */
+		return -EINVAL;
+	*long_size = c->p[1];
+	c->p += 2;
+	return fcur__u32(c, page_size);
+}
+
+/* The ring buffer's header_page (parsed) and header_event (stepped over). */
+static int tracing__parse_headers(struct tracing_cur *t, int long_size)
+{
+	const char *p;
+	u64 len;
+
+	if (tracing_cur__name(t, "header_page") || tracing_cur__sized(t, &p, &len))
+		return -EINVAL;
+	if (!format__is_text(p, len) || tep_parse_header_page(t->tep, (char *)p, len, long_size))
+		tracing__damaged(t->s, tracing_cur__at(t, p), "header_page does not parse");
+	if (tracing_cur__name(t, "header_event") || tracing_cur__sized(t, &p, &len))
+		return -EINVAL;
+	return 0;
+}
+
+/* A u32 count of formats of system @sys, each sized. */
+static int tracing__parse_formats(struct tracing_cur *t, const char *sys)
+{
+	const char *p;
+	u32 nr;
+	u64 len;
+
+	if (fcur__u32(&t->c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++) {
+		if (tracing_cur__sized(t, &p, &len))
+			return -EINVAL;
+		tracing__parse_format(t->s, t->tep, p, len, sys, tracing_cur__at(t, p));
+	}
+	return 0;
+}
+
+/* ftrace's own formats, then a u32 count of systems, each its name and its formats. */
+static int tracing__parse_events(struct tracing_cur *t)
+{
+	u32 nr;
+
+	if (tracing__parse_formats(t, "ftrace") || fcur__u32(&t->c, &nr))
+		return -EINVAL;
+	for (u32 i = 0; i < nr; i++) {
+		const char *sys = t->c.p;
+
+		t->c.p = memchr(t->c.p, '\0', t->c.end - t->c.p);
+		if (!t->c.p)
+			return -EINVAL;
+		t->c.p++;
+		if (tracing__parse_formats(t, sys))
+			return -EINVAL;
+	}
+	/* kallsyms and printk formats are optional extras: the event fields print without. */
+	return 0;
+}
+
+/* The block as it came, for perf inject to pass on. */
+static int session__keep_tracing_data(struct perf_session *s, const char *buf, u64 size)
+{
 	free(s->tracing_data);
 	s->tracing_data = malloc(size);
 	if (!s->tracing_data)
 		return -ENOMEM;
 	memcpy(s->tracing_data, buf, size);
 	s->tracing_data_len = size;
-	c.p += sizeof(magic);
-	c.p = memchr(c.p, '\0', c.end - c.p);	/* the version string */
-	if (!c.p || c.end - ++c.p < 6)
+	return 0;
+}
+
+/* The tracing data block; see trace-cmd.dat(5) for its layout (version 0.6). */
+int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64 size, u64 off)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct tracing_cur t = { .c = { buf, buf + size }, .buf = buf, .off = off, .s = s };
+	u32 page_size;
+	int long_size, err;
+
+	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic)))
 		return -EINVAL;
-	if (c.p[0])		/* big-endian files are not supported */
+	err = session__keep_tracing_data(s, buf, size);
+	if (err)
+		return err;
+	t.c.p += sizeof(magic);
+	if (tracing__read_sizes(&t.c, &long_size, &page_size))
 		return -EINVAL;
-	long_size = c.p[1];
-	c.p += 2;
-	if (fcur__u32(&c, &page_size))
-		return -EINVAL;
-	tep = tep_alloc();
-	if (!tep)
+	t.tep = tep_alloc();
+	if (!t.tep)
 		return -ENOMEM;
 	tep_guard_install();
 	if (sigsetjmp(tep_jmp, 1)) {
@@ -237,58 +337,22 @@ int perf_session__read_tracing_data(struct perf_session *s, const char *buf, u64
 		return -EINVAL;		/* the handle may be inconsistent: leak it */
 	}
 	in_tep = 1;
-	tep_set_long_size(tep, long_size);
-	tep_set_page_size(tep, page_size);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-
-#define NEED(x) do { if (!(x)) goto out_bad; } while (0)
-#define AT(p) (off + (u64)((p) - buf))
-	/* "header_page\0", u64 size, data; then the same for "header_event". */
-	NEED(c.end - c.p >= 12 && !memcmp(c.p, "header_page", 12));
-	c.p += 12;
-	NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-	if (!format__is_text(c.p, len) || tep_parse_header_page(tep, (char *)c.p, len, long_size))
-		tracing__damaged(s, AT(c.p), "header_page does not parse");
-	c.p += len;
-	NEED(c.end - c.p >= 13 && !memcmp(c.p, "header_event", 13));
-	c.p += 13;
-	NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-	c.p += len;
-	/* ftrace's own formats: counted, each sized. */
-	NEED(!fcur__u32(&c, &nr));
-	for (u32 i = 0; i < nr; i++) {
-		NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-		tracing__parse_format(s, tep, c.p, len, "ftrace", AT(c.p));
-		c.p += len;
-	}
-	NEED(!fcur__u32(&c, &nr));
-	for (u32 i = 0; i < nr; i++) {
-		const char *sys = c.p;
-		u32 nr_ev;
-
-		c.p = memchr(c.p, '\0', c.end - c.p);
-		NEED(c.p);
-		c.p++;
-		NEED(!fcur__u32(&c, &nr_ev));
-		for (u32 j = 0; j < nr_ev; j++) {
-			NEED(!fcur__u64(&c, &len) && len <= (u64)(c.end - c.p));
-			tracing__parse_format(s, tep, c.p, len, sys, AT(c.p));
-			c.p += len;
-		}
-	}
-	/* kallsyms and printk formats are optional extras: the event fields print without. */
+	tep_set_long_size(t.tep, long_size);
+	tep_set_page_size(t.tep, page_size);
+	tep_set_file_bigendian(t.tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t.tep, TEP_LITTLE_ENDIAN);
+	err = tracing__parse_headers(&t, long_size);
+	if (!err)
+		err = tracing__parse_events(&t);
 	in_tep = 0;
+	if (err) {
+		tep_free(t.tep);
+		return err;
+	}
 	if (s->tep)
 		tep_free(s->tep);
-	s->tep = tep;
+	s->tep = t.tep;
 	return 0;
-#undef AT
-#undef NEED
-out_bad:
-	in_tep = 0;
-	tep_free(tep);
-	return -EINVAL;
 }
 
 struct bit_name {
@@ -430,10 +494,8 @@ static void session__print_ids(struct perf_session *s, struct evsel *e, FILE *fp
 {
 	bool first = true;
 
-	for (size_t i = 0; i < s->nr_ids; i++) {
-		if (s->ids[i].evsel != e)
-			continue;
-		fprintf(fp, "%s%llu", first ? "id = { " : ", ", (unsigned long long)s->ids[i].id);
+	for (int i = 0; i < e->nr_ids; i++) {
+		fprintf(fp, "%s%llu", first ? "id = { " : ", ", (unsigned long long)e->ids[i]);
 		first = false;
 	}
 	if (!first)

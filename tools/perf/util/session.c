@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,12 +36,8 @@ struct file_header {
 	u64 features[4];
 };
 
-static int session__refuse(struct perf_session *s, const char *kind, u64 off,
-			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Sets errmsg to "<kind>: <what> at offset <off>"; -EINVAL for the caller to return. */
-static int session__refuse(struct perf_session *s, const char *kind, u64 off,
-			  const char *fmt, ...)
+int perf_session__refuse(struct perf_session *s, const char *kind, u64 off,
+			 const char *fmt, ...)
 {
 	char what[160];
 	va_list ap;
@@ -53,9 +50,9 @@ static int session__refuse(struct perf_session *s, const char *kind, u64 off,
 	return -EINVAL;
 }
 
-#define corrupt(s, off, ...) session__refuse(s, "file is corrupt", off, __VA_ARGS__)
+#define corrupt perf_session__corrupt
 /* Attrs we must not guess at: the wording is the distro's, the detail ours. */
-#define incompatible(s, off, ...) session__refuse(s, "incompatible file format", off, __VA_ARGS__)
+#define incompatible(s, off, ...) perf_session__refuse(s, "incompatible file format", off, __VA_ARGS__)
 
 /*
  * attr.size is the size of the attr its writer knew: 0 for the first ABI,
@@ -101,36 +98,9 @@ static int pread_all(int fd, void *buf, size_t len, u64 off)
 	return 0;
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The slot of @id in s->ids, or -1. */
-static ssize_t session__id_slot(const struct perf_session *s, u64 id)
-{
-	size_t lo = 0, hi = s->nr_ids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ids[mid].id == id)
-			return (ssize_t)mid;
-		if (s->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 {
-	ssize_t i = session__id_slot(s, id);
-
-	return i < 0 ? NULL : s->ids[i].evsel;
+	return evlist__id2evsel(s->evlist, id);
 }
 
 static const char *const hw_names[] = {
@@ -175,8 +145,8 @@ static void evsel__guess_name(struct perf_session *s, struct evsel *e)
  * attr (its attr.size says how many are the attr's).  The ids are the
  * caller's; *sz says where they start in a pipe's HEADER_ATTR.
  */
-static struct evsel *session__add_attr(struct perf_session *s, const char *buf, u64 avail,
-				       u64 i, u64 off, u32 *sz, int *err)
+struct evsel *perf_session__add_attr(struct perf_session *s, const char *buf, u64 avail, u64 i,
+				     u64 off, u32 *sz, int *err)
 {
 	struct perf_event_attr attr;
 	struct evsel *e;
@@ -205,22 +175,52 @@ static struct evsel *session__add_attr(struct perf_session *s, const char *buf, 
 	return e;
 }
 
-/* Room for @n more ids. */
-static int session__grow_ids(struct perf_session *s, u64 n)
+static int id_cmp(const void *a, const void *b)
 {
-	size_t cap = (s->nr_ids + n) * 2;
-	void *p;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
-	if (s->nr_ids + n <= s->ids_cap)
-		return 0;
-	p = realloc(s->ids, cap * sizeof(*s->ids));
-	if (!p)
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @e's @n sample ids (@ids, malloc'd, now @e's): in the evlist's table,
+ * and on @e in ascending order, as headers print them and perf inject
+ * writes them again.
+ */
+int perf_session__set_ids(struct perf_session *s, struct evsel *e, u64 *ids, u64 n)
+{
+	int err = hashtab__reserve(&s->evlist->ids, n);
+
+	e->ids = ids;
+	e->nr_ids = (int)n;
+	if (err)
+		return err;
+	qsort(ids, n, sizeof(*ids), id_cmp);
+	for (u64 i = 0; i < n && !err; i++)
+		err = evlist__id_add(s->evlist, e, 0, 0, ids[i]);
+	return err;
+}
+
+/* Attr @i's ids, from the file's id section @ids. */
+static int session__read_ids(struct perf_session *s, struct evsel *e, u64 i,
+			     const struct file_section *ids, u64 off)
+{
+	u64 n = ids->size / sizeof(u64);
+	u64 *buf;
+	int err;
+
+	if (ids->size % sizeof(u64) || ids->offset > s->file_size ||
+	    ids->size > s->file_size - ids->offset || n > INT_MAX)
+		return corrupt(s, off, "attr %llu: id section out of bounds", (unsigned long long)i);
+	buf = malloc(n ? ids->size : 1);
+	if (!buf)
 		return -ENOMEM;
-	s->ids = p;
-	/* New slots start with no count read (PERF_SAMPLE_READ). */
-	memset(s->ids + s->ids_cap, 0, (cap - s->ids_cap) * sizeof(*s->ids));
-	s->ids_cap = cap;
-	return 0;
+	err = pread_all(s->fd, buf, ids->size, ids->offset);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	return perf_session__set_ids(s, e, buf, n);
 }
 
 static int session__read_attrs(struct perf_session *s, const struct file_header *h)
@@ -242,31 +242,14 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		err = pread_all(s->fd, buf, h->attr_size, off);
 		if (err)
 			goto out;
-		e = session__add_attr(s, buf, asz, i, off, &attr_sz, &err);
+		e = perf_session__add_attr(s, buf, asz, i, off, &attr_sz, &err);
 		if (!e)
 			goto out;
 		memcpy(&ids, buf + asz, sizeof(ids));
-		if (ids.size % sizeof(u64) || ids.offset > s->file_size ||
-		    ids.size > s->file_size - ids.offset) {
-			err = corrupt(s, off + asz, "attr %llu: id section out of bounds",
-				      (unsigned long long)i);
-			goto out;
-		}
-		err = session__grow_ids(s, ids.size / sizeof(u64));
+		err = session__read_ids(s, e, i, &ids, off + asz);
 		if (err)
 			goto out;
-		for (u64 j = 0; j < ids.size / sizeof(u64); j++) {
-			err = pread_all(s->fd, &s->ids[s->nr_ids].id, sizeof(u64),
-					ids.offset + j * sizeof(u64));
-			if (!err)
-				err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
-			if (err)
-				goto out;
-			s->ids[s->nr_ids++].evsel = e;
-		}
 	}
-	if (s->nr_ids)
-		qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
 out:
 	free(buf);
 	return err;
@@ -324,7 +307,7 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 }
 
 /* Names, tracepoint formats and the sample layout, once the attrs and features are in. */
-static int session__setup_evlist(struct perf_session *s, u64 attrs_off)
+int perf_session__setup_evlist(struct perf_session *s, u64 attrs_off)
 {
 	struct evsel *e, *first = evlist__first(s->evlist);
 
@@ -353,36 +336,10 @@ static int session__setup_evlist(struct perf_session *s, u64 attrs_off)
  * Records are 8-byte multiples (samples are read as u64 words), except
  * those the distro writes unpadded: COMPRESSED, FEATURE and BUILD_ID.
  */
-static bool record_type__unpadded(u32 type)
+bool perf_event__type_unpadded(u32 type)
 {
 	return type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_HEADER_FEATURE ||
 	       type == PERF_RECORD_HEADER_BUILD_ID;
-}
-
-/* ---- the pipe format ---------------------------------------------------- */
-
-static int session__process_record(struct perf_session *s, const union perf_event *ev,
-				   u64 offset);
-static int session__process_compressed(struct perf_session *s, const char *payload, u32 len,
-				       u64 off);
-
-/* Up to @len bytes; fewer only at the end of the stream.  Bytes read, or -errno. */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
 }
 
 /*
@@ -401,333 +358,6 @@ static int session__is_pipe(struct perf_session *s, const struct stat *st)
 	if (pread_all(s->fd, h, sizeof(h), 0))
 		return -EIO;
 	return h[0] == PERF_MAGIC2 && h[1] == sizeof(h);
-}
-
-static void session__stream_cut(struct perf_session *s)
-{
-	s->truncated = true;
-	pr_warning("WARNING: %s ends inside the record at offset %llu; showing the records "
-		   "before it.\n", s->path, (unsigned long long)s->pipe_rec_off);
-}
-
-/*
- * The next record of the stream, in s->pipe_buf (64 KiB, 8-byte aligned:
- * records after an unpadded FEATURE or COMPRESSED one are not); NULL at the
- * end of the stream, or with *err set.
- */
-static union perf_event *session__pipe_next(struct perf_session *s, int *err)
-{
-	struct perf_event_header *h = s->pipe_buf;
-	ssize_t n;
-
-	*err = 0;
-	s->pipe_rec_off = s->pipe_off;
-	n = read_full(s->fd, h, sizeof(*h));
-	if (n <= 0) {
-		*err = (int)n;
-		return NULL;
-	}
-	if ((size_t)n < sizeof(*h)) {
-		session__stream_cut(s);
-		return NULL;
-	}
-	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && !record_type__unpadded(h->type))) {
-		*err = corrupt(s, s->pipe_off, "record size %u", h->size);
-		return NULL;
-	}
-	n = read_full(s->fd, h + 1, h->size - sizeof(*h));
-	if (n < 0) {
-		*err = (int)n;
-		return NULL;
-	}
-	if ((size_t)n < h->size - sizeof(*h)) {
-		session__stream_cut(s);
-		return NULL;
-	}
-	s->pipe_off += h->size;
-	return (union perf_event *)h;
-}
-
-/*
- * The bytes that follow a record outside its size (tracing data, AUX
- * trace data): into @buf, or skipped when it is NULL.  0, 1 when the
- * stream ends first, or -errno.
- */
-static int session__pipe_payload(struct perf_session *s, char *buf, u64 len)
-{
-	char scratch[4096];
-
-	while (len) {
-		size_t chunk = buf ? len : min_t(u64, len, sizeof(scratch));
-		ssize_t n = read_full(s->fd, buf ? buf : scratch, chunk);
-
-		if (n < 0)
-			return (int)n;
-		s->pipe_off += (u64)n;
-		if ((size_t)n < chunk) {
-			session__stream_cut(s);
-			return 1;
-		}
-		if (buf)
-			buf += n;
-		len -= (u64)n;
-	}
-	return 0;
-}
-
-/* HEADER_ATTR: the attr, then its ids up to the record's end. */
-static int session__pipe_attr(struct perf_session *s, const union perf_event *ev, u64 off)
-{
-	const char *buf = (const char *)ev + sizeof(ev->header);
-	u64 avail = ev->header.size - sizeof(ev->header), n;
-	struct evsel *e;
-	u32 sz;
-	int err;
-
-	if (avail < PERF_ATTR_SIZE_VER0)
-		return corrupt(s, off, "ATTR record of %u bytes", ev->header.size);
-	e = session__add_attr(s, buf, avail, (u64)s->evlist->nr_entries, off, &sz, &err);
-	if (!e)
-		return err;
-	n = (avail - sz) / sizeof(u64);
-	err = session__grow_ids(s, n);
-	if (err)
-		return err;
-	for (u64 j = 0; j < n; j++) {
-		memcpy(&s->ids[s->nr_ids].id, buf + sz + j * sizeof(u64), sizeof(u64));
-		err = evlist__id_add(s->evlist, e, 0, 0, s->ids[s->nr_ids].id);
-		if (err)
-			return err;
-		s->ids[s->nr_ids++].evsel = e;
-	}
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), id_cmp);
-	/* An event added once the data has begun. */
-	return s->pipe_head_done ? session__setup_evlist(s, off) : 0;
-}
-
-/* EVENT_UPDATE: only the name matters here (type 2, PERF_EVENT_UPDATE__NAME). */
-static int session__pipe_event_update(struct perf_session *s, const union perf_event *ev,
-				      u64 off)
-{
-	const char *p = (const char *)ev;
-	size_t room = ev->header.size - 24;
-	struct evsel *e;
-	u64 type, id;
-
-	if (ev->header.size < 24)
-		return corrupt(s, off, "EVENT_UPDATE record of %u bytes", ev->header.size);
-	memcpy(&type, p + 8, sizeof(type));
-	memcpy(&id, p + 16, sizeof(id));
-	if (type != 2)
-		return 0;
-	if (strnlen(p + 24, room) == room)
-		return corrupt(s, off, "EVENT_UPDATE name without its end");
-	e = perf_session__evsel_by_id(s, id);
-	return e ? evsel__set_name(e, p + 24) : 0;
-}
-
-/* HEADER_TRACING_DATA: the size of the (padded) data that follows it. */
-static int session__pipe_tracing_data(struct perf_session *s, const union perf_event *ev,
-				      u64 off)
-{
-	u32 size;
-	char *buf;
-	int err;
-
-	if (ev->header.size < 16)
-		return corrupt(s, off, "TRACING_DATA record of %u bytes", ev->header.size);
-	memcpy(&size, (const char *)ev + 8, sizeof(size));
-	if (size > (1U << 30))
-		return corrupt(s, off, "TRACING_DATA of %u bytes", size);
-	buf = malloc(size ? size : 1);
-	if (!buf)
-		return -ENOMEM;
-	err = session__pipe_payload(s, buf, size);
-	if (!err && !s->tep) {
-		err = perf_session__read_tracing_data(s, buf, size, off + ev->header.size);
-		if (err == -EINVAL) {
-			pr_warning("WARNING: the tracing data of %s is damaged (at offset %llu); "
-				   "tracepoints are shown raw.\n", s->path, (unsigned long long)off);
-			s->damaged = true;
-			err = 0;
-		}
-		if (!err && s->pipe_head_done)
-			err = session__setup_evlist(s, off);
-	}
-	free(buf);
-	return err < 0 ? err : 0;
-}
-
-static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset);
-
-/*
- * A record of a stream's head: dumped (-D) when the data is being
- * processed, else kept for perf_session__process_events to dump first
- * (a head is a few KiB: attrs, features, the tracing data's header).
- */
-static int session__dump_head(struct perf_session *s, const union perf_event *ev, u64 off)
-{
-	size_t need = 16 + ((ev->header.size + 7u) & ~7u);
-	u64 nr = (u64)s->evlist->nr_entries;
-
-	if (s->tool) {
-		if (s->tool->dump)
-			session__dump_user(s, ev, off);
-		return 0;
-	}
-	if (s->pipe_head_len + need > s->pipe_head_cap) {
-		size_t cap = (s->pipe_head_len + need) * 2;
-		char *p = realloc(s->pipe_head, cap);
-
-		if (!p)
-			return -ENOMEM;
-		s->pipe_head = p;
-		s->pipe_head_cap = cap;
-	}
-	memcpy(s->pipe_head + s->pipe_head_len, &off, sizeof(off));
-	memcpy(s->pipe_head + s->pipe_head_len + 8, &nr, sizeof(nr));
-	memcpy(s->pipe_head + s->pipe_head_len + 16, ev, ev->header.size);
-	s->pipe_head_len += need;
-	return 0;
-}
-
-/* -D on a stream: the head that perf_session__open read. */
-static void session__dump_pipe_head(struct perf_session *s)
-{
-	struct perf_sample none = { .ip = 0 };
-
-	for (size_t pos = 0; pos < s->pipe_head_len;) {
-		const union perf_event *ev = (const void *)(s->pipe_head + pos + 16);
-		u64 off, nr;
-
-		memcpy(&off, s->pipe_head + pos, sizeof(off));
-		memcpy(&nr, s->pipe_head + pos + 8, sizeof(nr));
-		/* Before the first attr there is no sample layout to show fields of. */
-		raw_dump__record(s->tool->dump, s, ev, nr ? &none : NULL, off);
-		pos += 16 + ((ev->header.size + 7u) & ~7u);
-	}
-}
-
-static int session__pipe_record(struct perf_session *s, const union perf_event *ev, u64 off)
-{
-	u32 type = ev->header.type;
-	u64 feat, aux;
-	int err;
-
-	switch (type) {
-	case PERF_RECORD_COMPRESSED:
-		return session__process_compressed(s, (const char *)ev + sizeof(ev->header),
-						   ev->header.size - sizeof(ev->header), off);
-	case PERF_RECORD_AUXTRACE:
-		/* Unsupported (say so, below), but its data must be stepped over. */
-		if (ev->header.size < 16)
-			return corrupt(s, off, "AUXTRACE record of %u bytes", ev->header.size);
-		memcpy(&aux, (const char *)ev + 8, sizeof(aux));
-		err = session__pipe_payload(s, NULL, aux);
-		if (err)
-			return err < 0 ? err : 0;
-		return session__process_record(s, ev, off);
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_EVENT_UPDATE:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_HEADER_EVENT_TYPE:
-		s->nr_events++;
-		s->nr_by_type[type]++;
-		err = session__dump_head(s, ev, off);
-		if (err)
-			return err;
-		break;
-	default:
-		return session__process_record(s, ev, off);
-	}
-	switch (type) {
-	case PERF_RECORD_HEADER_ATTR:
-		return session__pipe_attr(s, ev, off);
-	case PERF_RECORD_HEADER_FEATURE:
-		if (ev->header.size < 16)
-			return corrupt(s, off, "FEATURE record of %u bytes", ev->header.size);
-		memcpy(&feat, (const char *)ev + 8, sizeof(feat));
-		/* HEADER_LAST_FEATURE closes the features; unknown ones are skipped. */
-		if (feat >= HEADER_LAST_FEATURE)
-			return 0;
-		return perf_session__read_feature(s, (int)feat, (const char *)ev + 16,
-						  ev->header.size - 16, off);
-	case PERF_RECORD_EVENT_UPDATE:
-		return session__pipe_event_update(s, ev, off);
-	case PERF_RECORD_HEADER_TRACING_DATA:
-		return session__pipe_tracing_data(s, ev, off);
-	default:
-		/* EVENT_TYPE: deprecated; names come from EVENT_UPDATE. */
-		return 0;
-	}
-}
-
-/*
- * Opens a stream: its head (attrs, features, tracing data, names) is read
- * up to the first record of the data, which waits in pipe_buf for
- * perf_session__process_events.
- */
-static int session__open_pipe(struct perf_session *s)
-{
-	union perf_event *ev;
-	u64 h[2];
-	ssize_t n;
-	int err;
-
-	s->pipe = true;
-	s->pipe_buf = malloc(0x10000);
-	if (!s->pipe_buf)
-		return -ENOMEM;
-	n = read_full(s->fd, h, sizeof(h));
-	if (n < 0)
-		return (int)n;
-	if (!n) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "empty input, nothing to do");
-		return -EINVAL;
-	}
-	if ((size_t)n < sizeof(h) || h[0] != PERF_MAGIC2)
-		return corrupt(s, 0, "bad magic (not a perf.data stream)");
-	if (h[1] != sizeof(h)) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "this is a perf.data file, not a stream: "
-			 "it cannot be read through a pipe; give its name with -i");
-		return -EINVAL;
-	}
-	s->pipe_off = sizeof(h);
-	while ((ev = session__pipe_next(s, &err))) {
-		u32 type = ev->header.type;
-
-		if (type != PERF_RECORD_HEADER_ATTR && type != PERF_RECORD_HEADER_FEATURE &&
-		    type != PERF_RECORD_EVENT_UPDATE && type != PERF_RECORD_HEADER_TRACING_DATA &&
-		    type != PERF_RECORD_HEADER_EVENT_TYPE) {
-			s->pipe_pending = true;
-			break;
-		}
-		err = session__pipe_record(s, ev, s->pipe_rec_off);
-		if (err)
-			return err;
-	}
-	if (err)
-		return err;
-	if (!s->evlist->nr_entries)
-		return corrupt(s, s->pipe_off, "no event attributes before the data");
-	s->pipe_head_done = true;
-	return session__setup_evlist(s, sizeof(h));
-}
-
-/* The data of a stream, from the record open left waiting. */
-static int session__process_pipe(struct perf_session *s)
-{
-	union perf_event *ev;
-	int err = 0;
-
-	if (s->pipe_pending) {
-		s->pipe_pending = false;
-		err = session__pipe_record(s, s->pipe_buf, s->pipe_rec_off);
-	}
-	while (!err && (ev = session__pipe_next(s, &err)))
-		err = session__pipe_record(s, ev, s->pipe_rec_off);
-	return err;
 }
 
 /* Does process @pid's command line have an argument that begins with @prefix? */
@@ -807,7 +437,7 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 	if (*err < 0)
 		goto out_err;
 	if (*err) {
-		*err = session__open_pipe(s);
+		*err = perf_session__open_pipe(s);
 		if (*err)
 			goto out_err;
 		return s;
@@ -826,7 +456,7 @@ struct perf_session *perf_session__open(const char *path, int *err, char *errbuf
 		if (*err)
 			goto out_err;
 	}
-	*err = session__setup_evlist(s, h.attrs.offset);
+	*err = perf_session__setup_evlist(s, h.attrs.offset);
 	if (*err)
 		goto out_err;
 	return s;
@@ -846,7 +476,6 @@ void perf_session__delete(struct perf_session *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	evlist__delete(s->evlist);
-	free(s->ids);
 	free(s->align_buf);
 	free(s->tracing_data);
 	free(s->pipe_buf);
@@ -906,9 +535,9 @@ int perf_session__read_samples(const struct perf_session *s, const struct perf_s
 
 	for (u64 i = 0; i < sample->read_nr; i++) {
 		const u64 *v = sample->read_values + i * sample->read_stride;
-		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+		const struct perf_sample_id *sid = evlist__id2sid(s->evlist, v[sample->read_id_off]);
 
-		n += slot >= 0 && s->ids[slot].evsel && v[0] != s->ids[slot].read;
+		n += sid && sid->evsel && v[0] != sid->read;
 	}
 	return n;
 }
@@ -926,19 +555,19 @@ static int session__deliver_read(struct perf_session *s, union perf_event *ev,
 
 	for (u64 i = 0; i < sample->read_nr; i++) {
 		const u64 *v = sample->read_values + i * sample->read_stride;
-		ssize_t slot = session__id_slot(s, v[sample->read_id_off]);
+		struct perf_sample_id *sid = evlist__id2sid(s->evlist, v[sample->read_id_off]);
 		int err;
 
-		if (slot < 0 || !s->ids[slot].evsel) {
+		if (!sid || !sid->evsel) {
 			s->nr_unknown_id++;
 			continue;
 		}
-		sample->id = s->ids[slot].id;
-		sample->period = v[0] - s->ids[slot].read;
-		s->ids[slot].read = v[0];
+		sample->id = sid->id;
+		sample->period = v[0] - sid->read;
+		sid->read = v[0];
 		if (!sample->period)
 			continue;
-		err = tool->sample(tool, ev, sample, s->ids[slot].evsel, &s->machine);
+		err = tool->sample(tool, ev, sample, sid->evsel, &s->machine);
 		if (err)
 			return err;
 	}
@@ -1083,7 +712,7 @@ const char *perf_event__type_name(u32 type)
 /*
  * Types we know but whose content this reader cannot use: hardware trace
  * data (nothing here decodes it), and inside a file the records that carry
- * the head of a pipe-format stream (a stream reads them: session__pipe_record).
+ * the head of a pipe-format stream (a stream reads them: util/session-pipe.c).
  */
 static bool record_type__unsupported(const struct perf_session *s, u32 type)
 {
@@ -1122,14 +751,14 @@ static void session__unknown_type(struct perf_session *s, const union perf_event
 }
 
 /* A user record has no sample fields: its dump shows them as zeroes, as the distro's does. */
-static void session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset)
+void perf_session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset)
 {
 	struct perf_sample none = { .ip = 0 };
 
 	raw_dump__record(s->tool->dump, s, ev, &none, offset);
 }
 
-static int session__process_record(struct perf_session *s, const union perf_event *ev,
+int perf_session__process_record(struct perf_session *s, const union perf_event *ev,
 				   u64 offset)
 {
 	u32 type = ev->header.type;
@@ -1143,7 +772,7 @@ static int session__process_record(struct perf_session *s, const union perf_even
 	}
 	/* User records are dumped as read, the kernel's as delivered (session__deliver). */
 	if (type >= PERF_RECORD_USER_TYPE_START && s->tool->dump)
-		session__dump_user(s, ev, offset);
+		perf_session__dump_user(s, ev, offset);
 	if (!s->nr_by_type[type]++ && record_type__unsupported(s, type))
 		pr_warning("WARNING: PERF_RECORD_%s records are not supported by this perf "
 			   "(the first is at offset %llu); skipping them.\n",
@@ -1188,7 +817,7 @@ static size_t session__max_decompressed(struct perf_session *s)
  * unfinished; one cut at the end waits for the next.  Messages give the
  * COMPRESSED record's offset: the records inside have none in the file.
  */
-static int session__process_compressed(struct perf_session *s, const char *payload, u32 len,
+int perf_session__process_compressed(struct perf_session *s, const char *payload, u32 len,
 				       u64 off)
 {
 	struct zstd_reader *z = &s->zstd;
@@ -1219,7 +848,7 @@ static int session__process_compressed(struct perf_session *s, const char *paylo
 		if (type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_AUXTRACE)
 			return corrupt(s, off, "%s record inside the COMPRESSED record",
 				       perf_event__type_name(type));
-		err = session__process_record(s, ev, off);
+		err = perf_session__process_record(s, ev, off);
 		if (err)
 			return err;
 		pos += size;
@@ -1246,87 +875,106 @@ static const union perf_event *session__aligned(struct perf_session *s, const ch
 	return (const union perf_event *)s->align_buf;
 }
 
+/*
+ * The header of the record at @off into @h, its size checked against the
+ * data section: 0; 1 where a file cut short (or never finished) ends, for
+ * the walk to stop; or -errno.
+ */
+static int session__read_header(struct perf_session *s, u64 off, struct perf_event_header *h)
+{
+	bool may_end = s->truncated || !s->data_size;
+	const char *p;
+
+	if (s->data_end - off < sizeof(*h)) {
+		if (may_end)
+			return 1;
+		return corrupt(s, off, "record header runs past the data section end");
+	}
+	p = session__map(s, off, sizeof(*h));
+	if (!p)
+		return -EIO;
+	memcpy(h, p, sizeof(*h));
+	if (h->size < sizeof(*h) || (h->size % sizeof(u64) && !perf_event__type_unpadded(h->type)))
+		return corrupt(s, off, "record size %u", h->size);
+	if (h->size <= s->data_end - off)
+		return 0;
+	if (!may_end)
+		return corrupt(s, off, "record of size %u runs past the data section end", h->size);
+	s->truncated = true;
+	pr_warning("WARNING: the file ends inside the record at offset %llu; "
+		   "showing the records before it.\n", (unsigned long long)off);
+	return 1;
+}
+
+/* The record @p (of header @h) at @off, mapped: a COMPRESSED one's records, or itself. */
+static int session__process_mapped(struct perf_session *s, const char *p,
+				   const struct perf_event_header *h, u64 off)
+{
+	const union perf_event *ev;
+
+	if (h->type == PERF_RECORD_COMPRESSED)
+		return perf_session__process_compressed(s, p + sizeof(*h), h->size - sizeof(*h),
+							off);
+	ev = session__aligned(s, p, h->size);
+	return ev ? perf_session__process_record(s, ev, off) : -ENOMEM;
+}
+
+/* AUXTRACE data follows its record @p, outside header.size: *off is moved past it. */
+static int session__skip_auxtrace(struct perf_session *s, const char *p, u64 *off)
+{
+	u64 aux;
+
+	memcpy(&aux, p + 8, sizeof(aux));
+	if (aux > s->data_end - *off || aux % sizeof(u64))
+		return corrupt(s, *off, "auxtrace data of %llu bytes runs past the end",
+			       (unsigned long long)aux);
+	*off += aux;
+	return 0;
+}
+
+/* The data section's records from *off, which is left where the walk stopped. */
+static int session__process_data(struct perf_session *s, u64 *off)
+{
+	while (*off < s->data_end) {
+		struct perf_event_header h;
+		const char *p;
+		int err = session__read_header(s, *off, &h);
+
+		if (err)
+			return err < 0 ? err : 0;
+		p = session__map(s, *off, h.size);
+		if (!p)
+			return -EIO;
+		err = session__process_mapped(s, p, &h, *off);
+		if (err)
+			return err;
+		*off += h.size;
+		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
+			err = session__skip_auxtrace(s, p, off);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
 	u64 off = s->data_offset;
-	int err = 0;
+	int err;
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, session__oe_deliver, s);
 	if (s->pipe) {
-		if (tool->dump)
-			session__dump_pipe_head(s);
-		err = session__process_pipe(s);
+		err = perf_session__process_pipe(s);
 		off = s->pipe_off;
-		if (err)
-			goto out;
+	} else {
+		err = session__process_data(s, &off);
 	}
-	while (!s->pipe && off < s->data_end) {
-		const union perf_event *ev;
-		struct perf_event_header h;
-		const char *p;
-
-		if (s->data_end - off < sizeof(h)) {
-			if (s->truncated || !s->data_size)
-				break;
-			err = corrupt(s, off, "record header runs past the data section end");
-			goto out;
-		}
-		p = session__map(s, off, sizeof(h));
-		if (!p) {
-			err = -EIO;
-			goto out;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || (h.size % sizeof(u64) && !record_type__unpadded(h.type))) {
-			err = corrupt(s, off, "record size %u", h.size);
-			goto out;
-		}
-		if (h.size > s->data_end - off) {
-			if (s->truncated || !s->data_size) {
-				s->truncated = true;
-				pr_warning("WARNING: the file ends inside the record at offset %llu; "
-					   "showing the records before it.\n",
-					   (unsigned long long)off);
-				break;
-			}
-			err = corrupt(s, off, "record of size %u runs past the data section end",
-				      h.size);
-			goto out;
-		}
-		p = session__map(s, off, h.size);
-		if (!p) {
-			err = -EIO;
-			goto out;
-		}
-		if (h.type == PERF_RECORD_COMPRESSED) {
-			err = session__process_compressed(s, p + sizeof(h), h.size - sizeof(h), off);
-		} else {
-			ev = session__aligned(s, p, h.size);
-			err = ev ? session__process_record(s, ev, off) : -ENOMEM;
-		}
-		if (err)
-			goto out;
-		off += h.size;
-		/* AUXTRACE data follows its record, outside header.size. */
-		if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
-			u64 aux;
-
-			memcpy(&aux, p + 8, sizeof(aux));
-			if (aux > s->data_end - off || aux % sizeof(u64)) {
-				err = corrupt(s, off, "auxtrace data of %llu bytes runs past the end",
-					      (unsigned long long)aux);
-				goto out;
-			}
-			off += aux;
-		}
-	}
-	if (s->zstd.len && !s->truncated) {
+	if (!err && s->zstd.len && !s->truncated)
 		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
-		goto out;
-	}
-	err = ordered_events__flush_all(&s->oe);
-out:
+	if (!err)
+		err = ordered_events__flush_all(&s->oe);
 	s->nr_unordered = s->oe.nr_unordered;
 	if (err == -EINVAL && !s->errmsg[0])
 		corrupt(s, off, "bad record");

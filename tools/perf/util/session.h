@@ -39,9 +39,6 @@ struct perf_session {
 	u64 data_offset, data_size, data_end;
 	u64 features[4];		/* adds_features bitmap */
 	struct evlist *evlist;
-	/* Sorted by id; read: the id's last count a sample read (PERF_SAMPLE_READ). */
-	struct { u64 id; struct evsel *evsel; u64 read; } *ids;
-	size_t nr_ids, ids_cap;
 	bool one_layout;		/* every evsel has the same sample_type */
 
 	/* Features. */
@@ -149,6 +146,43 @@ int perf_session__warn_stats(struct perf_session *s);
  * finding was said on stderr where it was made).
  */
 bool perf_session__damaged(const struct perf_session *s);
+
+/*
+ * session.c's reading of records and attrs, shared with session-pipe.c,
+ * where a stream brings them one record at a time.
+ */
+/* Sets errmsg to "<kind>: <what> at offset <off>"; -EINVAL for the caller to return. */
+int perf_session__refuse(struct perf_session *s, const char *kind, u64 off,
+			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+#define perf_session__corrupt(s, off, ...) \
+	perf_session__refuse(s, "file is corrupt", off, __VA_ARGS__)
+/*
+ * One attr as the file or stream holds it: @buf has @avail bytes for the
+ * attr, the @i-th (at @off); *sz says how many are the attr's.  NULL with
+ * *err set when it cannot be read.
+ */
+struct evsel *perf_session__add_attr(struct perf_session *s, const char *buf, u64 avail, u64 i,
+				     u64 off, u32 *sz, int *err);
+/* @e's @n sample ids, @ids (malloc'd, now @e's), into the evlist's table. */
+int perf_session__set_ids(struct perf_session *s, struct evsel *e, u64 *ids, u64 n);
+/* Names, tracepoint formats and the sample layout, once the attrs (at @attrs_off) are in. */
+int perf_session__setup_evlist(struct perf_session *s, u64 attrs_off);
+/* Whether records of @type may have a size that is not a multiple of 8. */
+bool perf_event__type_unpadded(u32 type);
+/* One record at @offset (of the file, or of the COMPRESSED record it came in). */
+int perf_session__process_record(struct perf_session *s, const union perf_event *ev,
+				 u64 offset);
+/* The records in a COMPRESSED record's @payload, the record being at @off. */
+int perf_session__process_compressed(struct perf_session *s, const char *payload, u32 len,
+				     u64 off);
+/* -D: a user record (no sample fields) as read. */
+void perf_session__dump_user(struct perf_session *s, const union perf_event *ev, u64 offset);
+
+/* session-pipe.c: a stream (the pipe format of perf record -o -). */
+/* Its head, read up to the first record of the data. */
+int perf_session__open_pipe(struct perf_session *s);
+/* Its data, to the stream's end: -D dumps the head first. */
+int perf_session__process_pipe(struct perf_session *s);
 
 /* header-read.c: features and the tracing data, for session.c. */
 int perf_session__read_features(struct perf_session *s);

@@ -53,31 +53,40 @@ static int tp_ref__cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
-int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
+/* The tracepoint evsels of @evlist's file, sorted; NULL (*nr 0) when there are none. */
+static struct tp_ref *tracing_data__refs(struct evlist *evlist, int *nr, int *err)
 {
-	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	size_t start = b->len;
 	struct tp_ref *refs;
 	struct evsel *evsel;
-	int nr = 0, nsys = 0;
-	u32 u, zero = 0;
-	u8 c;
 
+	*nr = 0;
 	refs = calloc(evlist__nr_file_evsels(evlist) + 1, sizeof(*refs));
-	if (!refs)
-		return -ENOMEM;
+	if (!refs) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	evlist__for_each_file_evsel(evlist, evsel) {
 		if (!evsel__is_tracepoint(evsel) || !evsel->tp_sys || !evsel->tp_name)
 			continue;
-		refs[nr].sys = evsel->tp_sys;
-		refs[nr].name = evsel->tp_name;
-		nr++;
+		refs[*nr].sys = evsel->tp_sys;
+		refs[*nr].name = evsel->tp_name;
+		(*nr)++;
 	}
-	if (!nr) {
+	if (!*nr) {
 		free(refs);
-		return -ENOENT;
+		*err = -ENOENT;
+		return NULL;
 	}
-	qsort(refs, nr, sizeof(*refs), tp_ref__cmp);
+	qsort(refs, *nr, sizeof(*refs), tp_ref__cmp);
+	return refs;
+}
+
+/* What comes before the events' formats: magic, version, sizes, the ring buffer's headers. */
+static void tracing_data__add_prologue(struct perf_feat_buf *b)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	u32 u, zero = 0;
+	u8 c;
 
 	perf_feat_buf__add(b, magic, sizeof(magic));
 	perf_feat_buf__add(b, "0.6", 4);
@@ -95,6 +104,13 @@ int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 
 	/* ftrace's own events: none are recorded as tracepoint evsels. */
 	perf_feat_buf__add(b, &zero, 4);
+}
+
+/* The systems of @refs (sorted), each its name, its count of events and their formats. */
+static void tracing_data__add_systems(struct perf_feat_buf *b, const struct tp_ref *refs, int nr)
+{
+	int nsys = 0;
+	u32 u;
 
 	for (int i = 0; i < nr; i++)
 		if (i == 0 || strcmp(refs[i].sys, refs[i - 1].sys))
@@ -122,7 +138,21 @@ int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 		}
 		i = j;
 	}
+}
 
+int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
+{
+	size_t start = b->len;
+	struct tp_ref *refs;
+	u32 zero = 0;
+	int nr, err;
+
+	refs = tracing_data__refs(evlist, &nr, &err);
+	if (!refs)
+		return err;
+	tracing_data__add_prologue(b);
+	tracing_data__add_systems(b, refs, nr);
+	free(refs);
 	/*
 	 * kallsyms is left empty (a zero size, as readers accept): they use
 	 * the MMAP records and their own symbol sources instead.
@@ -130,11 +160,8 @@ int tracing_data__write(struct perf_feat_buf *b, struct evlist *evlist)
 	perf_feat_buf__add(b, &zero, 4);
 	tracing_data__add_file(b, "printk_formats", 4, false);
 	tracing_data__add_file(b, "saved_cmdlines", 8, false);
-
-	free(refs);
 	if (b->err) {
-		int err = b->err;
-
+		err = b->err;
 		/* A missing format is this feature's failure only: drop what it added. */
 		pr_debug("tracing data: %s\n", strerror(-err));
 		b->len = start;
