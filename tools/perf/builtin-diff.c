@@ -114,8 +114,8 @@ static int diff__sample_key(struct diff *d, struct hist_entry *key, struct perf_
 	machine__resolve(machine, (int)sample->pid, sample->ip, key->kernel, &al);
 	key->no_sym = !al.sym;
 	key->sym_off = al.sym && al.sym_addr >= al.sym->start ? al.sym_addr - al.sym->start : 0;
-	if (sort_keys__has(&d->sort, SORT_DSO))
-		key->dso = dso_canon__get(&d->cur->canon, al.dso);
+	/* Without a dso key too: the entries of one name are collapsed by object (util/diff). */
+	key->dso = dso_canon__get(&d->cur->canon, al.dso);
 	/*
 	 * Symbols are one key when their names are equal, and addresses at
 	 * no symbol are all one "no symbol" (of each object, with a dso key),
@@ -379,6 +379,8 @@ static int diff__print_event(struct diff *d, struct evsel *evsel, struct hists *
 	vn = hists__entries(new, &nn);
 	if (!vb || !vn)
 		goto out;
+	nb = diff__collapse(vb, nb, &d->sort);
+	nn = diff__collapse(vn, nn, &d->sort);
 	t.base_total = base->total_period;
 	t.new_total = new->total_period;
 	rows = diff__pair(vb, nb, vn, nn, &d->sort, &d->opts, t.base_total, t.new_total,

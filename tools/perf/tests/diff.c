@@ -128,6 +128,34 @@ static int test__diff_pairs(void)
 	return TEST_OK;
 }
 
+/* Two objects of one short name: their symbols of one name are one entry, as in the distro. */
+static int test__diff_collapse(void)
+{
+	static struct dso prog_other = { .name = "/other/prog" };
+	static struct symbol f_other = { .start = 0x50, .end = 0x60, .name = "f" };
+	struct hist_entry e[4] = {
+		entry(&prog_old, &f_old, 10), entry(&prog_old, &g_old, 5),
+		entry(&prog_other, &f_other, 7), entry(&prog_old, NULL, 3),
+	};
+	struct hist_entry *v[] = { &e[0], &e[1], &e[2], &e[3] };
+	struct sort_keys keys;
+	size_t n;
+
+	for (int i = 0; i < 4; i++)
+		e[i].seq = (u64)i;
+	e[3].addr = 0x1234;
+	sort_keys__init(&keys);
+	sort_keys__parse(&keys, "dso,sym");
+	n = diff__collapse(v, 4, &keys);
+	TEST_ASSERT_EQUAL("f, g and no symbol", n, 3);
+	TEST_ASSERT_VAL("f's two entries in one", v[0]->sym && !strcmp(v[0]->sym->name, "f") &&
+		v[0]->period == 17);
+	TEST_ASSERT_VAL("the one whose symbol starts first stays", v[0] == &e[2]);
+	TEST_ASSERT_VAL("then g", v[1] == &e[1] && v[1]->period == 5);
+	TEST_ASSERT_VAL("no symbol last", v[2] == &e[3]);
+	return TEST_OK;
+}
+
 static int test__diff(void)
 {
 	int err = test__diff_compute_opt();
@@ -136,7 +164,9 @@ static int test__diff(void)
 		err = test__diff_arithmetic();
 	if (!err)
 		err = test__diff_pairs();
+	if (!err)
+		err = test__diff_collapse();
 	return err;
 }
 
-DEFINE_SUITE(diff, "perf diff: -c, delta/ratio/wdiff arithmetic, pairing by names, the rows' order");
+DEFINE_SUITE(diff, "perf diff: -c, delta/ratio/wdiff arithmetic, pairing by names, collapsing, the rows' order");

@@ -7,6 +7,7 @@
 #include "diff.h"
 #include "hist.h"
 #include "sort.h"
+#include "symbol.h"
 
 /* "wdiff:w1,w2": both weights given and neither zero, as the distro wants them. */
 static int diff_opts__parse_weights(struct diff_opts *o, const char *w, char *err, size_t len)
@@ -91,6 +92,45 @@ static int diff__keys_cmp(const struct sort_keys *keys, const struct hist_entry 
 static int diff__entry_cmp(const void *a, const void *b, void *arg)
 {
 	return diff__keys_cmp(arg, *(struct hist_entry * const *)a, *(struct hist_entry * const *)b);
+}
+
+/*
+ * By the keys; equal ones in the order the distro meets them, which
+ * decides the one that stays (a symbol's "[k]" or "[.]", the address
+ * shown for no symbol): the lowest address at no symbol, else by object
+ * name, then by where the symbol starts, then as they were made.
+ */
+static int diff__entry_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct hist_entry *x = *(struct hist_entry * const *)a;
+	const struct hist_entry *y = *(struct hist_entry * const *)b;
+	int c = diff__keys_cmp(arg, x, y);
+
+	if (c)
+		return c;
+	/* Addresses at no symbol: the lowest one. */
+	if (!x->sym && !y->sym && x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	c = strcmp(dso__short(x->dso), dso__short(y->dso));
+	if (c)
+		return c;
+	if (x->sym && y->sym && x->sym->start != y->sym->start)
+		return x->sym->start < y->sym->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+size_t diff__collapse(struct hist_entry **v, size_t n, const struct sort_keys *keys)
+{
+	size_t kept = 0;
+
+	qsort_r(v, n, sizeof(*v), diff__entry_order_cmp, (void *)keys);
+	for (size_t i = 0; i < n; i++) {
+		if (kept && !diff__keys_cmp(keys, v[kept - 1], v[i]))
+			hist_entry__merge(v[kept - 1], v[i]);
+		else
+			v[kept++] = v[i];
+	}
+	return kept;
 }
 
 static void diff_row__compute(struct diff_row *r, const struct diff_opts *o, u64 base_total,

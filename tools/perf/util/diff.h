@@ -41,7 +41,15 @@ double diff__ratio(u64 base, u64 pair);
 s64 diff__wdiff(u64 base, u64 pair, s64 w1, s64 w2);
 
 /*
- * The rows of two files' entries: each baseline entry with the new file's
+ * One file's entries of equal keys made one (objects of one short name
+ * have symbols of their own: the same name, but other entries), into the
+ * one made first, as the distro collapses them.  @v ends up in key order;
+ * the number left.
+ */
+size_t diff__collapse(struct hist_entry **v, size_t n, const struct sort_keys *keys);
+
+/*
+ * The rows of two files' entries (each collapsed): each baseline entry with the new file's
  * entry of equal keys (or none), then the new file's entries that no
  * baseline entry has; their values computed against the two totals.
  * With @baseline_only, only the pairs.  NULL when out of memory.

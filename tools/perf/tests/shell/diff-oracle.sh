@@ -2,7 +2,8 @@
 # perf diff prints what the distro's prints, byte for byte, on the same files, and fails as it does
 # A program with three known functions runs twice with their loops in other
 # proportions (gamma_ only in the second run), recorded by our perf and by
-# the distro's, with and without -g, and as flight-recorder dumps.  On each
+# the distro's, with and without -g, as flight-recorder dumps, and as two
+# builds of one name in one recording.  On each
 # pair of files below, every mode's stdout and exit status must be the
 # distro's; the shares come from the machine, so the two tools are compared
 # on the same files, never against fixed text.  Bad input (a missing file,
@@ -38,6 +39,10 @@ int main(int argc, char **argv)
 }
 EOF
 gcc -O1 -o w w.c || fail "gcc: cannot build the workload"
+# Two builds of one name: two objects "w", each with its own alpha, beta
+# and gamma_, which must still be one line each.
+mkdir -p one two && cp w one/w && gcc -O2 -fno-inline -o two/w w.c ||
+	fail "gcc: cannot build the second workload"
 
 record() {	# <perf> <output> <loops of alpha beta gamma_> [record options]
 	local p=$1 o=$2 a=$3 b=$4 c=$5
@@ -52,6 +57,14 @@ record "$PERF" o1.data 120 40 0 || fail "our perf record failed"
 record "$PERF" o2.data 40 120 40 || fail "our perf record failed"
 record "$PERF" g1.data 120 40 0 -g || fail "our perf record -g failed"
 record "$PERF" g2.data 40 120 40 -g || fail "our perf record -g failed"
+for p in "$ORACLE:d" "$PERF:o"; do
+	"${p%:*}" record -q -o "${p#*:}"-two1.data -e cpu-clock -- \
+		sh -c './one/w 60 20 0; ./two/w 60 20 0' >/dev/null 2>&1 ||
+		fail "${p%:*} record of two builds failed"
+	"${p%:*}" record -q -o "${p#*:}"-two2.data -e cpu-clock -- \
+		sh -c './one/w 20 60 20; ./two/w 20 60 20' >/dev/null 2>&1 ||
+		fail "${p%:*} record of two builds failed"
+done
 # Flight-recorder dumps: the one written when the workload exits.
 for i in 1 2; do
 	if [ $i = 1 ]; then args="120 40 0"; else args="40 120 40"; fi
@@ -101,7 +114,8 @@ modes=("" "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:1,1" "-c wdiff:2,3" "-s
 # Every mode on files of each recorder; the main ones on mixed, -g and dump files.
 few=("" "-c ratio" "-c wdiff:1,1" "-s sym" "-F -p")
 for pair in "d1.data d2.data" "o1.data o2.data" "d1.data o2.data" "o2.data d1.data" \
-	"g1.data g2.data" "fr1.data fr2.data" "fr1.data o2.data"; do
+	"g1.data g2.data" "fr1.data fr2.data" "fr1.data o2.data" "d-two1.data d-two2.data" \
+	"o-two1.data o-two2.data"; do
 	case $pair in
 	d1.data\ d2.data|o1.data\ o2.data) set -- "${modes[@]}" ;;
 	*) set -- "${few[@]}" ;;
