@@ -5,6 +5,7 @@ int cmd_record(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);

@@ -37,6 +37,7 @@ static struct cmd_struct commands[] = {
 	{ "evlist",  cmd_evlist,  "List the event names in a perf.data file" },
 	{ "script",  cmd_script,  "Read perf.data and display the trace output" },
 	{ "report",  cmd_report,  "Read perf.data and display the profile" },
+	{ "diff",    cmd_diff,    "Read perf.data files and display the differential profile" },
 	{ "list",    cmd_list,    "List all symbolic event types" },
 	{ "buildid-list",  cmd_buildid_list,  "Print the build ids of the DSOs a perf.data file names" },
 	{ "buildid-cache", cmd_buildid_cache, "Add, remove or list files in the build-id cache" },

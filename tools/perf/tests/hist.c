@@ -113,6 +113,13 @@ static int test__sort_cmp(void)
 	y.kernel = true;
 	hist_entry__key_snprintf(&y, SORT_SYM, 0, buf, sizeof(buf));
 	TEST_ASSERT_VAL("sym column", !strcmp(buf, "[k] f"));
+	TEST_ASSERT_EQUAL("sym width", hist_entry__key_width(&y, SORT_SYM), 5);
+	TEST_ASSERT_EQUAL("dso width", hist_entry__key_width(&y, SORT_DSO), 4);
+	y.no_sym = true;
+	TEST_ASSERT_EQUAL("dso width at no symbol: an address's", hist_entry__key_width(&y, SORT_DSO),
+			  16);
+	y.no_sym = false;
+	TEST_ASSERT_EQUAL("cpu sets no width", hist_entry__key_width(&y, SORT_CPU), 0);
 
 	/* By period, descending; equal ones by the keys in their order. */
 	sort_keys__init(&s);

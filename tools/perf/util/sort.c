@@ -333,6 +333,25 @@ int hist_entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, 
 	}
 }
 
+int hist_entry__key_width(const struct hist_entry *e, enum sort_key k)
+{
+	char buf[1024];
+	int w;
+
+	switch (k) {
+	case SORT_PID:
+		return 8 + (int)strlen(hist_entry__thread_comm(e));
+	case SORT_COMM:
+		return (int)strlen(hist_entry__thread_comm(e));
+	case SORT_CPU:
+		return 0;
+	default:
+		hist_entry__key_snprintf(e, k, 0, buf, sizeof(buf));
+		w = (int)strlen(buf);
+		return k == SORT_DSO && e->no_sym && w < 16 ? 16 : w;
+	}
+}
+
 const char *hist_entry__thread_comm(const struct hist_entry *e)
 {
 	if (e->thread->gen == e->gen || !e->last_comm)

@@ -66,6 +66,12 @@ int hist_entry__key_cmp(const struct hist_entry *x, const struct hist_entry *y, 
 /* Key @k's column of @e, @width wide where the key pads or cuts to it (0: as long as it is). */
 void hist_entry__key_snprintf(const struct hist_entry *e, enum sort_key k, int width, char *buf,
 			      size_t len);
+/*
+ * How wide key @k's column must be for @e (0: the key sets no width, cpu):
+ * a comm as its thread's last comm, as the distro sizes it; an object of
+ * an entry at no symbol as wide as an address's 16 digits.
+ */
+int hist_entry__key_width(const struct hist_entry *e, enum sort_key k);
 /* The last comm of the entry's task: the thread's own for its current task. */
 const char *hist_entry__thread_comm(const struct hist_entry *e);
 /* An object's name as the dso column shows it: the last part of its path. */
