@@ -44,6 +44,7 @@
 #include "util/target.h"
 #include "util/thread_map.h"
 #include "util/trigger.h"
+#include "util/record-signals.h"
 #include "util/run-command.h"
 #include "util/bpf-info.h"
 
@@ -66,9 +67,9 @@ struct record {
 	int cmdline_argc;
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
 	struct child_process workload;		/* held from its fork until the events are open */
-	sigset_t child_mask;			/* the signal mask the workload gets */
 	sigset_t child_dfl;			/* SIGINT and SIGTERM: its own defaults while held */
-	sigset_t start_mask;			/* the mask perf record started with */
+	sigset_t start_mask;			/* the mask perf record started with: the workload's,
+						 * and the loop's inside ppoll() */
 
 	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
@@ -90,37 +91,6 @@ struct record {
 	bool enabled;				/* the recorded events (not -D, not 'disable') */
 	u64 enable_at;				/* -D MSECS: when to enable them; 0 if not waiting */
 };
-
-static volatile sig_atomic_t done;
-static volatile sig_atomic_t child_exited;
-static volatile sig_atomic_t switch_requested;
-static volatile sig_atomic_t alarm_fired;
-
-static void sig_done(int sig)
-{
-	done = 1;
-}
-
-static void sig_child(int sig)
-{
-	child_exited = 1;
-	done = 1;
-}
-
-static void sig_switch(int sig)
-{
-	switch_requested = 1;
-}
-
-static void sig_alarm(int sig)
-{
-	alarm_fired = 1;
-}
-
-/* A control client that went away must not take the recorder with it: EPIPE instead. */
-static void sig_pipe(int sig)
-{
-}
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -567,7 +537,7 @@ static void record__serve_control(struct record *rec)
 			control__reply(&rec->ctl, "ack");
 			break;
 		case CONTROL_STOP:
-			done = 1;
+			record_signals.done = 1;
 			control__reply(&rec->ctl, "ack");
 			break;
 		case CONTROL_EVLIST:
@@ -869,63 +839,6 @@ static int record__mmap(struct record *rec)
 	return 0;
 }
 
-/*
- * SIGUSR2 asks a running recorder for a dump: one sent by a daemon or a
- * script right after it started it must not kill it.  It is blocked from
- * the first instruction of the command, and stays pending until the
- * handler is in; without --switch-output it is then ignored.
- */
-static void record__block_dump_signal(struct record *rec)
-{
-	sigset_t usr2;
-
-	sigemptyset(&usr2);
-	sigaddset(&usr2, SIGUSR2);
-	sigprocmask(SIG_BLOCK, &usr2, &rec->start_mask);
-}
-
-/*
- * Handlers go in as soon as the options are known, so a signal sent right
- * after start (a daemon, a script) is served, not fatal.  The signals are
- * blocked except inside ppoll(): none is missed before the loop sleeps, and
- * every pass of the loop takes them.  The workload gets the mask perf
- * record started with.
- */
-static void record__install_signals(struct record *rec, sigset_t *loop_mask)
-{
-	struct sigaction sa = { .sa_flags = 0 };
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR2);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, NULL);
-	*loop_mask = rec->start_mask;
-	rec->child_mask = rec->start_mask;
-
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = sig_done;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = sig_child;
-	sigaction(SIGCHLD, &sa, NULL);
-	/* Without --switch-output the request finds no dump to start, and is dropped. */
-	sa.sa_handler = sig_switch;
-	sigaction(SIGUSR2, &sa, NULL);
-	if (rec->opts.switch_output_time) {
-		sa.sa_handler = sig_alarm;
-		sigaction(SIGALRM, &sa, NULL);
-	}
-	/* A handler, not SIG_IGN, which the workload would inherit. */
-	if (rec->opts.control) {
-		sa.sa_handler = sig_pipe;
-		sigaction(SIGPIPE, &sa, NULL);
-	}
-}
-
 /* ---- the main loop --------------------------------------------------- */
 
 /* --switch-output=SIZE: what the current file holds, or in overwrite mode will hold. */
@@ -970,23 +883,6 @@ static u64 record__timeout(struct record *rec, bool busy)
 }
 
 /*
- * ppoll() that finds a buffer ready returns without taking the signals that
- * wait: a recorder whose buffers are never empty would never see SIGINT.
- * Opening the mask for an instant delivers them.
- */
-static void record__take_signals(const sigset_t *loop_mask)
-{
-	sigset_t pending, old;
-
-	if (sigpending(&pending) || (!sigismember(&pending, SIGINT) &&
-	    !sigismember(&pending, SIGTERM) && !sigismember(&pending, SIGCHLD) &&
-	    !sigismember(&pending, SIGUSR2) && !sigismember(&pending, SIGALRM)))
-		return;
-	sigprocmask(SIG_SETMASK, loop_mask, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
  * Sleeps until a forward buffer wakes us, a signal comes or half a second
  * has passed; when the buffers are busy, only opens the signal mask for an
  * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
@@ -1006,7 +902,7 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 		return -errno;
 	}
 	if (n > 0)
-		record__take_signals(loop_mask);
+		record_signals__take(loop_mask);
 	/* A flight recorder's wakeups are counted where they write data (record__mmap_read_all). */
 	if (!busy && n >= 0 && !rec->fr) {
 		rec->wakeups++;
@@ -1016,11 +912,11 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 	if (n > 0) {
 		perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP);
 		if (!record__buffers_polled(rec) && !rec->opts.system_wide && !rec->opts.cpu_list)
-			done = 1;
+			record_signals.done = 1;
 	}
-	if (child_exited) {
+	if (record_signals.child_exited) {
 		child_process__wait(&rec->workload, false);
-		done = 1;
+		record_signals.done = 1;
 	}
 	return 0;
 }
@@ -1036,14 +932,10 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
 		int nr;
 
-		if (switch_requested) {
-			switch_requested = 0;
+		if (record_signals__test_and_clear(&record_signals.switch_requested))
 			record__request_dump(rec, DUMP_REQUEST_SIGNAL);
-		}
-		if (alarm_fired) {
-			alarm_fired = 0;
+		if (record_signals__test_and_clear(&record_signals.alarm_fired))
 			record__request_dump(rec, DUMP_REQUEST_TIME);
-		}
 		nr = record__mmap_read_all(rec);
 		if (nr < 0)
 			return nr;
@@ -1052,7 +944,8 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			record__enable(rec, true);
 		if (record__size_reached(rec))
 			record__request_dump(rec, DUMP_REQUEST_SIZE);
-		if (trigger_is_hit(&rec->switch_trigger) && !done && now_ns() >= rec->dump_at) {
+		if (trigger_is_hit(&rec->switch_trigger) && !record_signals.done &&
+		    now_ns() >= rec->dump_at) {
 			bool by_event = rec->requests != rec->requests_served;
 
 			rec->requests_served = rec->requests;
@@ -1064,7 +957,7 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			trigger_ready(&rec->switch_trigger);
 			rec->triggered_dumps += by_event;
 		}
-		if (done)
+		if (record_signals.done)
 			break;
 		err = record__wait(rec, loop_mask, rec->out.bytes_written - before >= busy);
 		if (err)
@@ -1149,7 +1042,7 @@ static int record__fork_workload(struct record *rec)
 	cp->argv = rec->argv;
 	cp->hold = true;
 	cp->comm = WORKLOAD_COMM;
-	cp->mask = &rec->child_mask;
+	cp->mask = &rec->start_mask;
 	sigemptyset(&rec->child_dfl);
 	sigaddset(&rec->child_dfl, SIGINT);
 	sigaddset(&rec->child_dfl, SIGTERM);
@@ -1292,10 +1185,9 @@ int cmd_record(int argc, const char **argv)
 		.ctl = CONTROL_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
-	sigset_t loop_mask;
 	int err, status = 255;	/* a failure, as the distro's -1 */
 
-	record__block_dump_signal(&rec);
+	record_signals__block_dump(&rec.start_mask);
 	rec.evlist = evlist__new();
 	if (!rec.evlist) {
 		pr_err("Out of memory\n");
@@ -1307,13 +1199,17 @@ int cmd_record(int argc, const char **argv)
 	if (status)
 		goto out_delete;
 	status = 255;
-	record__install_signals(&rec, &loop_mask);
+	/*
+	 * Handlers go in as soon as the options are known, so a signal sent
+	 * right after start (a daemon, a script) is served, not fatal.
+	 */
+	record_signals__install(opts->switch_output_time, opts->control);
 	if (record__setup(&rec))
 		goto out_delete;
 	if (record__open_all(&rec) || record__start(&rec))
 		goto out_kill;
 
-	err = record__run(&rec, &loop_mask);
+	err = record__run(&rec, &rec.start_mask);
 	record__print_summary(&rec);
 	/* Recording ran: a failure now is its errno's low byte, as with the distro. */
 	if (err) {
@@ -1322,7 +1218,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	perf_header_info__exit(&rec.out.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
-	if (!child_exited)
+	if (!record_signals.child_exited)
 		child_process__kill(&rec.workload, SIGTERM);
 	child_process__wait(&rec.workload, true);
 	status = opts->workload && WIFEXITED(rec.workload.status) ?
