@@ -48,8 +48,6 @@
 #include "util/run-command.h"
 #include "util/bpf-info.h"
 
-#define DEFAULT_MMAP_BYTES	(512 * 1024)
-#define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
 /* The workload's name until its exec. */
 #define WORKLOAD_COMM		"perf-exec"
 
@@ -813,7 +811,7 @@ static int record__mmap(struct record *rec)
 	 * default size at least, where locked memory is not limited (root).
 	 */
 	if (any_overwrite && only_tracking && geteuid() == 0)
-		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / page_size());
+		fwd_pages = max_t(size_t, fwd_pages, RECORD_MMAP_BYTES / page_size());
 	err = perf_evlist__mmap(rec->evlist, fwd_pages);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, false);
@@ -988,48 +986,6 @@ static void record__print_summary(struct record *rec)
 }
 
 /*
- * The options that only make sense together, and the defaults that depend
- * on others.  0, or the exit status with what was wrong said.
- */
-static int record__check_options(struct record *rec)
-{
-	struct record_opts *opts = &rec->opts;
-	unsigned int lost;
-
-	lost = target__resolve(opts);
-	/* The distro tells only the first override (-C before -a). */
-	if (lost)
-		ui__warning("%s\n", target__override_str(lost & -lost));
-	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
-	if (!opts->output) {
-		struct stat st;
-
-		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
-	}
-	if (!strcmp(opts->output, "-") && opts->switch_output) {
-		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
-		return 255;
-	}
-	if (opts->switch_max_files && !opts->switch_output) {
-		pr_err("--switch-max-files needs --switch-output.\n");
-		return 255;
-	}
-	if (opts->switch_output_delay_ms && !opts->switch_output) {
-		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
-		return 255;
-	}
-	if (opts->delay_ms < 0 && !opts->control) {
-		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
-		       "channel: give --control too.\n");
-		return 255;
-	}
-	if (!opts->mmap_pages)
-		opts->mmap_pages = DEFAULT_MMAP_BYTES / page_size();
-	record_opts__check_switch_size(opts);
-	return 0;
-}
-
-/*
  * The workload forked and held before its exec until the events are open,
  * so that its first instructions are recorded.  Until then it is a copy of
  * perf, named apart from it as the distro names it.  If perf gives up or
@@ -1176,11 +1132,7 @@ static int record__run(struct record *rec, const sigset_t *loop_mask)
 int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
-		.opts = {
-			.freq = 4000,
-			.stack_size = 8192,
-			.sideband_max = DEFAULT_SIDEBAND_MAX,
-		},
+		.opts = RECORD_OPTS_INIT,
 		.workload = CHILD_PROCESS_INIT,
 		.ctl = CONTROL_INIT,
 	};
@@ -1195,7 +1147,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (record__parse_options(&rec, argc, argv, &status))
 		goto out_delete;
-	status = record__check_options(&rec);
+	status = record_opts__check(opts);
 	if (status)
 		goto out_delete;
 	status = 255;
