@@ -789,42 +789,15 @@ static void record__seed_process_table(struct record *rec)
 	record__synthesize_tasks(rec, &ctx);
 }
 
+/* The ring buffers; with --overwrite the flight recorder's, and its process table seeded. */
 static int record__mmap(struct record *rec)
 {
-	size_t fwd_pages = rec->opts.mmap_pages;
-	bool any_overwrite = false, only_tracking = true;
-	struct evsel *evsel;
-	int nr, err;
+	bool any_overwrite;
+	int err;
 
-	evlist__for_each_entry(rec->evlist, evsel) {
-		any_overwrite |= evsel->overwrite;
-		only_tracking &= evsel->overwrite || evsel->tracking;
-	}
-	nr = rec->evlist->per_cpu ? rec->evlist->cpus->nr : rec->evlist->threads->nr;
-	err = record_opts__check_mmap_size(&rec->opts, nr * (any_overwrite ? 2 : 1));
+	err = record_events__mmap(rec->evlist, &rec->opts, &any_overwrite);
 	if (err)
 		return err;
-	/*
-	 * A small -m is meant for the overwrite buffers.  The forward one then
-	 * carries only the tracking stream, which a burst of forks or mmaps
-	 * would overflow (the lost records are then in every dump): it gets the
-	 * default size at least, where locked memory is not limited (root).
-	 */
-	if (any_overwrite && only_tracking && geteuid() == 0)
-		fwd_pages = max_t(size_t, fwd_pages, RECORD_MMAP_BYTES / page_size());
-	err = perf_evlist__mmap(rec->evlist, fwd_pages);
-	if (err)
-		return record_events__mmap_error(&rec->opts, err, false);
-	/*
-	 * The triggers' own small buffers: read as soon as a sample lands, and
-	 * never overwritten; a storm that fills one still asks for the dump.
-	 */
-	if (rec->opts.trigger_evlist) {
-		err = perf_evlist__mmap(rec->opts.trigger_evlist,
-					min_t(size_t, rec->opts.mmap_pages, 16));
-		if (err)
-			return record_events__mmap_error(&rec->opts, err, false);
-	}
 	if (!any_overwrite)
 		return 0;
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
