@@ -256,62 +256,17 @@ static int record__finish_output(struct record *rec)
 	return err;
 }
 
-/*
- * With the process table, a dump says what it covers: its samples, their
- * first and last record times (as perf script prints them, and with -k as
- * perf script -F tod does) and the tasks the table described.
- */
-static void record__print_dump(struct record *rec, const char *name)
+/* The dump just completed, announced; and said once if it came too late to hold its cause. */
+static void record__announce_dump(struct record *rec, const char *name)
 {
-	const struct flight_recorder_dump *d = &rec->dump;
-	char why[256];
+	const struct clock_ref *tod = rec->out.hinfo.use_clockid ? &rec->out.hinfo.clock : NULL;
 
-	dump_request__format(&rec->request, why, sizeof(why));
-	if (!rec->fr) {
-		/* The distro's line, as it is; the request is in the header (and with -v here). */
-		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
-		pr_debug("%s was asked for by %s\n", name, why);
-	} else if (!rec->out.samples || d->first > d->last) {
-		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
-			(unsigned long long)d->tasks);
-	} else {
-		char wall[128] = "";
-
-		/* With -k, the times are that clock's, and also told as times of day. */
-		if (rec->out.hinfo.use_clockid) {
-			char a[48], b[48];
-
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->first),
-					      a, sizeof(a));
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->last),
-					      b, sizeof(b));
-			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
-		}
-		fprintf(stderr, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->out.samples,
-			(unsigned long long)(d->first / 1000000000ULL),
-			(unsigned long long)(d->first % 1000000000ULL / 1000),
-			(unsigned long long)(d->last / 1000000000ULL),
-			(unsigned long long)(d->last % 1000000000ULL / 1000),
-			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
-	}
-}
-
-/*
- * A request's dump is taken --switch-output-delay after it: by then, buffers
- * that turn over faster no longer hold what led to it.  Said once.
- */
-static void record__check_delay(struct record *rec, const char *name)
-{
-	u64 delay = rec->opts.switch_output_delay_ms, held = rec->dump.held_ns;
-
-	if (rec->delay_warned || rec->exiting || !held || held >= delay * 1000000ULL)
-		return;
-	rec->delay_warned = true;
-	fprintf(stderr, "Warning:\n--switch-output-delay=%llums is longer than the overwrite "
-		"buffers hold at this event rate: %s held the last %.3f ms only, so what came "
-		"before its request was overwritten. Give bigger buffers (-m) or a shorter "
-		"--switch-output-delay.\n", (unsigned long long)delay, name, held / 1e6);
+	dump_request__print_served(stderr, &rec->request, name, rec->fr ? &rec->dump : NULL,
+				   rec->out.samples, tod);
+	if (!rec->delay_warned)
+		rec->delay_warned = dump_request__warn_delay(stderr, name,
+							     rec->opts.switch_output_delay_ms,
+							     rec->dump.held_ns);
 }
 
 /* What a 'snapshot' is answered with: the completed file, by its absolute name. */
@@ -355,8 +310,7 @@ static int record__end_file(struct record *rec)
 		} else {
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->dump_wakeups);
-			record__print_dump(rec, name);
-			record__check_delay(rec, name);
+			record__announce_dump(rec, name);
 		}
 	}
 	free(name);
