@@ -84,7 +84,6 @@ struct record {
 	u64 requests, requests_served;		/* --switch-output-event samples */
 	u64 triggered_dumps;			/* the dumps they asked for */
 	struct control ctl;
-	int snapshot_acks;			/* 'snapshot' commands waiting for their file */
 	char *last_file;			/* the file the last dump completed, absolute */
 	bool enabled;				/* the recorded events (not -D, not 'disable') */
 	u64 enable_at;				/* -D MSECS: when to enable them; 0 if not waiting */
@@ -320,7 +319,6 @@ static int record__end_file(struct record *rec)
 	return 0;
 }
 
-static void record__ack_snapshots(struct record *rec, bool ok);
 static void record__request_dump(struct record *rec, enum dump_request_kind kind);
 
 /* The flight recorder's writer: the current file. */
@@ -410,10 +408,10 @@ static int record__dump(struct record *rec)
 	memset(&rec->request, 0, sizeof(rec->request));
 	if (err) {
 		record_output__abandon(&rec->out);
-		record__ack_snapshots(rec, false);
+		control__answer_snapshots(&rec->ctl, NULL);
 		return record__dump_failed(rec, err);
 	}
-	record__ack_snapshots(rec, true);
+	control__answer_snapshots(&rec->ctl, rec->last_file);
 	return 0;
 }
 
@@ -462,68 +460,50 @@ static void record__enable(struct record *rec, bool on)
 		fprintf(stderr, on ? "Events enabled\n" : "Events disabled\n");
 }
 
+static void record__control_enable(void *arg, bool on)
+{
+	struct record *rec = arg;
+
+	if (rec->enabled != on)
+		record__enable(rec, on);
+}
+
+/* Without --switch-output there is no dump to take. */
+static bool record__control_snapshot(void *arg)
+{
+	struct record *rec = arg;
+
+	if (!rec->opts.switch_output)
+		return false;
+	record__request_dump(rec, DUMP_REQUEST_CONTROL);
+	return true;
+}
+
+static void record__control_stop(void *arg)
+{
+	record_signals.done = 1;
+}
+
+static void record__control_evlist(void *arg, bool verbose)
+{
+	struct record *rec = arg;
+
+	evlist__fprintf_events(stdout, rec->evlist, verbose);
+	fflush(stdout);
+}
+
 /* Every command that has arrived, each answered (a snapshot once its file is complete). */
 static void record__serve_control(struct record *rec)
 {
-	char arg[CONTROL_LINE_MAX];
-	enum control_cmd cmd;
+	const struct control_ops ops = {
+		.enable = record__control_enable,
+		.snapshot = record__control_snapshot,
+		.stop = record__control_stop,
+		.evlist = record__control_evlist,
+		.arg = rec,
+	};
 
-	while ((cmd = control__next(&rec->ctl, arg)) != CONTROL_NONE) {
-		switch (cmd) {
-		case CONTROL_ENABLE:
-		case CONTROL_DISABLE:
-			if (rec->enabled != (cmd == CONTROL_ENABLE))
-				record__enable(rec, cmd == CONTROL_ENABLE);
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_SNAPSHOT:
-			if (!rec->opts.switch_output) {
-				control__reply(&rec->ctl, "error: snapshot needs --switch-output "
-					       "(or --switch-output-event)");
-				break;
-			}
-			record__request_dump(rec, DUMP_REQUEST_CONTROL);
-			rec->snapshot_acks++;
-			break;
-		case CONTROL_PING:
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_STOP:
-			record_signals.done = 1;
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_EVLIST:
-			if (*arg && strcmp(arg, "-v")) {
-				control__reply(&rec->ctl, "error: unknown evlist option '%s' (use "
-					       "evlist or evlist -v)", arg);
-				break;
-			}
-			evlist__fprintf_events(stdout, rec->evlist, *arg);
-			fflush(stdout);
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_TOO_LONG:
-			control__reply(&rec->ctl, "error: command too long (at most %d bytes)",
-				       CONTROL_LINE_MAX - 1);
-			break;
-		default:
-			control__reply(&rec->ctl, "error: unknown command '%s' (enable, disable, "
-				       "snapshot, ping, stop, evlist [-v])", arg);
-			break;
-		}
-	}
-}
-
-/* The snapshots served by the dump just taken (or lost with it). */
-static void record__ack_snapshots(struct record *rec, bool ok)
-{
-	for (; rec->snapshot_acks > 0; rec->snapshot_acks--) {
-		if (ok && rec->last_file)
-			control__reply(&rec->ctl, "ack %s", rec->last_file);
-		else
-			control__reply(&rec->ctl, "error: the dump failed (see the recorder's "
-				       "messages); recording goes on");
-	}
+	control__serve(&rec->ctl, &ops);
 }
 
 /* ---- reading the ring buffers ---------------------------------------- */
