@@ -10,43 +10,34 @@
  * file tells the story of the command: options, open, loop, output files.
  */
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
 #include "perf.h"
-#include "util/clockid.h"
-#include "util/compress.h"
+#include "util/bpf-info.h"
 #include "util/control.h"
-#include "util/cpumap.h"
-#include "util/data.h"
 #include "util/debug.h"
+#include "util/dump-request.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
-#include "util/dump-request.h"
 #include "util/flight-recorder.h"
 #include "util/header.h"
-#include "util/mmap.h"
 #include "util/record-events.h"
-#include "util/page-size.h"
 #include "util/record-opts.h"
 #include "util/record-output.h"
-#include "util/session.h"
-#include "util/synthetic-events.h"
-#include "util/target.h"
-#include "util/thread_map.h"
-#include "util/trigger.h"
+#include "util/record-read.h"
 #include "util/record-signals.h"
 #include "util/run-command.h"
-#include "util/bpf-info.h"
+#include "util/session.h"
+#include "util/synthetic-events.h"
+#include "util/trigger.h"
 
 /* The workload's name until its exec. */
 #define WORKLOAD_COMM		"perf-exec"
@@ -57,8 +48,8 @@ struct record {
 	struct flight_recorder *fr;		/* --overwrite: the backward buffers, or NULL */
 	struct flight_recorder_dump dump;	/* what the last dump held */
 	u64 failed_dumps;
-	u64 dropped_records;			/* forward records met while no file was open */
 	struct record_output out;		/* the current file, its header and buffers */
+	struct record_read read;		/* the forward buffers into it */
 	bool exiting;				/* the last file: no next one after it */
 	int argc;
 	const char **argv;			/* the workload */
@@ -69,7 +60,6 @@ struct record {
 	sigset_t start_mask;			/* the mask perf record started with: the workload's,
 						 * and the loop's inside ppoll() */
 
-	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
 	/*
 	 * Dump requests (SIGUSR2, size, time, 'snapshot', --switch-output-event)
@@ -91,49 +81,16 @@ struct record {
 
 /* ---- writing ---------------------------------------------------------- */
 
-/* Counts samples and losses; maps and samples tell BUILD_ID which files to list. */
-static void record__account(struct record *rec, const union perf_event *event)
-{
-	switch (event->header.type) {
-	case PERF_RECORD_SAMPLE:
-		rec->out.samples++;
-		perf_header_info__note_event(&rec->out.hinfo, event);
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-		perf_header_info__note_event(&rec->out.hinfo, event);
-		break;
-	case PERF_RECORD_LOST:
-		rec->lost_events += event->lost.lost;
-		rec->lost_chunks++;
-		break;
-	default:
-		break;
-	}
-}
-
 static int record__process_synth(void *arg, union perf_event *event)
 {
 	struct record *rec = arg;
 
-	record__account(rec, event);
-	return record_output__write(&rec->out, event, event->header.size);
+	return record_output__write_event(&rec->out, event);
 }
 
 static int record__discard_synth(void *arg, union perf_event *event)
 {
 	return 0;
-}
-
-static int record__write_round(struct record *rec)
-{
-	struct perf_event_header h = {
-		.type = PERF_RECORD_FINISHED_ROUND,
-		.size = sizeof(h),
-	};
-
-	return record_output__write(&rec->out, &h, sizeof(h));
 }
 
 /* ---- synthesized records --------------------------------------------- */
@@ -509,174 +466,40 @@ static void record__serve_control(struct record *rec)
 /* ---- reading the ring buffers ---------------------------------------- */
 
 /*
- * Overwrite mode: the forward stream carries the tracking records, which
- * go to the flight recorder's process table rather than the file (each
- * dump writes those it needs), and the samples of any no-overwrite event,
- * which are written (or counted as dropped while a failed dump left no file).
- */
-static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
-{
-	union perf_event *event;
-	bool any = false;
-	int err;
-
-	if (perf_mmap__read_init(map) < 0)
-		return 0;
-	while ((event = perf_mmap__read_event(map))) {
-		any = true;
-		if (event->header.type == PERF_RECORD_MMAP2)
-			perf_header_info__note_mapping(&rec->out.hinfo, event);
-		if (!flight_recorder__track(rec->fr, event))
-			continue;
-		if (!rec->out.open) {
-			rec->dropped_records++;
-			continue;
-		}
-		record__account(rec, event);
-		err = record_output__write(&rec->out, event, event->header.size);
-		if (err)
-			return err;
-	}
-	perf_mmap__consume(map);
-	return any;
-}
-
-/* Writes the whole records of one forward buffer and hands the space back. */
-static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
-{
-	unsigned char *data = perf_mmap__data(map);
-	union perf_event *event;
-	u64 start, end;
-	int err;
-
-	if (rec->fr)
-		return record__mmap_read_tracking(rec, map);
-	if (perf_mmap__read_init(map) < 0)
-		return 0;
-	start = map->start;
-	while ((event = perf_mmap__read_event(map)))
-		record__account(rec, event);
-	end = map->start;
-	if (end == start)
-		return 0;
-
-	/* The bytes are written as they lie: one piece, or two if they wrap. */
-	if ((start & map->mask) + (end - start) > map->mask + 1) {
-		size_t first = map->mask + 1 - (start & map->mask);
-
-		err = record_output__write(&rec->out, data + (start & map->mask), first);
-		if (!err)
-			err = record_output__write(&rec->out, data, end - start - first);
-	} else {
-		err = record_output__write(&rec->out, data + (start & map->mask), end - start);
-	}
-	if (err)
-		return err;
-	perf_mmap__consume(map);
-	return 1;
-}
-
-/*
  * Below this many bytes in a pass (or an eighth of a buffer, for small
- * buffers) the loop sleeps until a buffer reaches its wakeup watermark.  Draining a trickle at once would make a
- * system-wide syscall trace feed on our own small writes.
+ * buffers) the loop sleeps until a buffer reaches its wakeup watermark.
+ * Draining a trickle at once would make a system-wide syscall trace feed
+ * on our own small writes.
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
-/*
- * --switch-output-event: the trigger events' own buffers.  Every sample is
- * a request (a loss means there were requests too), and goes into the
- * file, the dump it asks for or joins: the header describes the triggers
- * after the recorded events, and a reader sorts the sample in by its time.
- */
-static int record__mmap_read_triggers(struct record *rec)
+/* A sample of a --switch-output-event (NULL: some were lost) asks for a dump. */
+static void record__trigger(void *arg, struct evlist *triggers, const union perf_event *event)
 {
-	struct evlist *tl = rec->opts.trigger_evlist;
-	int err = 0;
+	struct record *rec = arg;
+	bool opens = trigger_is_ready(&rec->switch_trigger);
 
-	if (!tl)
-		return 0;
-	for (int i = 0; i < tl->nr_mmaps && !err; i++) {
-		struct perf_mmap *map = &tl->mmap[i];
-		union perf_event *event;
-
-		if (!map->base || perf_mmap__read_init(map) < 0)
-			continue;
-		while (!err && (event = perf_mmap__read_event(map))) {
-			bool opens = trigger_is_ready(&rec->switch_trigger);
-
-			if (event->header.type != PERF_RECORD_SAMPLE &&
-			    event->header.type != PERF_RECORD_LOST)
-				continue;
-			rec->requests++;
-			record__request_dump(rec, DUMP_REQUEST_TRIGGER);
-			if (event->header.type == PERF_RECORD_LOST)
-				continue;
-			if (opens)
-				dump_request__describe(&rec->request, tl, event, rec->fr);
-			if (!rec->out.open) {
-				rec->dropped_records++;
-				continue;
-			}
-			if (rec->fr)
-				flight_recorder__track(rec->fr, event);
-			record__account(rec, event);
-			err = record_output__write(&rec->out, event, event->header.size);
-		}
-		perf_mmap__consume(map);
-	}
-	perf_evlist__release_drained(tl);
-	return err;
+	rec->requests++;
+	record__request_dump(rec, DUMP_REQUEST_TRIGGER);
+	if (event && opens)
+		dump_request__describe(&rec->request, triggers, event, rec->fr);
 }
 
 /*
- * One pass over the forward buffers, each drained; the flight recorder
- * learns how far its buffers have turned over.  Returns how many buffers
- * gave data, or -errno.
+ * One pass over the forward buffers.  The tracking stream wakes a flight
+ * recorder often, for its process table: "Woken up N times" counts only
+ * the passes that wrote into the file, and the dumps.  Returns how many
+ * buffers gave data, or -errno.
  */
 static int record__mmap_read_all(struct record *rec)
 {
 	u64 before = rec->out.bytes_written;
-	int nr = 0, err;
+	int nr = record_read__all(&rec->read);
 
-	for (int i = 0; i < rec->evlist->nr_mmaps; i++) {
-		struct perf_mmap *map = &rec->evlist->mmap[i];
-
-		if (!map->base)
-			continue;
-		err = record__mmap_read_forward(rec, map);
-		if (err < 0)
-			return err;
-		nr += err;
-	}
-	/* Before the round: a trigger is newer than what the round before it flushed. */
-	err = record__mmap_read_triggers(rec);
-	if (err)
-		return err;
-	/*
-	 * Rounds tell a reader it may sort and flush what came before.  A file
-	 * that will also hold backward data gets no rounds from the forward
-	 * stream, so the reader sorts the process table's records together
-	 * with the (older) backward samples and every sample finds its comm
-	 * and maps.
-	 */
-	if (nr && !rec->fr) {
-		err = record__write_round(rec);
-		if (err)
-			return err;
-	}
-	/*
-	 * The tracking stream wakes a flight recorder often, for its process
-	 * table: "Woken up N times" counts only the passes that wrote into
-	 * the file, and the dumps.
-	 */
-	if (rec->fr && rec->out.bytes_written != before) {
+	if (nr >= 0 && rec->fr && rec->out.bytes_written != before) {
 		rec->wakeups++;
 		rec->dump_wakeups++;
 	}
-	if (rec->fr)
-		flight_recorder__tick(rec->fr);
-	perf_evlist__release_drained(rec->evlist);
 	return nr;
 }
 
@@ -875,13 +698,13 @@ static void record__print_summary(struct record *rec)
 {
 	if (rec->opts.quiet)
 		return;
-	if (rec->lost_events)
+	if (rec->out.lost_events)
 		fprintf(stderr, "Warning:\nThe kernel lost %llu events in %llu chunks: the ring "
 			"buffers filled up. Try a bigger -m or a lower -F.\n",
-			(unsigned long long)rec->lost_events, (unsigned long long)rec->lost_chunks);
-	if (rec->dropped_records)
+			(unsigned long long)rec->out.lost_events, (unsigned long long)rec->out.lost_chunks);
+	if (rec->read.dropped)
 		fprintf(stderr, "Warning:\n%llu records were dropped while no output file could be "
-			"created.\n", (unsigned long long)rec->dropped_records);
+			"created.\n", (unsigned long long)rec->read.dropped);
 	if (rec->triggered_dumps)
 		fprintf(stderr, "[ perf record: %llu dumps asked for by --switch-output-event ]\n",
 			(unsigned long long)rec->triggered_dumps);
@@ -958,6 +781,14 @@ static int record__open_all(struct record *rec)
 		err = record__mmap(rec);
 	if (err)
 		return err;
+	rec->read = (struct record_read){
+		.evlist = rec->evlist,
+		.triggers = opts->trigger_evlist,
+		.fr = rec->fr,
+		.out = &rec->out,
+		.trigger = record__trigger,
+		.arg = rec,
+	};
 	if (record_output__init(&rec->out, opts->output, opts->comp_level)) {
 		pr_err("Out of memory\n");
 		return -ENOMEM;
