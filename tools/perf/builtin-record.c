@@ -79,8 +79,9 @@ struct record {
 	u64 enable_at;				/* -D MSECS: when to enable them; 0 if not waiting */
 };
 
-/* ---- writing ---------------------------------------------------------- */
+/* ---- synthesized records --------------------------------------------- */
 
+/* A synthesized record into the current file. */
 static int record__process_synth(void *arg, union perf_event *event)
 {
 	struct record *rec = arg;
@@ -92,8 +93,6 @@ static int record__discard_synth(void *arg, union perf_event *event)
 {
 	return 0;
 }
-
-/* ---- synthesized records --------------------------------------------- */
 
 /*
  * Tail synthesis after the process table: a process the table wrote into
