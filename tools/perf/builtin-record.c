@@ -10,45 +10,35 @@
  * file tells the story of the command: options, open, loop, output files.
  */
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
 #include "perf.h"
-#include "util/clockid.h"
-#include "util/compress.h"
+#include "util/bpf-info.h"
 #include "util/control.h"
-#include "util/cpumap.h"
-#include "util/data.h"
 #include "util/debug.h"
+#include "util/dump-request.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
-#include "util/dump-request.h"
 #include "util/flight-recorder.h"
 #include "util/header.h"
-#include "util/mmap.h"
 #include "util/record-events.h"
-#include "util/page-size.h"
 #include "util/record-opts.h"
 #include "util/record-output.h"
+#include "util/record-read.h"
+#include "util/record-signals.h"
+#include "util/run-command.h"
 #include "util/session.h"
 #include "util/synthetic-events.h"
-#include "util/target.h"
-#include "util/thread_map.h"
 #include "util/trigger.h"
-#include "util/run-command.h"
-#include "util/bpf-info.h"
 
-#define DEFAULT_MMAP_BYTES	(512 * 1024)
-#define DEFAULT_SIDEBAND_MAX	(32 * 1024 * 1024)
 /* The workload's name until its exec. */
 #define WORKLOAD_COMM		"perf-exec"
 
@@ -58,19 +48,18 @@ struct record {
 	struct flight_recorder *fr;		/* --overwrite: the backward buffers, or NULL */
 	struct flight_recorder_dump dump;	/* what the last dump held */
 	u64 failed_dumps;
-	u64 dropped_records;			/* forward records met while no file was open */
 	struct record_output out;		/* the current file, its header and buffers */
+	struct record_read read;		/* the forward buffers into it */
 	bool exiting;				/* the last file: no next one after it */
 	int argc;
 	const char **argv;			/* the workload */
 	int cmdline_argc;
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
 	struct child_process workload;		/* held from its fork until the events are open */
-	sigset_t child_mask;			/* the signal mask the workload gets */
 	sigset_t child_dfl;			/* SIGINT and SIGTERM: its own defaults while held */
-	sigset_t start_mask;			/* the mask perf record started with */
+	sigset_t start_mask;			/* the mask perf record started with: the workload's,
+						 * and the loop's inside ppoll() */
 
-	u64 lost_events, lost_chunks;		/* forward buffers, in the whole run */
 	u64 wakeups, dump_wakeups;
 	/*
 	 * Dump requests (SIGUSR2, size, time, 'snapshot', --switch-output-event)
@@ -85,91 +74,25 @@ struct record {
 	u64 requests, requests_served;		/* --switch-output-event samples */
 	u64 triggered_dumps;			/* the dumps they asked for */
 	struct control ctl;
-	int snapshot_acks;			/* 'snapshot' commands waiting for their file */
 	char *last_file;			/* the file the last dump completed, absolute */
 	bool enabled;				/* the recorded events (not -D, not 'disable') */
 	u64 enable_at;				/* -D MSECS: when to enable them; 0 if not waiting */
 };
 
-static volatile sig_atomic_t done;
-static volatile sig_atomic_t child_exited;
-static volatile sig_atomic_t switch_requested;
-static volatile sig_atomic_t alarm_fired;
+/* ---- synthesized records --------------------------------------------- */
 
-static void sig_done(int sig)
-{
-	done = 1;
-}
-
-static void sig_child(int sig)
-{
-	child_exited = 1;
-	done = 1;
-}
-
-static void sig_switch(int sig)
-{
-	switch_requested = 1;
-}
-
-static void sig_alarm(int sig)
-{
-	alarm_fired = 1;
-}
-
-/* A control client that went away must not take the recorder with it: EPIPE instead. */
-static void sig_pipe(int sig)
-{
-}
-
-/* ---- writing ---------------------------------------------------------- */
-
-/* Counts samples and losses; maps and samples tell BUILD_ID which files to list. */
-static void record__account(struct record *rec, const union perf_event *event)
-{
-	switch (event->header.type) {
-	case PERF_RECORD_SAMPLE:
-		rec->out.samples++;
-		perf_header_info__note_event(&rec->out.hinfo, event);
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-		perf_header_info__note_event(&rec->out.hinfo, event);
-		break;
-	case PERF_RECORD_LOST:
-		rec->lost_events += event->lost.lost;
-		rec->lost_chunks++;
-		break;
-	default:
-		break;
-	}
-}
-
+/* A synthesized record into the current file. */
 static int record__process_synth(void *arg, union perf_event *event)
 {
 	struct record *rec = arg;
 
-	record__account(rec, event);
-	return record_output__write(&rec->out, event, event->header.size);
+	return record_output__write_event(&rec->out, event);
 }
 
 static int record__discard_synth(void *arg, union perf_event *event)
 {
 	return 0;
 }
-
-static int record__write_round(struct record *rec)
-{
-	struct perf_event_header h = {
-		.type = PERF_RECORD_FINISHED_ROUND,
-		.size = sizeof(h),
-	};
-
-	return record_output__write(&rec->out, &h, sizeof(h));
-}
-
-/* ---- synthesized records --------------------------------------------- */
 
 /*
  * Tail synthesis after the process table: a process the table wrote into
@@ -288,62 +211,17 @@ static int record__finish_output(struct record *rec)
 	return err;
 }
 
-/*
- * With the process table, a dump says what it covers: its samples, their
- * first and last record times (as perf script prints them, and with -k as
- * perf script -F tod does) and the tasks the table described.
- */
-static void record__print_dump(struct record *rec, const char *name)
+/* The dump just completed, announced; and said once if it came too late to hold its cause. */
+static void record__announce_dump(struct record *rec, const char *name)
 {
-	const struct flight_recorder_dump *d = &rec->dump;
-	char why[256];
+	const struct clock_ref *tod = rec->out.hinfo.use_clockid ? &rec->out.hinfo.clock : NULL;
 
-	dump_request__format(&rec->request, why, sizeof(why));
-	if (!rec->fr) {
-		/* The distro's line, as it is; the request is in the header (and with -v here). */
-		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
-		pr_debug("%s was asked for by %s\n", name, why);
-	} else if (!rec->out.samples || d->first > d->last) {
-		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
-			(unsigned long long)d->tasks);
-	} else {
-		char wall[128] = "";
-
-		/* With -k, the times are that clock's, and also told as times of day. */
-		if (rec->out.hinfo.use_clockid) {
-			char a[48], b[48];
-
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->first),
-					      a, sizeof(a));
-			clock_ref__format_tod(clock_ref__tod_ns(&rec->out.hinfo.clock, d->last),
-					      b, sizeof(b));
-			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
-		}
-		fprintf(stderr, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->out.samples,
-			(unsigned long long)(d->first / 1000000000ULL),
-			(unsigned long long)(d->first % 1000000000ULL / 1000),
-			(unsigned long long)(d->last / 1000000000ULL),
-			(unsigned long long)(d->last % 1000000000ULL / 1000),
-			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
-	}
-}
-
-/*
- * A request's dump is taken --switch-output-delay after it: by then, buffers
- * that turn over faster no longer hold what led to it.  Said once.
- */
-static void record__check_delay(struct record *rec, const char *name)
-{
-	u64 delay = rec->opts.switch_output_delay_ms, held = rec->dump.held_ns;
-
-	if (rec->delay_warned || rec->exiting || !held || held >= delay * 1000000ULL)
-		return;
-	rec->delay_warned = true;
-	fprintf(stderr, "Warning:\n--switch-output-delay=%llums is longer than the overwrite "
-		"buffers hold at this event rate: %s held the last %.3f ms only, so what came "
-		"before its request was overwritten. Give bigger buffers (-m) or a shorter "
-		"--switch-output-delay.\n", (unsigned long long)delay, name, held / 1e6);
+	dump_request__print_served(stderr, &rec->request, name, rec->fr ? &rec->dump : NULL,
+				   rec->out.samples, tod);
+	if (!rec->delay_warned)
+		rec->delay_warned = dump_request__warn_delay(stderr, name,
+							     rec->opts.switch_output_delay_ms,
+							     rec->dump.held_ns);
 }
 
 /* What a 'snapshot' is answered with: the completed file, by its absolute name. */
@@ -387,8 +265,7 @@ static int record__end_file(struct record *rec)
 		} else {
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->dump_wakeups);
-			record__print_dump(rec, name);
-			record__check_delay(rec, name);
+			record__announce_dump(rec, name);
 		}
 	}
 	free(name);
@@ -398,7 +275,6 @@ static int record__end_file(struct record *rec)
 	return 0;
 }
 
-static void record__ack_snapshots(struct record *rec, bool ok);
 static void record__request_dump(struct record *rec, enum dump_request_kind kind);
 
 /* The flight recorder's writer: the current file. */
@@ -488,10 +364,10 @@ static int record__dump(struct record *rec)
 	memset(&rec->request, 0, sizeof(rec->request));
 	if (err) {
 		record_output__abandon(&rec->out);
-		record__ack_snapshots(rec, false);
+		control__answer_snapshots(&rec->ctl, NULL);
 		return record__dump_failed(rec, err);
 	}
-	record__ack_snapshots(rec, true);
+	control__answer_snapshots(&rec->ctl, rec->last_file);
 	return 0;
 }
 
@@ -540,241 +416,89 @@ static void record__enable(struct record *rec, bool on)
 		fprintf(stderr, on ? "Events enabled\n" : "Events disabled\n");
 }
 
+static void record__control_enable(void *arg, bool on)
+{
+	struct record *rec = arg;
+
+	if (rec->enabled != on)
+		record__enable(rec, on);
+}
+
+/* Without --switch-output there is no dump to take. */
+static bool record__control_snapshot(void *arg)
+{
+	struct record *rec = arg;
+
+	if (!rec->opts.switch_output)
+		return false;
+	record__request_dump(rec, DUMP_REQUEST_CONTROL);
+	return true;
+}
+
+static void record__control_stop(void *arg)
+{
+	record_signals.done = 1;
+}
+
+static void record__control_evlist(void *arg, bool verbose)
+{
+	struct record *rec = arg;
+
+	evlist__fprintf_events(stdout, rec->evlist, verbose);
+	fflush(stdout);
+}
+
 /* Every command that has arrived, each answered (a snapshot once its file is complete). */
 static void record__serve_control(struct record *rec)
 {
-	char arg[CONTROL_LINE_MAX];
-	enum control_cmd cmd;
+	const struct control_ops ops = {
+		.enable = record__control_enable,
+		.snapshot = record__control_snapshot,
+		.stop = record__control_stop,
+		.evlist = record__control_evlist,
+		.arg = rec,
+	};
 
-	while ((cmd = control__next(&rec->ctl, arg)) != CONTROL_NONE) {
-		switch (cmd) {
-		case CONTROL_ENABLE:
-		case CONTROL_DISABLE:
-			if (rec->enabled != (cmd == CONTROL_ENABLE))
-				record__enable(rec, cmd == CONTROL_ENABLE);
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_SNAPSHOT:
-			if (!rec->opts.switch_output) {
-				control__reply(&rec->ctl, "error: snapshot needs --switch-output "
-					       "(or --switch-output-event)");
-				break;
-			}
-			record__request_dump(rec, DUMP_REQUEST_CONTROL);
-			rec->snapshot_acks++;
-			break;
-		case CONTROL_PING:
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_STOP:
-			done = 1;
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_EVLIST:
-			if (*arg && strcmp(arg, "-v")) {
-				control__reply(&rec->ctl, "error: unknown evlist option '%s' (use "
-					       "evlist or evlist -v)", arg);
-				break;
-			}
-			evlist__fprintf_events(stdout, rec->evlist, *arg);
-			fflush(stdout);
-			control__reply(&rec->ctl, "ack");
-			break;
-		case CONTROL_TOO_LONG:
-			control__reply(&rec->ctl, "error: command too long (at most %d bytes)",
-				       CONTROL_LINE_MAX - 1);
-			break;
-		default:
-			control__reply(&rec->ctl, "error: unknown command '%s' (enable, disable, "
-				       "snapshot, ping, stop, evlist [-v])", arg);
-			break;
-		}
-	}
-}
-
-/* The snapshots served by the dump just taken (or lost with it). */
-static void record__ack_snapshots(struct record *rec, bool ok)
-{
-	for (; rec->snapshot_acks > 0; rec->snapshot_acks--) {
-		if (ok && rec->last_file)
-			control__reply(&rec->ctl, "ack %s", rec->last_file);
-		else
-			control__reply(&rec->ctl, "error: the dump failed (see the recorder's "
-				       "messages); recording goes on");
-	}
+	control__serve(&rec->ctl, &ops);
 }
 
 /* ---- reading the ring buffers ---------------------------------------- */
 
 /*
- * Overwrite mode: the forward stream carries the tracking records, which
- * go to the flight recorder's process table rather than the file (each
- * dump writes those it needs), and the samples of any no-overwrite event,
- * which are written (or counted as dropped while a failed dump left no file).
- */
-static int record__mmap_read_tracking(struct record *rec, struct perf_mmap *map)
-{
-	union perf_event *event;
-	bool any = false;
-	int err;
-
-	if (perf_mmap__read_init(map) < 0)
-		return 0;
-	while ((event = perf_mmap__read_event(map))) {
-		any = true;
-		if (event->header.type == PERF_RECORD_MMAP2)
-			perf_header_info__note_mapping(&rec->out.hinfo, event);
-		if (!flight_recorder__track(rec->fr, event))
-			continue;
-		if (!rec->out.open) {
-			rec->dropped_records++;
-			continue;
-		}
-		record__account(rec, event);
-		err = record_output__write(&rec->out, event, event->header.size);
-		if (err)
-			return err;
-	}
-	perf_mmap__consume(map);
-	return any;
-}
-
-/* Writes the whole records of one forward buffer and hands the space back. */
-static int record__mmap_read_forward(struct record *rec, struct perf_mmap *map)
-{
-	unsigned char *data = perf_mmap__data(map);
-	union perf_event *event;
-	u64 start, end;
-	int err;
-
-	if (rec->fr)
-		return record__mmap_read_tracking(rec, map);
-	if (perf_mmap__read_init(map) < 0)
-		return 0;
-	start = map->start;
-	while ((event = perf_mmap__read_event(map)))
-		record__account(rec, event);
-	end = map->start;
-	if (end == start)
-		return 0;
-
-	/* The bytes are written as they lie: one piece, or two if they wrap. */
-	if ((start & map->mask) + (end - start) > map->mask + 1) {
-		size_t first = map->mask + 1 - (start & map->mask);
-
-		err = record_output__write(&rec->out, data + (start & map->mask), first);
-		if (!err)
-			err = record_output__write(&rec->out, data, end - start - first);
-	} else {
-		err = record_output__write(&rec->out, data + (start & map->mask), end - start);
-	}
-	if (err)
-		return err;
-	perf_mmap__consume(map);
-	return 1;
-}
-
-/*
  * Below this many bytes in a pass (or an eighth of a buffer, for small
- * buffers) the loop sleeps until a buffer reaches its wakeup watermark.  Draining a trickle at once would make a
- * system-wide syscall trace feed on our own small writes.
+ * buffers) the loop sleeps until a buffer reaches its wakeup watermark.
+ * Draining a trickle at once would make a system-wide syscall trace feed
+ * on our own small writes.
  */
 #define RECORD_BUSY_BYTES (64 * 1024)
 
-/*
- * --switch-output-event: the trigger events' own buffers.  Every sample is
- * a request (a loss means there were requests too), and goes into the
- * file, the dump it asks for or joins: the header describes the triggers
- * after the recorded events, and a reader sorts the sample in by its time.
- */
-static int record__mmap_read_triggers(struct record *rec)
+/* A sample of a --switch-output-event (NULL: some were lost) asks for a dump. */
+static void record__trigger(void *arg, struct evlist *triggers, const union perf_event *event)
 {
-	struct evlist *tl = rec->opts.trigger_evlist;
-	int err = 0;
+	struct record *rec = arg;
+	bool opens = trigger_is_ready(&rec->switch_trigger);
 
-	if (!tl)
-		return 0;
-	for (int i = 0; i < tl->nr_mmaps && !err; i++) {
-		struct perf_mmap *map = &tl->mmap[i];
-		union perf_event *event;
-
-		if (!map->base || perf_mmap__read_init(map) < 0)
-			continue;
-		while (!err && (event = perf_mmap__read_event(map))) {
-			bool opens = trigger_is_ready(&rec->switch_trigger);
-
-			if (event->header.type != PERF_RECORD_SAMPLE &&
-			    event->header.type != PERF_RECORD_LOST)
-				continue;
-			rec->requests++;
-			record__request_dump(rec, DUMP_REQUEST_TRIGGER);
-			if (event->header.type == PERF_RECORD_LOST)
-				continue;
-			if (opens)
-				dump_request__describe(&rec->request, tl, event, rec->fr);
-			if (!rec->out.open) {
-				rec->dropped_records++;
-				continue;
-			}
-			if (rec->fr)
-				flight_recorder__track(rec->fr, event);
-			record__account(rec, event);
-			err = record_output__write(&rec->out, event, event->header.size);
-		}
-		perf_mmap__consume(map);
-	}
-	perf_evlist__release_drained(tl);
-	return err;
+	rec->requests++;
+	record__request_dump(rec, DUMP_REQUEST_TRIGGER);
+	if (event && opens)
+		dump_request__describe(&rec->request, triggers, event, rec->fr);
 }
 
 /*
- * One pass over the forward buffers, each drained; the flight recorder
- * learns how far its buffers have turned over.  Returns how many buffers
- * gave data, or -errno.
+ * One pass over the forward buffers.  The tracking stream wakes a flight
+ * recorder often, for its process table: "Woken up N times" counts only
+ * the passes that wrote into the file, and the dumps.  Returns how many
+ * buffers gave data, or -errno.
  */
 static int record__mmap_read_all(struct record *rec)
 {
 	u64 before = rec->out.bytes_written;
-	int nr = 0, err;
+	int nr = record_read__all(&rec->read);
 
-	for (int i = 0; i < rec->evlist->nr_mmaps; i++) {
-		struct perf_mmap *map = &rec->evlist->mmap[i];
-
-		if (!map->base)
-			continue;
-		err = record__mmap_read_forward(rec, map);
-		if (err < 0)
-			return err;
-		nr += err;
-	}
-	/* Before the round: a trigger is newer than what the round before it flushed. */
-	err = record__mmap_read_triggers(rec);
-	if (err)
-		return err;
-	/*
-	 * Rounds tell a reader it may sort and flush what came before.  A file
-	 * that will also hold backward data gets no rounds from the forward
-	 * stream, so the reader sorts the process table's records together
-	 * with the (older) backward samples and every sample finds its comm
-	 * and maps.
-	 */
-	if (nr && !rec->fr) {
-		err = record__write_round(rec);
-		if (err)
-			return err;
-	}
-	/*
-	 * The tracking stream wakes a flight recorder often, for its process
-	 * table: "Woken up N times" counts only the passes that wrote into
-	 * the file, and the dumps.
-	 */
-	if (rec->fr && rec->out.bytes_written != before) {
+	if (nr >= 0 && rec->fr && rec->out.bytes_written != before) {
 		rec->wakeups++;
 		rec->dump_wakeups++;
 	}
-	if (rec->fr)
-		flight_recorder__tick(rec->fr);
-	perf_evlist__release_drained(rec->evlist);
 	return nr;
 }
 
@@ -821,42 +545,15 @@ static void record__seed_process_table(struct record *rec)
 	record__synthesize_tasks(rec, &ctx);
 }
 
+/* The ring buffers; with --overwrite the flight recorder's, and its process table seeded. */
 static int record__mmap(struct record *rec)
 {
-	size_t fwd_pages = rec->opts.mmap_pages;
-	bool any_overwrite = false, only_tracking = true;
-	struct evsel *evsel;
-	int nr, err;
+	bool any_overwrite;
+	int err;
 
-	evlist__for_each_entry(rec->evlist, evsel) {
-		any_overwrite |= evsel->overwrite;
-		only_tracking &= evsel->overwrite || evsel->tracking;
-	}
-	nr = rec->evlist->per_cpu ? rec->evlist->cpus->nr : rec->evlist->threads->nr;
-	err = record_opts__check_mmap_size(&rec->opts, nr * (any_overwrite ? 2 : 1));
+	err = record_events__mmap(rec->evlist, &rec->opts, &any_overwrite);
 	if (err)
 		return err;
-	/*
-	 * A small -m is meant for the overwrite buffers.  The forward one then
-	 * carries only the tracking stream, which a burst of forks or mmaps
-	 * would overflow (the lost records are then in every dump): it gets the
-	 * default size at least, where locked memory is not limited (root).
-	 */
-	if (any_overwrite && only_tracking && geteuid() == 0)
-		fwd_pages = max_t(size_t, fwd_pages, DEFAULT_MMAP_BYTES / page_size());
-	err = perf_evlist__mmap(rec->evlist, fwd_pages);
-	if (err)
-		return record_events__mmap_error(&rec->opts, err, false);
-	/*
-	 * The triggers' own small buffers: read as soon as a sample lands, and
-	 * never overwritten; a storm that fills one still asks for the dump.
-	 */
-	if (rec->opts.trigger_evlist) {
-		err = perf_evlist__mmap(rec->opts.trigger_evlist,
-					min_t(size_t, rec->opts.mmap_pages, 16));
-		if (err)
-			return record_events__mmap_error(&rec->opts, err, false);
-	}
 	if (!any_overwrite)
 		return 0;
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
@@ -867,63 +564,6 @@ static int record__mmap(struct record *rec)
 		return record_events__mmap_error(&rec->opts, err, true);
 	record__seed_process_table(rec);
 	return 0;
-}
-
-/*
- * SIGUSR2 asks a running recorder for a dump: one sent by a daemon or a
- * script right after it started it must not kill it.  It is blocked from
- * the first instruction of the command, and stays pending until the
- * handler is in; without --switch-output it is then ignored.
- */
-static void record__block_dump_signal(struct record *rec)
-{
-	sigset_t usr2;
-
-	sigemptyset(&usr2);
-	sigaddset(&usr2, SIGUSR2);
-	sigprocmask(SIG_BLOCK, &usr2, &rec->start_mask);
-}
-
-/*
- * Handlers go in as soon as the options are known, so a signal sent right
- * after start (a daemon, a script) is served, not fatal.  The signals are
- * blocked except inside ppoll(): none is missed before the loop sleeps, and
- * every pass of the loop takes them.  The workload gets the mask perf
- * record started with.
- */
-static void record__install_signals(struct record *rec, sigset_t *loop_mask)
-{
-	struct sigaction sa = { .sa_flags = 0 };
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR2);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, NULL);
-	*loop_mask = rec->start_mask;
-	rec->child_mask = rec->start_mask;
-
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = sig_done;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = sig_child;
-	sigaction(SIGCHLD, &sa, NULL);
-	/* Without --switch-output the request finds no dump to start, and is dropped. */
-	sa.sa_handler = sig_switch;
-	sigaction(SIGUSR2, &sa, NULL);
-	if (rec->opts.switch_output_time) {
-		sa.sa_handler = sig_alarm;
-		sigaction(SIGALRM, &sa, NULL);
-	}
-	/* A handler, not SIG_IGN, which the workload would inherit. */
-	if (rec->opts.control) {
-		sa.sa_handler = sig_pipe;
-		sigaction(SIGPIPE, &sa, NULL);
-	}
 }
 
 /* ---- the main loop --------------------------------------------------- */
@@ -970,23 +610,6 @@ static u64 record__timeout(struct record *rec, bool busy)
 }
 
 /*
- * ppoll() that finds a buffer ready returns without taking the signals that
- * wait: a recorder whose buffers are never empty would never see SIGINT.
- * Opening the mask for an instant delivers them.
- */
-static void record__take_signals(const sigset_t *loop_mask)
-{
-	sigset_t pending, old;
-
-	if (sigpending(&pending) || (!sigismember(&pending, SIGINT) &&
-	    !sigismember(&pending, SIGTERM) && !sigismember(&pending, SIGCHLD) &&
-	    !sigismember(&pending, SIGUSR2) && !sigismember(&pending, SIGALRM)))
-		return;
-	sigprocmask(SIG_SETMASK, loop_mask, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
  * Sleeps until a forward buffer wakes us, a signal comes or half a second
  * has passed; when the buffers are busy, only opens the signal mask for an
  * instant.  Either way every pass of the loop takes SIGINT, SIGTERM,
@@ -1006,7 +629,7 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 		return -errno;
 	}
 	if (n > 0)
-		record__take_signals(loop_mask);
+		record_signals__take(loop_mask);
 	/* A flight recorder's wakeups are counted where they write data (record__mmap_read_all). */
 	if (!busy && n >= 0 && !rec->fr) {
 		rec->wakeups++;
@@ -1016,11 +639,11 @@ static int record__wait(struct record *rec, const sigset_t *loop_mask, bool busy
 	if (n > 0) {
 		perf_evlist__filter_pollfd(rec->evlist, POLLERR | POLLHUP);
 		if (!record__buffers_polled(rec) && !rec->opts.system_wide && !rec->opts.cpu_list)
-			done = 1;
+			record_signals.done = 1;
 	}
-	if (child_exited) {
+	if (record_signals.child_exited) {
 		child_process__wait(&rec->workload, false);
-		done = 1;
+		record_signals.done = 1;
 	}
 	return 0;
 }
@@ -1036,14 +659,10 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 		u64 busy = min_t(u64, RECORD_BUSY_BYTES, rec->evlist->mmap_len / 8);
 		int nr;
 
-		if (switch_requested) {
-			switch_requested = 0;
+		if (record_signals__test_and_clear(&record_signals.switch_requested))
 			record__request_dump(rec, DUMP_REQUEST_SIGNAL);
-		}
-		if (alarm_fired) {
-			alarm_fired = 0;
+		if (record_signals__test_and_clear(&record_signals.alarm_fired))
 			record__request_dump(rec, DUMP_REQUEST_TIME);
-		}
 		nr = record__mmap_read_all(rec);
 		if (nr < 0)
 			return nr;
@@ -1052,7 +671,8 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			record__enable(rec, true);
 		if (record__size_reached(rec))
 			record__request_dump(rec, DUMP_REQUEST_SIZE);
-		if (trigger_is_hit(&rec->switch_trigger) && !done && now_ns() >= rec->dump_at) {
+		if (trigger_is_hit(&rec->switch_trigger) && !record_signals.done &&
+		    now_ns() >= rec->dump_at) {
 			bool by_event = rec->requests != rec->requests_served;
 
 			rec->requests_served = rec->requests;
@@ -1064,7 +684,7 @@ static int record__loop(struct record *rec, const sigset_t *loop_mask)
 			trigger_ready(&rec->switch_trigger);
 			rec->triggered_dumps += by_event;
 		}
-		if (done)
+		if (record_signals.done)
 			break;
 		err = record__wait(rec, loop_mask, rec->out.bytes_written - before >= busy);
 		if (err)
@@ -1077,13 +697,13 @@ static void record__print_summary(struct record *rec)
 {
 	if (rec->opts.quiet)
 		return;
-	if (rec->lost_events)
+	if (rec->out.lost_events)
 		fprintf(stderr, "Warning:\nThe kernel lost %llu events in %llu chunks: the ring "
 			"buffers filled up. Try a bigger -m or a lower -F.\n",
-			(unsigned long long)rec->lost_events, (unsigned long long)rec->lost_chunks);
-	if (rec->dropped_records)
+			(unsigned long long)rec->out.lost_events, (unsigned long long)rec->out.lost_chunks);
+	if (rec->read.dropped)
 		fprintf(stderr, "Warning:\n%llu records were dropped while no output file could be "
-			"created.\n", (unsigned long long)rec->dropped_records);
+			"created.\n", (unsigned long long)rec->read.dropped);
 	if (rec->triggered_dumps)
 		fprintf(stderr, "[ perf record: %llu dumps asked for by --switch-output-event ]\n",
 			(unsigned long long)rec->triggered_dumps);
@@ -1092,48 +712,6 @@ static void record__print_summary(struct record *rec)
 			(unsigned long long)rec->failed_dumps, rec->failed_dumps == 1 ? "" : "s");
 	if (rec->fr)
 		flight_recorder__print_summary(rec->fr, rec->opts.sideband_max);
-}
-
-/*
- * The options that only make sense together, and the defaults that depend
- * on others.  0, or the exit status with what was wrong said.
- */
-static int record__check_options(struct record *rec)
-{
-	struct record_opts *opts = &rec->opts;
-	unsigned int lost;
-
-	lost = target__resolve(opts);
-	/* The distro tells only the first override (-C before -a). */
-	if (lost)
-		ui__warning("%s\n", target__override_str(lost & -lost));
-	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
-	if (!opts->output) {
-		struct stat st;
-
-		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
-	}
-	if (!strcmp(opts->output, "-") && opts->switch_output) {
-		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
-		return 255;
-	}
-	if (opts->switch_max_files && !opts->switch_output) {
-		pr_err("--switch-max-files needs --switch-output.\n");
-		return 255;
-	}
-	if (opts->switch_output_delay_ms && !opts->switch_output) {
-		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
-		return 255;
-	}
-	if (opts->delay_ms < 0 && !opts->control) {
-		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
-		       "channel: give --control too.\n");
-		return 255;
-	}
-	if (!opts->mmap_pages)
-		opts->mmap_pages = DEFAULT_MMAP_BYTES / page_size();
-	record_opts__check_switch_size(opts);
-	return 0;
 }
 
 /*
@@ -1149,7 +727,7 @@ static int record__fork_workload(struct record *rec)
 	cp->argv = rec->argv;
 	cp->hold = true;
 	cp->comm = WORKLOAD_COMM;
-	cp->mask = &rec->child_mask;
+	cp->mask = &rec->start_mask;
 	sigemptyset(&rec->child_dfl);
 	sigaddset(&rec->child_dfl, SIGINT);
 	sigaddset(&rec->child_dfl, SIGTERM);
@@ -1202,6 +780,14 @@ static int record__open_all(struct record *rec)
 		err = record__mmap(rec);
 	if (err)
 		return err;
+	rec->read = (struct record_read){
+		.evlist = rec->evlist,
+		.triggers = opts->trigger_evlist,
+		.fr = rec->fr,
+		.out = &rec->out,
+		.trigger = record__trigger,
+		.arg = rec,
+	};
 	if (record_output__init(&rec->out, opts->output, opts->comp_level)) {
 		pr_err("Out of memory\n");
 		return -ENOMEM;
@@ -1283,19 +869,14 @@ static int record__run(struct record *rec, const sigset_t *loop_mask)
 int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
-		.opts = {
-			.freq = 4000,
-			.stack_size = 8192,
-			.sideband_max = DEFAULT_SIDEBAND_MAX,
-		},
+		.opts = RECORD_OPTS_INIT,
 		.workload = CHILD_PROCESS_INIT,
 		.ctl = CONTROL_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
-	sigset_t loop_mask;
 	int err, status = 255;	/* a failure, as the distro's -1 */
 
-	record__block_dump_signal(&rec);
+	record_signals__block_dump(&rec.start_mask);
 	rec.evlist = evlist__new();
 	if (!rec.evlist) {
 		pr_err("Out of memory\n");
@@ -1303,17 +884,21 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (record__parse_options(&rec, argc, argv, &status))
 		goto out_delete;
-	status = record__check_options(&rec);
+	status = record_opts__check(opts);
 	if (status)
 		goto out_delete;
 	status = 255;
-	record__install_signals(&rec, &loop_mask);
+	/*
+	 * Handlers go in as soon as the options are known, so a signal sent
+	 * right after start (a daemon, a script) is served, not fatal.
+	 */
+	record_signals__install(opts->switch_output_time, opts->control);
 	if (record__setup(&rec))
 		goto out_delete;
 	if (record__open_all(&rec) || record__start(&rec))
 		goto out_kill;
 
-	err = record__run(&rec, &loop_mask);
+	err = record__run(&rec, &rec.start_mask);
 	record__print_summary(&rec);
 	/* Recording ran: a failure now is its errno's low byte, as with the distro. */
 	if (err) {
@@ -1322,7 +907,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	perf_header_info__exit(&rec.out.hinfo);
 	/* Stopped by a signal: the workload goes too, as with the distro's perf. */
-	if (!child_exited)
+	if (!record_signals.child_exited)
 		child_process__kill(&rec.workload, SIGTERM);
 	child_process__wait(&rec.workload, true);
 	status = opts->workload && WIFEXITED(rec.workload.status) ?

@@ -83,6 +83,15 @@ static int test__control_channel(void)
 DEFINE_SUITE(control_channel, "perf record --control: commands split, joined, too long; answers");
 
 /* Answers nobody reads: those the full pipe refused and those left in it are counted. */
+/* The two pipes of a test's channel, closed. */
+static void close_pipes(int cmdp[2], int ackp[2])
+{
+	close(cmdp[0]);
+	close(cmdp[1]);
+	close(ackp[0]);
+	close(ackp[1]);
+}
+
 static int test__control_undelivered(void)
 {
 	struct control c = CONTROL_INIT;
@@ -115,11 +124,97 @@ static int test__control_undelivered(void)
 out_close:
 	control__close(&c);
 out:
-	close(cmdp[0]);
-	close(cmdp[1]);
-	close(ackp[0]);
-	close(ackp[1]);
+	close_pipes(cmdp, ackp);
 	return ret;
 }
 
 DEFINE_SUITE(control_undelivered, "perf record --control: answers nobody read are counted");
+
+/* What the commands did, as a recorder would have done it. */
+struct served {
+	int enabled, disabled, snapshots, stops, evlists, verbose;
+	bool can_dump;
+};
+
+static void served_enable(void *arg, bool on)
+{
+	struct served *s = arg;
+
+	*(on ? &s->enabled : &s->disabled) += 1;
+}
+
+static bool served_snapshot(void *arg)
+{
+	struct served *s = arg;
+
+	s->snapshots += s->can_dump;
+	return s->can_dump;
+}
+
+static void served_stop(void *arg)
+{
+	((struct served *)arg)->stops++;
+}
+
+static void served_evlist(void *arg, bool verbose)
+{
+	struct served *s = arg;
+
+	s->evlists++;
+	s->verbose += verbose;
+}
+
+/* The answers waiting in @fd, as one string. */
+static const char *answers(int fd, char *buf, size_t size)
+{
+	ssize_t n = read(fd, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static int test__control_serve(void)
+{
+	struct control c = CONTROL_INIT;
+	struct served s = { .can_dump = false };
+	const struct control_ops ops = {
+		.enable = served_enable, .snapshot = served_snapshot,
+		.stop = served_stop, .evlist = served_evlist, .arg = &s,
+	};
+	const char *cmds = "enable\ndisable\nping\nsnapshot\nevlist -x\nevlist -v\nfoo\nstop\n";
+	char spec[64], buf[1024];
+	int cmdp[2], ackp[2];
+
+	TEST_ASSERT_VAL("pipes", !pipe(cmdp) && !pipe(ackp));
+	snprintf(spec, sizeof(spec), "fd:%d,%d", cmdp[0], ackp[1]);
+	TEST_ASSERT_VAL("open fd: channel", !control__open(&c, spec));
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], cmds, strlen(cmds)));
+	control__serve(&c, &ops);
+	TEST_ASSERT_VAL("done", s.enabled == 1 && s.disabled == 1 && !s.snapshots &&
+			s.stops == 1 && s.evlists == 1 && s.verbose == 1);
+	TEST_ASSERT_VAL(buf, !strcmp(answers(ackp[0], buf, sizeof(buf)),
+		"ack\nack\nack\nerror: snapshot needs --switch-output (or --switch-output-event)\n"
+		"error: unknown evlist option '-x' (use evlist or evlist -v)\nack\n"
+		"error: unknown command 'foo' (enable, disable, snapshot, ping, stop, evlist [-v])\n"
+		"ack\n"));
+
+	/* Snapshots are answered when their dump is done, each with its file. */
+	s.can_dump = true;
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "snapshot\nsnapshot\n", 18));
+	control__serve(&c, &ops);
+	TEST_ASSERT_VAL("two snapshots", s.snapshots == 2 && c.snapshots_waiting == 2);
+	control__answer_snapshots(&c, "/tmp/perf.data.1");
+	TEST_ASSERT_VAL(buf, !strcmp(answers(ackp[0], buf, sizeof(buf)),
+				     "ack /tmp/perf.data.1\nack /tmp/perf.data.1\n"));
+	TEST_ASSERT_VAL("write", !control_feed(cmdp[1], "snapshot\n", 9));
+	control__serve(&c, &ops);
+	control__answer_snapshots(&c, NULL);
+	control__answer_snapshots(&c, "/tmp/perf.data.2");
+	TEST_ASSERT_VAL(buf, !strcmp(answers(ackp[0], buf, sizeof(buf)),
+		"error: the dump failed (see the recorder's messages); recording goes on\n"));
+	control__close(&c);
+	close_pipes(cmdp, ackp);
+	return TEST_OK;
+}
+
+DEFINE_SUITE(control_serve, "perf record --control: each command done and answered, snapshots once dumped");

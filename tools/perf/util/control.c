@@ -298,3 +298,65 @@ void control__reply(struct control *c, const char *fmt, ...)
 			   "channel (%s): is anyone reading it?  Answers lost are counted at exit.\n",
 			   n - 1, line, errno == EAGAIN ? "it is full" : strerror(errno));
 }
+
+/* One command done and answered, but a snapshot: that is answered when its dump is. */
+static void control__serve_one(struct control *c, const struct control_ops *ops,
+			       enum control_cmd cmd, const char *arg)
+{
+	switch (cmd) {
+	case CONTROL_ENABLE:
+	case CONTROL_DISABLE:
+		ops->enable(ops->arg, cmd == CONTROL_ENABLE);
+		break;
+	case CONTROL_SNAPSHOT:
+		if (!ops->snapshot(ops->arg)) {
+			control__reply(c, "error: snapshot needs --switch-output (or "
+				       "--switch-output-event)");
+			return;
+		}
+		c->snapshots_waiting++;
+		return;
+	case CONTROL_PING:
+		break;
+	case CONTROL_STOP:
+		ops->stop(ops->arg);
+		break;
+	case CONTROL_EVLIST:
+		if (*arg && strcmp(arg, "-v")) {
+			control__reply(c, "error: unknown evlist option '%s' (use evlist or "
+				       "evlist -v)", arg);
+			return;
+		}
+		ops->evlist(ops->arg, *arg);
+		break;
+	case CONTROL_TOO_LONG:
+		control__reply(c, "error: command too long (at most %d bytes)",
+			       CONTROL_LINE_MAX - 1);
+		return;
+	default:
+		control__reply(c, "error: unknown command '%s' (enable, disable, snapshot, ping, "
+			       "stop, evlist [-v])", arg);
+		return;
+	}
+	control__reply(c, "ack");
+}
+
+void control__serve(struct control *c, const struct control_ops *ops)
+{
+	char arg[CONTROL_LINE_MAX];
+	enum control_cmd cmd;
+
+	while ((cmd = control__next(c, arg)) != CONTROL_NONE)
+		control__serve_one(c, ops, cmd, arg);
+}
+
+void control__answer_snapshots(struct control *c, const char *file)
+{
+	for (; c->snapshots_waiting > 0; c->snapshots_waiting--) {
+		if (file)
+			control__reply(c, "ack %s", file);
+		else
+			control__reply(c, "error: the dump failed (see the recorder's messages); "
+				       "recording goes on");
+	}
+}

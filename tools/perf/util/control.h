@@ -39,6 +39,7 @@ struct control {
 	 * written, and the lengths of the last ones written, to count those
 	 * still unread in the pipe.
 	 */
+	unsigned int snapshots_waiting;	/* accepted, answered once their dump is done */
 	unsigned int not_written;
 	unsigned int nr_sent;
 	unsigned short sent_len[CONTROL_SENT_MAX];
@@ -72,5 +73,26 @@ enum control_cmd control__next(struct control *c, char *arg);
 /* Writes one line ("ack", "ack FILE", "error: ...") on the ack channel, if any. */
 void control__reply(struct control *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* What the commands do, the recorder's; each is given @arg. */
+struct control_ops {
+	void (*enable)(void *arg, bool on);	/* 'enable', 'disable' */
+	/* 'snapshot': false if there is no dump to take; else answered by control__answer_snapshots. */
+	bool (*snapshot)(void *arg);
+	void (*stop)(void *arg);
+	void (*evlist)(void *arg, bool verbose);	/* 'evlist [-v]' */
+	void *arg;
+};
+
+/*
+ * Every whole command that has arrived, done through @ops and answered:
+ * "ack", or "error: ..." saying what was wrong and what is understood.
+ */
+void control__serve(struct control *c, const struct control_ops *ops);
+/*
+ * Answers the snapshots waiting for the dump just taken: "ack FILE" with
+ * the file it completed, or with @file NULL that it failed.
+ */
+void control__answer_snapshots(struct control *c, const char *file);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "clockid.h"
+#include "debug.h"
 #include "dump-request.h"
 #include "event.h"
 #include "evlist.h"
@@ -82,4 +84,54 @@ void dump_request__describe(struct dump_request *r, struct evlist *triggers,
 	r->tid = sample.tid;
 	if (!fr || !flight_recorder__comm(fr, sample.tid, sample.time, r->comm, sizeof(r->comm)))
 		dump_request__proc_comm(sample.tid, r->comm, sizeof(r->comm));
+}
+
+/* "; 2026-12-03 13:22:35.516672..2026-12-03 13:22:36.000001": the span as times of day. */
+static void dump_request__format_tod(const struct clock_ref *tod, u64 first, u64 last,
+				     char *buf, size_t size)
+{
+	char a[48], b[48];
+
+	clock_ref__format_tod(clock_ref__tod_ns(tod, first), a, sizeof(a));
+	clock_ref__format_tod(clock_ref__tod_ns(tod, last), b, sizeof(b));
+	snprintf(buf, size, "; %s..%s", a, b);
+}
+
+void dump_request__print_served(FILE *f, const struct dump_request *r, const char *name,
+				const struct flight_recorder_dump *d, u64 samples,
+				const struct clock_ref *tod)
+{
+	char why[256], wall[128] = "";
+
+	dump_request__format(r, why, sizeof(why));
+	if (!d) {
+		fprintf(f, "[ perf record: Dump %s ]\n", name);
+		pr_debug("%s was asked for by %s\n", name, why);
+		return;
+	}
+	if (!samples || d->first > d->last) {
+		fprintf(f, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
+			(unsigned long long)d->tasks);
+		return;
+	}
+	if (tod)
+		dump_request__format_tod(tod, d->first, d->last, wall, sizeof(wall));
+	fprintf(f, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
+		"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)samples,
+		(unsigned long long)(d->first / 1000000000ULL),
+		(unsigned long long)(d->first % 1000000000ULL / 1000),
+		(unsigned long long)(d->last / 1000000000ULL),
+		(unsigned long long)(d->last % 1000000000ULL / 1000),
+		(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
+}
+
+bool dump_request__warn_delay(FILE *f, const char *name, u64 delay_ms, u64 held_ns)
+{
+	if (!held_ns || held_ns >= delay_ms * 1000000ULL)
+		return false;
+	fprintf(f, "Warning:\n--switch-output-delay=%llums is longer than the overwrite "
+		"buffers hold at this event rate: %s held the last %.3f ms only, so what came "
+		"before its request was overwritten. Give bigger buffers (-m) or a shorter "
+		"--switch-output-delay.\n", (unsigned long long)delay_ms, name, held_ns / 1e6);
+	return true;
 }

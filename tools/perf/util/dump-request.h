@@ -40,8 +40,13 @@ struct dump_request {
  */
 char *dump_request__format(const struct dump_request *r, char *buf, size_t size);
 
+#include <stdbool.h>
+#include <stdio.h>
+
+struct clock_ref;
 struct evlist;
 struct flight_recorder;
+struct flight_recorder_dump;
 union perf_event;
 /*
  * Fills @r's TRIGGER fields from @event, a sample of one of @triggers:
@@ -50,5 +55,24 @@ union perf_event;
  */
 void dump_request__describe(struct dump_request *r, struct evlist *triggers,
 			    const union perf_event *event, const struct flight_recorder *fr);
+
+/*
+ * The line on @f that says the dump @name served @r: the distro's
+ * "[ perf record: Dump NAME ]" without a process table (@d NULL; the
+ * request then only with -v), else with what the dump covers: its
+ * @samples, their first and last record times as perf script prints them
+ * (with @tod, the -k clock's reference, also as times of day) and the tasks
+ * the table described.
+ */
+void dump_request__print_served(FILE *f, const struct dump_request *r, const char *name,
+				const struct flight_recorder_dump *d, u64 samples,
+				const struct clock_ref *tod);
+/*
+ * A request's dump is taken --switch-output-delay (@delay_ms) after it;
+ * when the buffers of the dump @name held only the last @held_ns, what led
+ * to the request was overwritten by then.  Says so on @f, and returns
+ * true, in that case only.
+ */
+bool dump_request__warn_delay(FILE *f, const char *name, u64 delay_ms, u64 held_ns);
 
 #endif

@@ -293,22 +293,17 @@ int callchain__parse(const char *s, enum callchain_mode *mode, u32 *stack_size)
 	return -EINVAL;
 }
 
-void evsel__config(struct evsel *evsel, const struct record_opts *opts)
+/*
+ * What every sample and read() carries.  CPU in every sample, where the
+ * distro has it only with -a/-C and for tracepoints: 8 bytes that let
+ * 'perf script --cpu', 'perf report --sort cpu' and a dump's per-CPU order
+ * checks work on every file we write, whatever the target was.
+ */
+static void evsel__config_sample_type(struct evsel *evsel)
 {
 	struct perf_event_attr *attr = &evsel->attr;
-	struct evsel_config_term *t;
-	enum callchain_mode cg = opts->callgraph;
-	u32 stack_size = opts->stack_size;
-	bool user_rate = attr->sample_period || attr->freq;
-	bool is_dummy = evsel__is_dummy(evsel);
 
 	attr->size = sizeof(*attr);
-	/*
-	 * CPU in every sample, where the distro has it only with -a/-C and for
-	 * tracepoints: 8 bytes that let 'perf script --cpu', 'perf report
-	 * --sort cpu' and a dump's per-CPU order checks work on every file we
-	 * write, whatever the target was.
-	 */
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			     PERF_SAMPLE_CPU;
 	if (evsel__is_tracepoint(evsel))
@@ -319,31 +314,36 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 	 */
 	attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	attr->sample_id_all = 1;
-	/*
-	 * As the distro: a KVM host's guests are not sampled (there is no :G
-	 * modifier yet); its dummy:HG tracks host and guest alike.
-	 */
-	attr->exclude_guest = !(is_dummy && evsel->tracking && !attr->exclude_kernel);
-	attr->inherit = !opts->no_inherit;
+}
 
-	/* Sampling rate: tracepoints every hit; others -c, -F, or 4000 Hz. */
-	if (is_dummy) {
+/* Sampling rate, unless the event string gave one: tracepoints every hit; others -c, -F, or 4000 Hz. */
+static void evsel__config_rate(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (evsel__is_dummy(evsel)) {
 		attr->freq = 0;
 		attr->sample_period = 1;
-	} else if (!user_rate) {
-		if (opts->user_period) {
-			attr->freq = 0;
-			attr->sample_period = opts->period;
-		} else if (evsel__is_tracepoint(evsel)) {
-			attr->freq = 0;
-			attr->sample_period = 1;
-		} else {
-			attr->freq = 1;
-			attr->sample_freq = opts->user_freq ? opts->freq : 4000;
-		}
+	} else if (attr->sample_period || attr->freq) {
+		return;
+	} else if (opts->user_period) {
+		attr->freq = 0;
+		attr->sample_period = opts->period;
+	} else if (evsel__is_tracepoint(evsel)) {
+		attr->freq = 0;
+		attr->sample_period = 1;
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = opts->user_freq ? opts->freq : 4000;
 	}
+}
 
-	/* The event's own terms beat the global options. */
+/* The event's own terms beat the global options: rate, inherit, and the call graph's. */
+static void evsel__config_terms(struct evsel *evsel, enum callchain_mode *cg, u32 *stack_size)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	struct evsel_config_term *t;
+
 	list_for_each_entry(t, &evsel->config_terms, list) {
 		switch (t->type) {
 		case EVSEL__CONFIG_TERM_PERIOD:
@@ -355,10 +355,10 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 			attr->sample_freq = t->val.val;
 			break;
 		case EVSEL__CONFIG_TERM_CALLGRAPH:
-			callchain__parse(t->val.str, &cg, &stack_size);
+			callchain__parse(t->val.str, cg, stack_size);
 			break;
 		case EVSEL__CONFIG_TERM_STACK_USER:
-			stack_size = t->val.val;
+			*stack_size = t->val.val;
 			break;
 		case EVSEL__CONFIG_TERM_INHERIT:
 			attr->inherit = !!t->val.val;
@@ -367,19 +367,31 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 			break;
 		}
 	}
-	/*
-	 * :S: each sample reads the counts, of the whole group from its
-	 * leader (the kernel reads a group only without inherit).
-	 */
-	if (evsel->sample_read) {
-		attr->sample_type |= PERF_SAMPLE_READ;
-		if (evsel->leader->nr_members > 1) {
-			attr->read_format |= PERF_FORMAT_GROUP;
-			attr->inherit = 0;
-		}
+}
+
+/*
+ * :S: each sample reads the counts, of the whole group from its
+ * leader (the kernel reads a group only without inherit).
+ */
+static void evsel__config_sample_read(struct evsel *evsel)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (!evsel->sample_read)
+		return;
+	attr->sample_type |= PERF_SAMPLE_READ;
+	if (evsel->leader->nr_members > 1) {
+		attr->read_format |= PERF_FORMAT_GROUP;
+		attr->inherit = 0;
 	}
-	if (!is_dummy)
-		evsel__apply_callchain(evsel, cg, stack_size);
+}
+
+/* The sample fields that depend on the rate and on -d. */
+static void evsel__config_sample_fields(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	bool is_dummy = evsel__is_dummy(evsel);
+
 	/* -d: the address each sample touched (and where, for memory events), as the distro samples it. */
 	if (opts->sample_address && !is_dummy)
 		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
@@ -393,35 +405,38 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	else
 		attr->sample_type &= ~PERF_SAMPLE_PERIOD;
-	/* The kernel will not mmap an inherited event that is not bound to a CPU. */
-	if (opts->per_thread)
-		attr->inherit = 0;
+}
 
-	if (evsel->tracking) {
-		attr->mmap = 1;
-		attr->mmap2 = 1;
-		/* -d: data maps too, to name those addresses. */
-		if (opts->sample_address)
-			attr->mmap_data = 1;
-		attr->comm = 1;
-		attr->comm_exec = 1;
-		attr->task = 1;
-		/* JITed kernel code (BPF programs, trampolines) as it comes and goes (Linux 5.1). */
-		attr->ksymbol = 1;
-		attr->bpf_event = 1;
-	}
-	attr->write_backward = evsel->overwrite;
-	if (opts->use_clockid) {
-		attr->use_clockid = 1;
-		attr->clockid = opts->clockid;
-	}
+/* The tracking event's side-band records: maps, comms, tasks, JITed kernel code. */
+static void evsel__config_tracking(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
 
-	/*
-	 * Counters start disabled.  A forked workload enables per-task events
-	 * at exec; otherwise the recorder enables them once everything is set up.
-	 * The tracking dummy runs from the start so no mmap is missed.
-	 */
-	attr->disabled = !is_dummy || !evsel->tracking;
+	if (!evsel->tracking)
+		return;
+	attr->mmap = 1;
+	attr->mmap2 = 1;
+	/* -d: data maps too, to name those addresses. */
+	if (opts->sample_address)
+		attr->mmap_data = 1;
+	attr->comm = 1;
+	attr->comm_exec = 1;
+	attr->task = 1;
+	/* JITed kernel code (BPF programs, trampolines) as it comes and goes (Linux 5.1). */
+	attr->ksymbol = 1;
+	attr->bpf_event = 1;
+}
+
+/*
+ * Counters start disabled.  A forked workload enables per-task events
+ * at exec; otherwise the recorder enables them once everything is set up.
+ * The tracking dummy runs from the start so no mmap is missed.
+ */
+static void evsel__config_enable(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	attr->disabled = !evsel__is_dummy(evsel) || !evsel->tracking;
 	attr->enable_on_exec = attr->disabled && record_opts__follows_workload(opts);
 	/* -D: the recorder enables the recorded events itself, later. */
 	if (opts->delay_ms && !evsel->tracking && !evsel->trigger)
@@ -436,6 +451,42 @@ void evsel__config(struct evsel *evsel, const struct record_opts *opts)
 		attr->watermark = 0;
 		attr->wakeup_events = 1;
 	}
+}
+
+/*
+ * The attr of one event of perf record.  Inherit is decided in steps, in
+ * this order: the option, the event's term, :S of a group, --per-thread.
+ */
+void evsel__config(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	enum callchain_mode cg = opts->callgraph;
+	u32 stack_size = opts->stack_size;
+	bool is_dummy = evsel__is_dummy(evsel);
+
+	evsel__config_sample_type(evsel);
+	/*
+	 * As the distro: a KVM host's guests are not sampled (there is no :G
+	 * modifier yet); its dummy:HG tracks host and guest alike.
+	 */
+	attr->exclude_guest = !(is_dummy && evsel->tracking && !attr->exclude_kernel);
+	attr->inherit = !opts->no_inherit;
+	evsel__config_rate(evsel, opts);
+	evsel__config_terms(evsel, &cg, &stack_size);
+	evsel__config_sample_read(evsel);
+	if (!is_dummy)
+		evsel__apply_callchain(evsel, cg, stack_size);
+	evsel__config_sample_fields(evsel, opts);
+	/* The kernel will not mmap an inherited event that is not bound to a CPU. */
+	if (opts->per_thread)
+		attr->inherit = 0;
+	evsel__config_tracking(evsel, opts);
+	attr->write_backward = evsel->overwrite;
+	if (opts->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = opts->clockid;
+	}
+	evsel__config_enable(evsel, opts);
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,

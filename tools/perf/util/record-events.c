@@ -5,12 +5,15 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "perf.h"
 #include "cpumap.h"
 #include "debug.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "page-size.h"
 #include "parse-events.h"
+#include "record-opts.h"
 #include "record-events.h"
 #include "thread_map.h"
 
@@ -244,4 +247,44 @@ int record_events__mmap_error(const struct record_opts *opts, int err, bool over
 		pr_err("Failed to mmap with %d (%s)\n", -err, strerror(-err));
 	}
 	return err;
+}
+
+int record_events__mmap(struct evlist *evlist, const struct record_opts *opts, bool *overwrite)
+{
+	size_t fwd_pages = opts->mmap_pages;
+	bool only_tracking = true;
+	struct evsel *evsel;
+	int nr, err;
+
+	*overwrite = false;
+	evlist__for_each_entry(evlist, evsel) {
+		*overwrite |= evsel->overwrite;
+		only_tracking &= evsel->overwrite || evsel->tracking;
+	}
+	nr = evlist->per_cpu ? evlist->cpus->nr : evlist->threads->nr;
+	err = record_opts__check_mmap_size(opts, nr * (*overwrite ? 2 : 1));
+	if (err)
+		return err;
+	/*
+	 * A small -m is meant for the overwrite buffers.  The forward one then
+	 * carries only the tracking stream, which a burst of forks or mmaps
+	 * would overflow (the lost records are then in every dump): it gets the
+	 * default size at least, where locked memory is not limited (root).
+	 */
+	if (*overwrite && only_tracking && geteuid() == 0)
+		fwd_pages = max_t(size_t, fwd_pages, RECORD_MMAP_BYTES / page_size());
+	err = perf_evlist__mmap(evlist, fwd_pages);
+	if (err)
+		return record_events__mmap_error(opts, err, false);
+	/*
+	 * The triggers' own small buffers: read as soon as a sample lands, and
+	 * never overwritten; a storm that fills one still asks for the dump.
+	 */
+	if (opts->trigger_evlist) {
+		err = perf_evlist__mmap(opts->trigger_evlist,
+					min_t(size_t, opts->mmap_pages, 16));
+		if (err)
+			return record_events__mmap_error(opts, err, false);
+	}
+	return 0;
 }

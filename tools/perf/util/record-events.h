@@ -23,6 +23,13 @@ int record_events__create_maps(struct evlist *evlist, const struct record_opts *
 int record_events__setup(struct evlist *evlist, struct record_opts *opts);
 /* Opens @evlist and the --switch-output-event triggers, with their filters.  0 or -errno, said. */
 int record_events__open(struct evlist *evlist, const struct record_opts *opts);
+/*
+ * Maps the forward ring buffers and the --switch-output-event triggers'
+ * own; *@overwrite tells whether any event wants an overwrite buffer,
+ * which is the flight recorder's to map.  0, or the error to exit with,
+ * said.
+ */
+int record_events__mmap(struct evlist *evlist, const struct record_opts *opts, bool *overwrite);
 /* Says why mapping the buffers (@overwrite: the backward ones) failed; the error to exit with. */
 int record_events__mmap_error(const struct record_opts *opts, int err, bool overwrite);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include "perf.h"
 #include "debug.h"
@@ -19,6 +20,7 @@
 #include "clockid.h"
 #include "control.h"
 #include "parse-options.h"
+#include "target.h"
 
 /* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
 int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
@@ -637,4 +639,41 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	opts->tail_synthesize = cl.tail >= 0 ? cl.tail : opts->overwrite;
 	opts->workload = left > 0;
 	return left;
+}
+
+int record_opts__check(struct record_opts *opts)
+{
+	unsigned int lost;
+
+	lost = target__resolve(opts);
+	/* The distro tells only the first override (-C before -a). */
+	if (lost)
+		ui__warning("%s\n", target__override_str(lost & -lost));
+	/* Without -o, a pipe on standard output takes the stream, as the distro's does. */
+	if (!opts->output) {
+		struct stat st;
+
+		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	if (!strcmp(opts->output, "-") && opts->switch_output) {
+		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
+		return 255;
+	}
+	if (opts->switch_max_files && !opts->switch_output) {
+		pr_err("--switch-max-files needs --switch-output.\n");
+		return 255;
+	}
+	if (opts->switch_output_delay_ms && !opts->switch_output) {
+		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
+		return 255;
+	}
+	if (opts->delay_ms < 0 && !opts->control) {
+		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
+		       "channel: give --control too.\n");
+		return 255;
+	}
+	if (!opts->mmap_pages)
+		opts->mmap_pages = RECORD_MMAP_BYTES / page_size();
+	record_opts__check_switch_size(opts);
+	return 0;
 }

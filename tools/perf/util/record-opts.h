@@ -2,6 +2,13 @@
 #define PERF_UTIL_RECORD_OPTS_H
 #include "perf.h"
 
+/* The forward ring buffers' size without -m, and the process table's without --sideband-max. */
+#define RECORD_MMAP_BYTES	(512 * 1024)
+#define RECORD_SIDEBAND_MAX	(32 * 1024 * 1024)
+
+/* What perf record does when not told otherwise. */
+#define RECORD_OPTS_INIT { .freq = 4000, .stack_size = 8192, .sideband_max = RECORD_SIDEBAND_MAX }
+
 /* "4096", "16K", "2M", "1G" -> bytes; *had_unit false for a bare number. */
 int record_opts__parse_size(const char *s, u64 *val, bool *had_unit);
 /* A positive decimal number, nothing after it. */
@@ -27,6 +34,13 @@ struct evlist;
  */
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
 		       const char **argv, int *status);
+
+/*
+ * The options that only make sense together (said, and 255 returned, the
+ * distro's -1), the target that wins (-C over -a, ...), and the defaults
+ * that depend on others: the output name, -m.  0 when they are good.
+ */
+int record_opts__check(struct record_opts *opts);
 
 /*
  * The events follow the forked workload (and its children) alone: no

@@ -88,6 +88,33 @@ int record_output__write(struct record_output *out, const void *buf, size_t size
 	return 0;
 }
 
+void record_output__account(struct record_output *out, const union perf_event *event)
+{
+	switch (event->header.type) {
+	case PERF_RECORD_SAMPLE:
+		out->samples++;
+		perf_header_info__note_event(&out->hinfo, event);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+		perf_header_info__note_event(&out->hinfo, event);
+		break;
+	case PERF_RECORD_LOST:
+		out->lost_events += event->lost.lost;
+		out->lost_chunks++;
+		break;
+	default:
+		break;
+	}
+}
+
+int record_output__write_event(struct record_output *out, const union perf_event *event)
+{
+	record_output__account(out, event);
+	return record_output__write(out, event, event->header.size);
+}
+
 /* A relative output name in a working directory that was removed: no file can be made there. */
 static bool record_output__cwd_gone(const char *path)
 {

@@ -24,6 +24,7 @@
 
 struct evlist;
 struct record_opts;
+union perf_event;
 
 struct record_output {
 	const char *path;		/* the output name (-o); "-" for standard output */
@@ -38,6 +39,7 @@ struct record_output {
 	bool kept;			/* a file that could not be renamed stays under the name */
 	u64 samples;			/* in the current file (counted by the caller) */
 	u64 bytes_written;		/* record bytes in the current file, before -z */
+	u64 lost_events, lost_chunks;	/* LOST records written, in the whole run */
 };
 
 /* For the output name @path, -z level @comp_level (0: none).  0 or -ENOMEM. */
@@ -58,6 +60,13 @@ int record_output__begin(struct record_output *out, struct evlist *evlist,
  */
 int record_output__write(struct record_output *out, const void *buf, size_t size);
 int record_output__flush(struct record_output *out);
+/*
+ * What a record written tells: samples counted, the files that maps and
+ * samples name noted for BUILD_ID, losses added up.
+ */
+void record_output__account(struct record_output *out, const union perf_event *event);
+/* One whole record, accounted and written.  0 or -errno. */
+int record_output__write_event(struct record_output *out, const union perf_event *event);
 /* The buffers out, then the features and the final header.  0 or -errno. */
 int record_output__finish(struct record_output *out, struct evlist *evlist);
 /* Closes a finished file under the output name. */
