@@ -88,7 +88,8 @@ void *hashtab__find(const struct hashtab *t, const void *key, u64 hash)
 
 void *hashtab__add(struct hashtab *t, const void *entry, u64 hash)
 {
-	if (hashtab__reserve(t, 1))
+	/* Most adds fit: not even a call to find that out. */
+	if ((t->nr + 1) * 2 > t->cap && hashtab__reserve(t, 1))
 		return NULL;
 	return hashtab__put(t, hashtab__free_slot(t, hash), entry);
 }
@@ -108,4 +109,29 @@ int hashtab__move(struct hashtab *t, struct hashtab *old)
 	t->used = used;
 	t->nr = 0;
 	return 0;
+}
+
+/*
+ * Linear probing without tombstones: after the hole, each entry of the run
+ * moves into it when the hole lies between its home slot and where it is
+ * (it would be probed past otherwise), and then its slot is the hole.
+ */
+void hashtab__remove(struct hashtab *t, void *entry)
+{
+	size_t mask = t->cap - 1;
+	size_t hole = ((char *)entry - t->slots) / t->size;
+
+	t->used[hole] = 0;
+	t->nr--;
+	for (size_t i = (hole + 1) & mask; t->used[i]; i = (i + 1) & mask) {
+		char *e = t->slots + i * t->size;
+		size_t home = t->hash(e, t->ctx) & mask;
+
+		if (((i - home) & mask) < ((i - hole) & mask))
+			continue;
+		memcpy(t->slots + hole * t->size, e, t->size);
+		t->used[hole] = 1;
+		t->used[i] = 0;
+		hole = i;
+	}
 }

@@ -10,7 +10,8 @@
  * gives the child its parent's name and maps, so the parent's records must
  * be in any dump that has the child's.
  *
- * Entries are found by tid in a hash of chains, newest first.  Exited
+ * Entries are found by tid in a util/hashtab of the tids, each with its
+ * entries newest first (a tid's lifetimes, linked by their older).  Exited
  * entries also sit on a list in the order their EXIT came, which is nearly
  * the order of exit times: pruning and eviction take from its front.
  */
@@ -20,9 +21,11 @@
 #include <string.h>
 #include "sideband.h"
 #include "list.h"
+#include "hash.h"
+#include "hashtab.h"
 
 struct sb_task {
-	struct sb_task *hnext;		/* the hash chain */
+	struct sb_task *older;		/* the previous entry of this tid */
 	struct list_head exit_node;	/* on sb->exited while hashed and exited */
 	struct sb_task *parent;		/* forked from (a reference), or NULL */
 	struct sb_task *leader;		/* a thread's process leader (a reference), or NULL */
@@ -48,11 +51,15 @@ struct sb_code {
 	union perf_event *reg, *unreg;	/* copies; unreg NULL while live */
 };
 
+/* A tid's entries in the table. */
+struct sb_tid {
+	u32 tid;
+	struct sb_task *newest;
+};
+
 struct sideband {
 	struct list_head code;		/* struct sb_code */
-	struct sb_task **buckets;
-	u32 nr_buckets;			/* a power of two */
-	u64 nr_hashed;
+	struct hashtab tids;		/* of struct sb_tid */
 	struct list_head exited;	/* hashed, exited entries, oldest EXIT first */
 	u64 max_bytes;
 	u32 gen;			/* of the current or last emit */
@@ -65,11 +72,29 @@ struct sideband {
 /* Above this many old maps the coverage pass (quadratic) is skipped. */
 #define SB_COMPACT_MAX_MAPS	4096
 
-#define SB_MIN_BUCKETS 1024
+#define SB_MIN_TIDS 512
 
-static u32 sb__hash(const struct sideband *sb, u32 tid)
+static u64 sb_tid__hash(const void *entry, void *ctx)
 {
-	return (tid * 2654435761u) & (sb->nr_buckets - 1);
+	(void)ctx;
+	return u64__hash(((const struct sb_tid *)entry)->tid);
+}
+
+static bool sb_tid__equal(const void *entry, const void *tid, void *ctx)
+{
+	(void)ctx;
+	return ((const struct sb_tid *)entry)->tid == *(const u32 *)tid;
+}
+
+static struct sb_tid *sb__find_tid(const struct sideband *sb, u32 tid)
+{
+	return hashtab__find(&sb->tids, &tid, u64__hash(tid));
+}
+
+/* What the table's slots take. */
+static u64 sb__tids_bytes(const struct sideband *sb)
+{
+	return sb->tids.cap * (sizeof(struct sb_tid) + 1);
 }
 
 static void sb__charge(struct sideband *sb, s64 bytes)
@@ -85,16 +110,16 @@ struct sideband *sideband__new(u64 max_bytes)
 
 	if (!sb)
 		return NULL;
-	sb->buckets = calloc(SB_MIN_BUCKETS, sizeof(*sb->buckets));
-	if (!sb->buckets) {
+	hashtab__init(&sb->tids, sizeof(struct sb_tid), 2 * SB_MIN_TIDS, sb_tid__hash,
+		      sb_tid__equal, NULL);
+	if (hashtab__reserve(&sb->tids, SB_MIN_TIDS)) {
 		free(sb);
 		return NULL;
 	}
-	sb->nr_buckets = SB_MIN_BUCKETS;
 	sb->max_bytes = max_bytes;
 	INIT_LIST_HEAD(&sb->exited);
 	INIT_LIST_HEAD(&sb->code);
-	sb__charge(sb, SB_MIN_BUCKETS * sizeof(*sb->buckets));
+	sb__charge(sb, sb__tids_bytes(sb));
 	return sb;
 }
 
@@ -113,19 +138,27 @@ static void sb_task__put(struct sideband *sb, struct sb_task *t)
 	}
 }
 
-static void sb__unhash(struct sideband *sb, struct sb_task *t)
+/* The table's reference to @t dropped (@t is off the table already). */
+static void sb_task__unhashed(struct sideband *sb, struct sb_task *t)
 {
-	struct sb_task **pp = &sb->buckets[sb__hash(sb, t->tid)];
-
-	while (*pp != t)
-		pp = &(*pp)->hnext;
-	*pp = t->hnext;
-	t->hnext = NULL;
+	t->older = NULL;
 	t->hashed = false;
-	sb->nr_hashed--;
 	if (t->exited)
 		list_del_init(&t->exit_node);
 	sb_task__put(sb, t);
+}
+
+static void sb__unhash(struct sideband *sb, struct sb_task *t)
+{
+	struct sb_tid *slot = sb__find_tid(sb, t->tid);
+	struct sb_task **pp = &slot->newest;
+
+	while (*pp != t)
+		pp = &(*pp)->older;
+	*pp = t->older;
+	if (!slot->newest)
+		hashtab__remove(&sb->tids, slot);
+	sb_task__unhashed(sb, t);
 }
 
 static void sb_code__delete(struct sideband *sb, struct sb_code *c)
@@ -141,76 +174,68 @@ static void sb_code__delete(struct sideband *sb, struct sb_code *c)
 
 void sideband__delete(struct sideband *sb)
 {
+	struct sb_tid *slot;
+	size_t i;
+
 	if (!sb)
 		return;
 	while (!list_empty(&sb->code))
 		sb_code__delete(sb, list_first_entry(&sb->code, struct sb_code, node));
-	for (u32 i = 0; i < sb->nr_buckets; i++)
-		while (sb->buckets[i])
-			sb__unhash(sb, sb->buckets[i]);
-	free(sb->buckets);
-	free(sb);
-}
-
-static void sb__grow(struct sideband *sb)
-{
-	u32 n = sb->nr_buckets * 2;
-	struct sb_task **b = calloc(n, sizeof(*b)), **old = sb->buckets;
-	u32 old_n = sb->nr_buckets;
-
-	if (!b)
-		return;		/* longer chains, still correct */
-	sb->buckets = b;
-	sb->nr_buckets = n;
-	/* Walk each old chain from its tail so the newest stay first. */
-	for (u32 i = 0; i < old_n; i++) {
-		struct sb_task *stack = NULL, *t, *next;
-
-		for (t = old[i]; t; t = next) {
-			next = t->hnext;
-			t->hnext = stack;
-			stack = t;
-		}
-		for (t = stack; t; t = next) {
-			u32 h = sb__hash(sb, t->tid);
-
-			next = t->hnext;
-			t->hnext = b[h];
-			b[h] = t;
+	hashtab__for_each(&sb->tids, i, slot) {
+		for (struct sb_task *t = slot->newest, *older; t; t = older) {
+			older = t->older;
+			sb_task__unhashed(sb, t);
 		}
 	}
-	free(old);
-	sb__charge(sb, (s64)(n - old_n) * sizeof(*b));
+	hashtab__exit(&sb->tids);
+	free(sb);
 }
 
 static struct sb_task *sb__lookup(const struct sideband *sb, u32 tid)
 {
-	struct sb_task *t = sb->buckets[sb__hash(sb, tid)];
+	struct sb_tid *slot = sb__find_tid(sb, tid);
 
-	while (t && t->tid != tid)
-		t = t->hnext;
-	return t;
+	return slot ? slot->newest : NULL;
 }
 
-static struct sb_task *sb__new_task(struct sideband *sb, u32 pid, u32 tid, u64 start)
+/*
+ * @t as the newest entry of its tid; -ENOMEM.  @seen: the tid may have
+ * entries.  The callers have just looked it up, so a new tid, the common
+ * case, is not looked for again (making room only takes entries out).
+ */
+static int sb__hash_task(struct sideband *sb, struct sb_task *t, bool seen)
+{
+	struct sb_tid *slot = seen ? sb__find_tid(sb, t->tid) : NULL;
+	u64 bytes = sb__tids_bytes(sb);
+
+	if (slot) {
+		t->older = slot->newest;
+		slot->newest = t;
+		return 0;
+	}
+	if (!hashtab__add(&sb->tids, &(struct sb_tid){ t->tid, t }, u64__hash(t->tid)))
+		return -ENOMEM;
+	sb__charge(sb, (s64)(sb__tids_bytes(sb) - bytes));
+	return 0;
+}
+
+static struct sb_task *sb__new_task(struct sideband *sb, u32 pid, u32 tid, u64 start,
+				    bool seen)
 {
 	struct sb_task *t = calloc(1, sizeof(*t));
-	u32 h;
 
 	if (!t)
 		return NULL;
-	if (sb->nr_hashed >= 2ULL * sb->nr_buckets)
-		sb__grow(sb);
-	h = sb__hash(sb, tid);
 	t->pid = pid;
 	t->tid = tid;
+	if (sb__hash_task(sb, t, seen)) {
+		free(t);
+		return NULL;
+	}
 	t->start = start;
 	t->refs = 1;
 	t->hashed = true;
 	INIT_LIST_HEAD(&t->exit_node);
-	t->hnext = sb->buckets[h];
-	sb->buckets[h] = t;
-	sb->nr_hashed++;
 	sb->stats.tasks++;
 	sb__charge(sb, sizeof(*t));
 	return t;
@@ -421,7 +446,7 @@ static int sb__task_of(struct sideband *sb, u32 pid, u32 tid, u64 time, struct s
 		sb->stats.dropped++;
 		return 0;
 	}
-	*t = sb__new_task(sb, pid, tid, 0);
+	*t = sb__new_task(sb, pid, tid, 0, false);
 	if (!*t)
 		return -ENOMEM;
 	(*t)->stub = time != 0;
@@ -479,7 +504,7 @@ static int sb__fork(struct sideband *sb, const union perf_event *event, u64 time
 			sb->stats.dropped++;
 			return 0;
 		}
-		t = sb__new_task(sb, f->pid, f->tid, time);
+		t = sb__new_task(sb, f->pid, f->tid, time, t != NULL);
 		if (!t)
 			return -ENOMEM;
 	}
@@ -697,8 +722,9 @@ static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__
 int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler_t process,
 		   void *arg, u64 *nr_tasks)
 {
-	size_t stack_cap = 64;
+	size_t stack_cap = 64, i;
 	struct sb_task **stack = malloc(stack_cap * sizeof(*stack));
+	struct sb_tid *slot;
 	int err = 0;
 
 	*nr_tasks = 0;
@@ -707,8 +733,8 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 	/* Generation 0 is what a new entry has: never the current one. */
 	if (++sb->gen == 0)
 		sb->gen = 1;
-	for (u32 i = 0; i < sb->nr_buckets && !err; i++) {
-		for (struct sb_task *t = sb->buckets[i]; t && !err; t = t->hnext) {
+	hashtab__for_each(&sb->tids, i, slot) {
+		for (struct sb_task *t = slot->newest; t && !err; t = t->older) {
 			if (t->start > last || (t->exited && t->exit < first))
 				continue;
 			err = sb__emit_task(sb, t, process, arg, nr_tasks, &stack, &stack_cap);
@@ -734,8 +760,10 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 
 bool sideband__emitted(const struct sideband *sb, u32 pid)
 {
-	for (struct sb_task *t = sb->buckets[sb__hash(sb, pid)]; t; t = t->hnext)
-		if (t->tid == pid && t->gen == sb->gen)
+	const struct sb_tid *slot = sb__find_tid(sb, pid);
+
+	for (const struct sb_task *t = slot ? slot->newest : NULL; t; t = t->older)
+		if (t->gen == sb->gen)
 			return true;
 	return false;
 }
