@@ -287,6 +287,140 @@ static u32 sb_rec__size(const struct sb_task *t, u32 off)
 	return sizeof(u64) + sb_rec__event(t, off)->header.size;
 }
 
+/* A compaction's view of a task's records: where each starts, and what goes. */
+struct sb_compact {
+	u32 n;			/* records */
+	u32 *offs;		/* of each record in recs */
+	bool *drop;
+	bool *old_map;		/* a map from before @need, not dropped (yet) */
+};
+
+static int sb_compact__init(struct sb_compact *c, const struct sb_task *t)
+{
+	u32 n = 0;
+
+	for (u32 off = 0; off < t->len; n++)
+		off += sb_rec__size(t, off);
+	c->n = n;
+	c->offs = malloc(n * sizeof(*c->offs));
+	c->drop = calloc(n, sizeof(*c->drop));
+	c->old_map = calloc(n, sizeof(*c->old_map));
+	n = 0;
+	if (c->offs)
+		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off))
+			c->offs[n++] = off;
+	return c->offs && c->drop && c->old_map ? 0 : -ENOMEM;
+}
+
+static void sb_compact__exit(struct sb_compact *c)
+{
+	free(c->offs);
+	free(c->drop);
+	free(c->old_map);
+}
+
+/*
+ * Before @need: every COMM but the last goes, and every map from before
+ * the last exec; the maps that stay are marked old.  Returns how many.
+ */
+static u32 sb_compact__mark_old(struct sb_compact *c, const struct sb_task *t, u64 need)
+{
+	u32 last_comm = ~0u, nmaps = 0;
+	u64 exec_time = 0, comm_time = 0;
+
+	for (u32 i = 0; i < c->n; i++) {
+		const union perf_event *e = sb_rec__event(t, c->offs[i]);
+		u64 time = sb_rec__time(t, c->offs[i]);
+
+		/* By time: two CPUs' buffers may be read out of order. */
+		if (time < need && e->header.type == PERF_RECORD_COMM) {
+			if (last_comm == ~0u || time >= comm_time) {
+				last_comm = i;
+				comm_time = time;
+			}
+			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
+				exec_time = time;
+		}
+	}
+	for (u32 i = 0; i < c->n; i++) {
+		u32 type = sb_rec__event(t, c->offs[i])->header.type;
+		u64 time = sb_rec__time(t, c->offs[i]);
+
+		if (time >= need)
+			continue;
+		if (type == PERF_RECORD_COMM) {
+			c->drop[i] = i != last_comm;
+		} else if (sb__is_map(type)) {
+			c->drop[i] = time < exec_time;
+			c->old_map[i] = !c->drop[i];
+			nmaps += c->old_map[i];
+		}
+	}
+	return nmaps;
+}
+
+/* An old map that a later map (in time) covers wholly goes. */
+static void sb_compact__drop_covered(struct sb_compact *c, const struct sb_task *t)
+{
+	for (u32 i = 0; i < c->n; i++) {
+		const union perf_event *a = sb_rec__event(t, c->offs[i]);
+		u64 ta = sb_rec__time(t, c->offs[i]);
+
+		if (!c->old_map[i])
+			continue;
+		for (u32 j = i + 1; j < c->n; j++) {
+			const union perf_event *b = sb_rec__event(t, c->offs[j]);
+
+			/* Later in time, not just read later (buffers of two CPUs). */
+			if (!c->old_map[j] || c->drop[j] || sb_rec__time(t, c->offs[j]) < ta)
+				continue;
+			/* MMAP and MMAP2 agree on where start and len are. */
+			if (b->mmap.start <= a->mmap.start &&
+			    b->mmap.start + b->mmap.len >= a->mmap.start + a->mmap.len) {
+				c->drop[i] = true;
+				break;
+			}
+		}
+	}
+}
+
+/* The records that stay moved up over those that go. */
+static void sb_compact__squeeze(struct sb_compact *c, struct sideband *sb, struct sb_task *t)
+{
+	u32 out = 0;
+
+	for (u32 i = 0; i < c->n; i++) {
+		u32 size = (i + 1 < c->n ? c->offs[i + 1] : t->len) - c->offs[i];
+
+		if (c->drop[i]) {
+			sb->stats.trimmed++;
+			continue;
+		}
+		if (out != c->offs[i])
+			memmove(t->recs + out, t->recs + c->offs[i], size);
+		out += size;
+	}
+	t->len = out;
+}
+
+/* Gives back what a much shorter history no longer needs. */
+static void sb_task__shrink(struct sideband *sb, struct sb_task *t)
+{
+	u32 cap = 256;
+	u8 *recs;
+
+	if (t->cap <= 256 || t->len >= t->cap / 4)
+		return;
+	while (cap < 2 * t->len)
+		cap *= 2;
+	recs = realloc(t->recs, cap);
+	if (recs) {
+		sb__charge(sb, -(s64)(t->cap - cap));
+		t->recs = recs;
+		t->cap = cap;
+	}
+}
+
 /*
  * What a live task's records say about the time before @need, which no
  * dump will hold, can be said shorter: only its last COMM from then counts
@@ -298,100 +432,17 @@ static u32 sb_rec__size(const struct sb_task *t, u32 off)
  */
 static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 {
-	u32 n = 0, nmaps = 0, last_comm = ~0u, out = 0;
-	u64 exec_time = 0, comm_time = 0;
-	u32 *offs;
-	bool *old_map;		/* a map from before @need, not dropped (yet) */
-	bool *drop;
+	struct sb_compact c;
 
-	for (u32 off = 0; off < t->len; n++)
-		off += sb_rec__size(t, off);
-	offs = malloc(n * sizeof(*offs));
-	drop = calloc(n, sizeof(*drop));
-	old_map = calloc(n, sizeof(*old_map));
-	if (!offs || !drop || !old_map)
-		goto out;
-	n = 0;
-	for (u32 off = 0; off < t->len; off += sb_rec__size(t, off), n++) {
-		const union perf_event *e = sb_rec__event(t, off);
-		u64 time = sb_rec__time(t, off);
-
-		offs[n] = off;
-		/* By time: two CPUs' buffers may be read out of order. */
-		if (time < need && e->header.type == PERF_RECORD_COMM) {
-			if (last_comm == ~0u || time >= comm_time) {
-				last_comm = n;
-				comm_time = time;
-			}
-			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
-				exec_time = time;
-		}
+	if (!sb_compact__init(&c, t)) {
+		/* The coverage pass is quadratic: past so many old maps it is skipped. */
+		if (sb_compact__mark_old(&c, t, need) <= SB_COMPACT_MAX_MAPS)
+			sb_compact__drop_covered(&c, t);
+		sb_compact__squeeze(&c, sb, t);
+		sb_task__shrink(sb, t);
 	}
-	for (u32 i = 0; i < n; i++) {
-		u32 type = sb_rec__event(t, offs[i])->header.type;
-		u64 time = sb_rec__time(t, offs[i]);
-
-		if (time >= need)
-			continue;
-		if (type == PERF_RECORD_COMM) {
-			drop[i] = i != last_comm;
-		} else if (sb__is_map(type)) {
-			drop[i] = time < exec_time;
-			old_map[i] = !drop[i];
-			nmaps += old_map[i];
-		}
-	}
-	for (u32 i = 0; i < n && nmaps <= SB_COMPACT_MAX_MAPS; i++) {
-		const union perf_event *a = sb_rec__event(t, offs[i]);
-		u64 ta = sb_rec__time(t, offs[i]);
-
-		if (!old_map[i])
-			continue;
-		for (u32 j = i + 1; j < n; j++) {
-			const union perf_event *b = sb_rec__event(t, offs[j]);
-
-			/* Later in time, not just read later (buffers of two CPUs). */
-			if (!old_map[j] || drop[j] || sb_rec__time(t, offs[j]) < ta)
-				continue;
-			/* MMAP and MMAP2 agree on where start and len are. */
-			if (b->mmap.start <= a->mmap.start &&
-			    b->mmap.start + b->mmap.len >= a->mmap.start + a->mmap.len) {
-				drop[i] = true;
-				break;
-			}
-		}
-	}
-	for (u32 i = 0; i < n; i++) {
-		u32 size = (i + 1 < n ? offs[i + 1] : t->len) - offs[i];
-
-		if (drop[i]) {
-			sb->stats.trimmed++;
-			continue;
-		}
-		if (out != offs[i])
-			memmove(t->recs + out, t->recs + offs[i], size);
-		out += size;
-	}
-	t->len = out;
-	/* Give back what a much shorter history no longer needs. */
-	if (t->cap > 256 && t->len < t->cap / 4) {
-		u32 cap = 256;
-		u8 *recs;
-
-		while (cap < 2 * t->len)
-			cap *= 2;
-		recs = realloc(t->recs, cap);
-		if (recs) {
-			sb__charge(sb, -(s64)(t->cap - cap));
-			t->recs = recs;
-			t->cap = cap;
-		}
-	}
-out:
 	t->compact_len = t->len;
-	free(offs);
-	free(drop);
-	free(old_map);
+	sb_compact__exit(&c);
 }
 
 static int sb_task__append(struct sideband *sb, struct sb_task *t,
