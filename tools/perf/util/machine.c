@@ -307,26 +307,28 @@ static int machine__add_map(struct machine *m, int pid, u64 start, u64 len, u64 
 	return maps__insert(p, &map);
 }
 
-int machine__process_mmap(struct machine *m, const union perf_event *event)
+/* MMAP and MMAP2 lead with the same fields; only where the file name starts differs. */
+_Static_assert(offsetof(struct perf_record_mmap, pgoff) == offsetof(struct perf_record_mmap2, pgoff),
+	       "MMAP and MMAP2 must agree up to pgoff");
+
+static int machine__process_map(struct machine *m, const union perf_event *event, size_t name_off)
 {
 	const struct perf_record_mmap *e = &event->mmap;
-	size_t off = offsetof(struct perf_record_mmap, filename);
 
-	if (event->header.size <= off)
+	if (event->header.size <= name_off)
 		return -EINVAL;
-	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
-				event->header.size - off);
+	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff,
+				(const char *)event + name_off, event->header.size - name_off);
+}
+
+int machine__process_mmap(struct machine *m, const union perf_event *event)
+{
+	return machine__process_map(m, event, offsetof(struct perf_record_mmap, filename));
 }
 
 int machine__process_mmap2(struct machine *m, const union perf_event *event)
 {
-	const struct perf_record_mmap2 *e = &event->mmap2;
-	size_t off = offsetof(struct perf_record_mmap2, filename);
-
-	if (event->header.size <= off)
-		return -EINVAL;
-	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
-				event->header.size - off);
+	return machine__process_map(m, event, offsetof(struct perf_record_mmap2, filename));
 }
 
 int machine__process_fork(struct machine *m, const union perf_event *event)
@@ -425,10 +427,9 @@ int machine__process_ksymbol(struct machine *m, const union perf_event *event)
 		return -ENOMEM;
 	/* One symbol, the whole range, named as its DSO. */
 	if (!dso->syms) {
-		sym = calloc(1, sizeof(*sym));
 		name = strdup(k->name);
-		if (!sym || !name) {
-			free(sym);
+		sym = name ? calloc(1, sizeof(*sym)) : NULL;
+		if (!sym) {
 			free(name);
 			return -ENOMEM;
 		}
