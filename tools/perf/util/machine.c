@@ -181,9 +181,15 @@ int machine__process_comm(struct machine *m, const union perf_event *event, u64 
 
 static struct maps *machine__find_maps(struct machine *m, int pid)
 {
-	struct maps **p = hashtab__find(&m->maps, &pid, u64__hash((u32)pid));
+	struct maps **p;
 
-	return p ? *p : NULL;
+	if (m->last_maps && m->last_maps->pid == pid)
+		return m->last_maps;
+	p = hashtab__find(&m->maps, &pid, u64__hash((u32)pid));
+	if (!p)
+		return NULL;
+	m->last_maps = *p;
+	return *p;
 }
 
 struct maps *machine__findnew_maps(struct machine *m, int pid)

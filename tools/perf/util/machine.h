@@ -45,6 +45,11 @@ struct thread {
 struct machine {
 	struct hashtab threads;	/* of struct thread *, by tid */
 	struct hashtab maps;	/* of struct maps *, by pid */
+	/*
+	 * The maps found last (maps never leave the table): a sample's
+	 * callchain is one process, and samples come in runs of one.
+	 */
+	struct maps *last_maps;
 	struct dso_table dsos;
 	struct dso *kernel_dso;	/* "[kernel.kallsyms]" */
 	/*
