@@ -1,4 +1,4 @@
-/* hashtab: entries by key through growth, slot order, the move to rebuild, and the string hash. */
+/* hashtab: entries by key through growth, slot order, the move to rebuild, removal, and the string hash. */
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
@@ -133,6 +133,80 @@ static int test__hashtab_move(void)
 	return TEST_OK;
 }
 
+/* Each entry's home slot is its value: probe runs laid out by hand. */
+static u64 pair__home(const void *entry, void *ctx)
+{
+	(void)ctx;
+	return ((const struct pair *)entry)->value;
+}
+
+static u64 pair__key_at(const struct hashtab *t, size_t slot)
+{
+	const struct pair *p = hashtab__slot(t, slot);
+
+	return p ? p->key : 0;
+}
+
+/* remove(): the run after the hole closes up across the wrap; an entry at home stays. */
+static int test__hashtab_remove_run(void)
+{
+	static const struct pair at[] = { { 1, 14 }, { 2, 14 }, { 3, 15 }, { 4, 1 }, { 5, 0 } };
+	struct hashtab t;
+	int calls = 0;
+
+	hashtab__init(&t, sizeof(struct pair), 16, pair__home, pair__equal, &calls);
+	for (size_t i = 0; i < ARRAY_SIZE(at); i++)
+		TEST_ASSERT_VAL("add", hashtab__add(&t, &at[i], at[i].value));
+	/* Slots 14, 15, 0, 1, 2 hold keys 1 to 5. */
+	TEST_ASSERT_EQUAL("laid out", pair__key_at(&t, 2), 5);
+	hashtab__remove(&t, hashtab__find(&t, &(u64){ 1 }, 14));
+	TEST_ASSERT_EQUAL("four left", t.nr, 4);
+	TEST_ASSERT_EQUAL("2 back home", pair__key_at(&t, 14), 2);
+	TEST_ASSERT_EQUAL("3 back home", pair__key_at(&t, 15), 3);
+	TEST_ASSERT_EQUAL("4 stays at home", pair__key_at(&t, 1), 4);
+	TEST_ASSERT_EQUAL("5 past the wrap", pair__key_at(&t, 0), 5);
+	TEST_ASSERT_EQUAL("slot 2 free", pair__key_at(&t, 2), 0);
+	TEST_ASSERT_VAL("1 gone", !hashtab__find(&t, &(u64){ 1 }, 14));
+	for (u64 k = 2; k <= 5; k++)
+		TEST_ASSERT_VAL("the rest found", hashtab__find(&t, &k, at[k - 1].value));
+	hashtab__exit(&t);
+	return TEST_OK;
+}
+
+/* remove() among adds: every key found exactly while it is in, through growth. */
+static int test__hashtab_remove_churn(void)
+{
+	bool in[256] = { false };
+	struct hashtab t;
+	int calls = 0;
+	u64 x = 1;
+
+	hashtab__init(&t, sizeof(struct pair), 4, pair__hash, pair__equal, &calls);
+	for (int step = 0; step < 20000; step++) {
+		u64 k, n = 0;
+		struct pair *p;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = (x >> 33) % ARRAY_SIZE(in);
+		p = hashtab__find(&t, &k, u64__hash(k));
+		TEST_ASSERT_VAL("found while in", !p == !in[k]);
+		if (p)
+			hashtab__remove(&t, p);
+		else
+			TEST_ASSERT_VAL("add", hashtab__add(&t, &(struct pair){ k, k }, u64__hash(k)));
+		in[k] = !p;
+		if (step % 1000)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(in); k++) {
+			TEST_ASSERT_VAL("each key", !hashtab__find(&t, &k, u64__hash(k)) == !in[k]);
+			n += in[k];
+		}
+		TEST_ASSERT_EQUAL("count", t.nr, n);
+	}
+	hashtab__exit(&t);
+	return TEST_OK;
+}
+
 static int test__hashtab_str(void)
 {
 	/* The basis, then one FNV-1a round by hand: the files written depend on these. */
@@ -151,8 +225,12 @@ static int test__hashtab(void)
 	if (!err)
 		err = test__hashtab_move();
 	if (!err)
+		err = test__hashtab_remove_run();
+	if (!err)
+		err = test__hashtab_remove_churn();
+	if (!err)
 		err = test__hashtab_str();
 	return err;
 }
 
-DEFINE_SUITE(hashtab, "hashtab: open addressing through growth, slot order, move, string hash");
+DEFINE_SUITE(hashtab, "hashtab: open addressing through growth, slot order, move, remove, string hash");

@@ -60,21 +60,6 @@ static const char *parse_cpu(const char *s, int *cpu)
 	return s;
 }
 
-static int cpus__append(int **cpus, int *nr, int *alloc, int cpu)
-{
-	if (*nr == *alloc) {
-		int n = *alloc ? *alloc * 2 : 16;
-		int *tmp = realloc(*cpus, (size_t)n * sizeof(int));
-
-		if (!tmp)
-			return -ENOMEM;
-		*cpus = tmp;
-		*alloc = n;
-	}
-	(*cpus)[(*nr)++] = cpu;
-	return 0;
-}
-
 /*
  * Strict parse of "N", "N-M" items separated by single commas; anything
  * else (blanks, empty items, M < N) is EINVAL so that a typo in -C is
@@ -83,7 +68,8 @@ static int cpus__append(int **cpus, int *nr, int *alloc, int cpu)
 static struct cpu_map *cpu_map__parse(const char *list)
 {
 	struct cpu_map *map = NULL;
-	int *cpus = NULL, nr = 0, alloc = 0, err = -EINVAL;
+	struct refarray_build cpus = { NULL, 0, 0 };
+	int err = -EINVAL;
 	const char *p = list;
 
 	if (!*p)
@@ -101,7 +87,7 @@ static struct cpu_map *cpu_map__parse(const char *list)
 				goto out;
 		}
 		for (long cpu = first; cpu <= last; cpu++) {
-			err = cpus__append(&cpus, &nr, &alloc, (int)cpu);
+			err = refarray_build__add(&cpus, (int)cpu);
 			if (err)
 				goto out;
 		}
@@ -113,10 +99,10 @@ static struct cpu_map *cpu_map__parse(const char *list)
 		p++;
 	}
 
-	map = cpu_map__from(refarray__new_sorted(cpus, nr));
+	map = cpu_map__from(refarray_build__finish(&cpus));
 	err = map ? 0 : -ENOMEM;
 out:
-	free(cpus);
+	free(cpus.v);
 	if (err)
 		errno = -err;
 	return map;

@@ -45,6 +45,23 @@ static void *hashtab__put(struct hashtab *t, size_t i, const void *entry)
 	return slot;
 }
 
+/* Empty slots for @cap entries in place of @t's, which the caller keeps; -ENOMEM changes nothing. */
+static int hashtab__new_slots(struct hashtab *t, size_t cap)
+{
+	char *slots = malloc(cap * t->size);
+	u8 *used = calloc(cap, 1);
+
+	if (!slots || !used) {
+		free(slots);
+		free(used);
+		return -ENOMEM;
+	}
+	t->slots = slots;
+	t->used = used;
+	t->nr = 0;
+	return 0;
+}
+
 int hashtab__reserve(struct hashtab *t, size_t more)
 {
 	size_t cap = t->cap ? t->cap : t->min_cap;
@@ -56,16 +73,9 @@ int hashtab__reserve(struct hashtab *t, size_t more)
 		cap *= 2;
 	if (cap == t->cap)
 		return 0;
-	t->slots = malloc(cap * t->size);
-	t->used = calloc(cap, 1);
-	if (!t->slots || !t->used) {
-		free(t->slots);
-		free(t->used);
-		*t = old;
+	if (hashtab__new_slots(t, cap))
 		return -ENOMEM;
-	}
 	t->cap = cap;
-	t->nr = 0;
 	/* Old slots in order: the new layout depends on the old one alone. */
 	hashtab__for_each(&old, i, e)
 		hashtab__put(t, hashtab__free_slot(t, t->hash(e, t->ctx)), e);
@@ -88,24 +98,43 @@ void *hashtab__find(const struct hashtab *t, const void *key, u64 hash)
 
 void *hashtab__add(struct hashtab *t, const void *entry, u64 hash)
 {
-	if (hashtab__reserve(t, 1))
+	/* Most adds fit: not even a call to find that out. */
+	if ((t->nr + 1) * 2 > t->cap && hashtab__reserve(t, 1))
 		return NULL;
 	return hashtab__put(t, hashtab__free_slot(t, hash), entry);
 }
 
 int hashtab__move(struct hashtab *t, struct hashtab *old)
 {
-	char *slots = malloc((t->cap ? t->cap : 1) * t->size);
-	u8 *used = calloc(t->cap ? t->cap : 1, 1);
+	struct hashtab prev = *t;
 
-	if (!slots || !used) {
-		free(slots);
-		free(used);
+	if (hashtab__new_slots(t, t->cap ? t->cap : 1))
 		return -ENOMEM;
-	}
-	*old = *t;
-	t->slots = slots;
-	t->used = used;
-	t->nr = 0;
+	*old = prev;
 	return 0;
+}
+
+/*
+ * Linear probing without tombstones: after the hole, each entry of the run
+ * moves into it when the hole lies between its home slot and where it is
+ * (it would be probed past otherwise), and then its slot is the hole.
+ */
+void hashtab__remove(struct hashtab *t, void *entry)
+{
+	size_t mask = t->cap - 1;
+	size_t hole = ((char *)entry - t->slots) / t->size;
+
+	t->used[hole] = 0;
+	t->nr--;
+	for (size_t i = (hole + 1) & mask; t->used[i]; i = (i + 1) & mask) {
+		char *e = t->slots + i * t->size;
+		size_t home = t->hash(e, t->ctx) & mask;
+
+		if (((i - home) & mask) < ((i - hole) & mask))
+			continue;
+		memcpy(t->slots + hole * t->size, e, t->size);
+		t->used[hole] = 1;
+		t->used[i] = 0;
+		hole = i;
+	}
 }

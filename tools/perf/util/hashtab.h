@@ -9,8 +9,8 @@
  * and says when an entry is the one a key names (equal()); a key may be a
  * whole entry or anything equal() understands.
  *
- * Entries stay where they are until the table grows: hashtab__reserve()
- * first, and the pointers taken meanwhile stay valid.  Walking the slots
+ * Entries stay where they are until the table grows or loses an entry:
+ * hashtab__reserve() first, and the pointers taken meanwhile stay valid.  Walking the slots
  * in order (hashtab__for_each) gives an order fixed by the hashes and the
  * order of insertion: the same on every run for hashes of strings or
  * numbers, but not for hashes of pointers, which follow where malloc put
@@ -46,6 +46,12 @@ void *hashtab__add(struct hashtab *t, const void *entry, u64 hash);
  * @t empty, with as many slots as before: to rebuild it from @old.
  */
 int hashtab__move(struct hashtab *t, struct hashtab *old);
+/*
+ * @entry (a pointer into @t) taken out.  Entries after it on its probe
+ * sequence move back to close the gap, so pointers into @t are stale
+ * afterwards, and a walk must not go on past a removal.
+ */
+void hashtab__remove(struct hashtab *t, void *entry);
 
 /* The entry in slot @i, or NULL. */
 static inline void *hashtab__slot(const struct hashtab *t, size_t i)

@@ -1,6 +1,6 @@
 /*
  * Threads, maps and DSOs rebuilt from a file's side-band records.  Threads
- * and processes live in open hash tables keyed by tid / pid; a process's
+ * and processes are found by tid / pid in util/hashtab tables; a process's
  * maps are a sorted array searched by bisection, since lookups (one per
  * sample and callchain entry) far outnumber MMAP records.
  */
@@ -11,15 +11,41 @@
 #include <sys/mman.h>
 #include "machine.h"
 #include "unwind.h"
+#include "hash.h"
 
-static inline size_t int_hash(int v, size_t nr)
+/*
+ * Both tables hold pointers: callers keep a thread or a process's maps
+ * across lookups that may grow the table.
+ */
+static u64 thread__hash(const void *entry, void *ctx)
 {
-	return ((u32)v * 2654435761u) & (nr - 1);
+	(void)ctx;
+	return u64__hash((u32)(*(struct thread * const *)entry)->tid);
+}
+
+static bool thread__equal(const void *entry, const void *tid, void *ctx)
+{
+	(void)ctx;
+	return (*(struct thread * const *)entry)->tid == *(const int *)tid;
+}
+
+static u64 maps__hash(const void *entry, void *ctx)
+{
+	(void)ctx;
+	return u64__hash((u32)(*(struct maps * const *)entry)->pid);
+}
+
+static bool maps__equal(const void *entry, const void *pid, void *ctx)
+{
+	(void)ctx;
+	return (*(struct maps * const *)entry)->pid == *(const int *)pid;
 }
 
 int machine__init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
+	hashtab__init(&m->threads, sizeof(struct thread *), 256, thread__hash, thread__equal, NULL);
+	hashtab__init(&m->maps, sizeof(struct maps *), 256, maps__hash, maps__equal, NULL);
 	dso_table__init(&m->dsos);
 	m->kernel_dso = dso_table__findnew(&m->dsos, "[kernel.kallsyms]", true);
 	return m->kernel_dso ? 0 : -ENOMEM;
@@ -27,64 +53,31 @@ int machine__init(struct machine *m)
 
 void machine__exit(struct machine *m)
 {
-	for (size_t i = 0; i < m->nr_thread_buckets; i++) {
-		struct thread *t = m->threads[i], *n;
+	struct thread **t;
+	struct maps **p;
+	size_t i;
 
-		for (; t; t = n) {
-			n = t->next;
-			free(t->comms);
-			free(t);
-		}
+	hashtab__for_each(&m->threads, i, t) {
+		free((*t)->comms);
+		free(*t);
 	}
-	for (size_t i = 0; i < m->nr_maps_buckets; i++) {
-		struct maps *p = m->maps[i], *n;
-
-		for (; p; p = n) {
-			n = p->next;
-			unwind__maps_exit(p->unwind);
-			free(p->map);
-			free(p);
-		}
+	hashtab__for_each(&m->maps, i, p) {
+		unwind__maps_exit((*p)->unwind);
+		free((*p)->map);
+		free(*p);
 	}
-	free(m->threads);
-	free(m->maps);
+	hashtab__exit(&m->threads);
+	hashtab__exit(&m->maps);
 	free(m->ksyms);
 	dso_table__exit(&m->dsos);
 	memset(m, 0, sizeof(*m));
 }
 
-/* Doubles a hash table whose chains are linked through the first member. */
-#define REHASH(table, nr_buckets, type, key)					\
-	({									\
-		size_t __nr = (nr_buckets) ? (nr_buckets) * 2 : 256;		\
-		type **__b = calloc(__nr, sizeof(*__b));			\
-		if (__b) {							\
-			for (size_t __i = 0; __i < (nr_buckets); __i++) {	\
-				type *__e = (table)[__i], *__n;			\
-				for (; __e; __e = __n) {			\
-					size_t __h = int_hash(__e->key, __nr);	\
-					__n = __e->next;			\
-					__e->next = __b[__h];			\
-					__b[__h] = __e;				\
-				}						\
-			}							\
-			free(table);						\
-			(table) = __b;						\
-			(nr_buckets) = __nr;					\
-		}								\
-		__b ? 0 : -ENOMEM;						\
-	})
-
 static struct thread *machine__find_thread(struct machine *m, int tid)
 {
-	struct thread *t;
+	struct thread **t = hashtab__find(&m->threads, &tid, u64__hash((u32)tid));
 
-	if (!m->nr_thread_buckets)
-		return NULL;
-	for (t = m->threads[int_hash(tid, m->nr_thread_buckets)]; t; t = t->next)
-		if (t->tid == tid)
-			return t;
-	return NULL;
+	return t ? *t : NULL;
 }
 
 static int thread__push_comm(struct thread *t, const char *comm, size_t len, u64 time)
@@ -113,16 +106,12 @@ struct thread *machine__findnew_thread(struct machine *m, int pid, int tid)
 {
 	struct thread *t = machine__find_thread(m, tid);
 	char name[32];
-	size_t h;
 
 	if (t) {
 		if (t->pid == -1 && pid != -1)
 			t->pid = pid;
 		return t;
 	}
-	if (m->nr_threads >= m->nr_thread_buckets &&
-	    REHASH(m->threads, m->nr_thread_buckets, struct thread, tid))
-		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -134,14 +123,12 @@ struct thread *machine__findnew_thread(struct machine *m, int pid, int tid)
 		snprintf(name, sizeof(name), "swapper");
 	else
 		snprintf(name, sizeof(name), ":%d", tid);
-	if (thread__push_comm(t, name, strlen(name), 0)) {
+	if (thread__push_comm(t, name, strlen(name), 0) ||
+	    !hashtab__add(&m->threads, &t, u64__hash((u32)tid))) {
+		free(t->comms);
 		free(t);
 		return NULL;
 	}
-	h = int_hash(tid, m->nr_thread_buckets);
-	t->next = m->threads[h];
-	m->threads[h] = t;
-	m->nr_threads++;
 	return t;
 }
 
@@ -194,34 +181,31 @@ int machine__process_comm(struct machine *m, const union perf_event *event, u64 
 
 static struct maps *machine__find_maps(struct machine *m, int pid)
 {
-	struct maps *p;
+	struct maps **p;
 
-	if (!m->nr_maps_buckets)
+	if (m->last_maps && m->last_maps->pid == pid)
+		return m->last_maps;
+	p = hashtab__find(&m->maps, &pid, u64__hash((u32)pid));
+	if (!p)
 		return NULL;
-	for (p = m->maps[int_hash(pid, m->nr_maps_buckets)]; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	return NULL;
+	m->last_maps = *p;
+	return *p;
 }
 
 struct maps *machine__findnew_maps(struct machine *m, int pid)
 {
 	struct maps *p = machine__find_maps(m, pid);
-	size_t h;
 
 	if (p)
 		return p;
-	if (m->nr_maps >= m->nr_maps_buckets &&
-	    REHASH(m->maps, m->nr_maps_buckets, struct maps, pid))
-		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	h = int_hash(pid, m->nr_maps_buckets);
-	p->next = m->maps[h];
-	m->maps[h] = p;
-	m->nr_maps++;
+	if (!hashtab__add(&m->maps, &p, u64__hash((u32)pid))) {
+		free(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -329,26 +313,28 @@ static int machine__add_map(struct machine *m, int pid, u64 start, u64 len, u64 
 	return maps__insert(p, &map);
 }
 
-int machine__process_mmap(struct machine *m, const union perf_event *event)
+/* MMAP and MMAP2 lead with the same fields; only where the file name starts differs. */
+_Static_assert(offsetof(struct perf_record_mmap, pgoff) == offsetof(struct perf_record_mmap2, pgoff),
+	       "MMAP and MMAP2 must agree up to pgoff");
+
+static int machine__process_map(struct machine *m, const union perf_event *event, size_t name_off)
 {
 	const struct perf_record_mmap *e = &event->mmap;
-	size_t off = offsetof(struct perf_record_mmap, filename);
 
-	if (event->header.size <= off)
+	if (event->header.size <= name_off)
 		return -EINVAL;
-	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
-				event->header.size - off);
+	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff,
+				(const char *)event + name_off, event->header.size - name_off);
+}
+
+int machine__process_mmap(struct machine *m, const union perf_event *event)
+{
+	return machine__process_map(m, event, offsetof(struct perf_record_mmap, filename));
 }
 
 int machine__process_mmap2(struct machine *m, const union perf_event *event)
 {
-	const struct perf_record_mmap2 *e = &event->mmap2;
-	size_t off = offsetof(struct perf_record_mmap2, filename);
-
-	if (event->header.size <= off)
-		return -EINVAL;
-	return machine__add_map(m, (int)e->pid, e->start, e->len, e->pgoff, e->filename,
-				event->header.size - off);
+	return machine__process_map(m, event, offsetof(struct perf_record_mmap2, filename));
 }
 
 int machine__process_fork(struct machine *m, const union perf_event *event)
@@ -394,7 +380,7 @@ int machine__process_fork(struct machine *m, const union perf_event *event)
 		if (!pm || !pm->nr)
 			return 0;
 		cm = machine__findnew_maps(m, (int)f->pid);
-		/* findnew may have rehashed: pm itself is still valid (only chains move). */
+		/* findnew may have grown the table: pm itself stays where it is. */
 		if (!cm || maps__reserve(cm, pm->nr))
 			return -ENOMEM;
 		memcpy(cm->map, pm->map, pm->nr * sizeof(struct map));
@@ -447,10 +433,9 @@ int machine__process_ksymbol(struct machine *m, const union perf_event *event)
 		return -ENOMEM;
 	/* One symbol, the whole range, named as its DSO. */
 	if (!dso->syms) {
-		sym = calloc(1, sizeof(*sym));
 		name = strdup(k->name);
-		if (!sym || !name) {
-			free(sym);
+		sym = name ? calloc(1, sizeof(*sym)) : NULL;
+		if (!sym) {
 			free(name);
 			return -ENOMEM;
 		}

@@ -9,6 +9,7 @@
 #include "types.h"
 #include "event.h"
 #include "symbol.h"
+#include "hashtab.h"
 
 struct map {
 	u64 start, end;		/* [start, end) in the process */
@@ -18,7 +19,6 @@ struct map {
 
 /* The maps of one process, sorted by start and non-overlapping. */
 struct maps {
-	struct maps *next;	/* hash chain */
 	int pid;
 	struct map *map;
 	size_t nr, cap;
@@ -32,7 +32,6 @@ struct comm_entry {
 };
 
 struct thread {
-	struct thread *next;	/* hash chain */
 	int pid, tid;
 	int ppid;		/* from its FORK record; -1 when not seen (perf report --task) */
 	u32 gen;		/* FORK records for this tid after the first sight of it */
@@ -44,10 +43,13 @@ struct thread {
 };
 
 struct machine {
-	struct thread **threads;
-	size_t nr_thread_buckets, nr_threads;
-	struct maps **maps;
-	size_t nr_maps_buckets, nr_maps;
+	struct hashtab threads;	/* of struct thread *, by tid */
+	struct hashtab maps;	/* of struct maps *, by pid */
+	/*
+	 * The maps found last (maps never leave the table): a sample's
+	 * callchain is one process, and samples come in runs of one.
+	 */
+	struct maps *last_maps;
 	struct dso_table dsos;
 	struct dso *kernel_dso;	/* "[kernel.kallsyms]" */
 	/*

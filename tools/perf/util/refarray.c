@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include "refarray.h"
 
@@ -42,6 +43,30 @@ struct refarray *refarray__new_sorted(int *v, int n)
 			continue;
 		a->map[a->nr++] = v[i];
 	}
+	return a;
+}
+
+int refarray_build__add(struct refarray_build *b, int value)
+{
+	if (b->nr == b->alloc) {
+		int n = b->alloc ? b->alloc * 2 : 16;
+		int *v = realloc(b->v, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->v = v;
+		b->alloc = n;
+	}
+	b->v[b->nr++] = value;
+	return 0;
+}
+
+struct refarray *refarray_build__finish(struct refarray_build *b)
+{
+	struct refarray *a = refarray__new_sorted(b->v, b->nr);
+
+	free(b->v);
+	*b = (struct refarray_build){ NULL, 0, 0 };
 	return a;
 }
 

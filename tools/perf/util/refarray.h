@@ -28,6 +28,20 @@ struct refarray *refarray__new_dummy(void);
  */
 struct refarray *refarray__new_sorted(int *v, int n);
 struct refarray *refarray__get(struct refarray *a);
+
+/* The values of a refarray while they are gathered one by one; start it zeroed. */
+struct refarray_build {
+	int *v;
+	int nr, alloc;
+};
+
+/* @value appended; -ENOMEM. */
+int refarray_build__add(struct refarray_build *b, int value);
+/*
+ * What @b gathered as a refarray (refarray__new_sorted()), or NULL on
+ * ENOMEM; @b is emptied either way.
+ */
+struct refarray *refarray_build__finish(struct refarray_build *b);
 /* Drops a reference; the last one frees.  NULL is allowed. */
 void refarray__put(struct refarray *a);
 

@@ -10,7 +10,8 @@
  * gives the child its parent's name and maps, so the parent's records must
  * be in any dump that has the child's.
  *
- * Entries are found by tid in a hash of chains, newest first.  Exited
+ * Entries are found by tid in a util/hashtab of the tids, each with its
+ * entries newest first (a tid's lifetimes, linked by their older).  Exited
  * entries also sit on a list in the order their EXIT came, which is nearly
  * the order of exit times: pruning and eviction take from its front.
  */
@@ -20,9 +21,11 @@
 #include <string.h>
 #include "sideband.h"
 #include "list.h"
+#include "hash.h"
+#include "hashtab.h"
 
 struct sb_task {
-	struct sb_task *hnext;		/* the hash chain */
+	struct sb_task *older;		/* the previous entry of this tid */
 	struct list_head exit_node;	/* on sb->exited while hashed and exited */
 	struct sb_task *parent;		/* forked from (a reference), or NULL */
 	struct sb_task *leader;		/* a thread's process leader (a reference), or NULL */
@@ -48,11 +51,15 @@ struct sb_code {
 	union perf_event *reg, *unreg;	/* copies; unreg NULL while live */
 };
 
+/* A tid's entries in the table. */
+struct sb_tid {
+	u32 tid;
+	struct sb_task *newest;
+};
+
 struct sideband {
 	struct list_head code;		/* struct sb_code */
-	struct sb_task **buckets;
-	u32 nr_buckets;			/* a power of two */
-	u64 nr_hashed;
+	struct hashtab tids;		/* of struct sb_tid */
 	struct list_head exited;	/* hashed, exited entries, oldest EXIT first */
 	u64 max_bytes;
 	u32 gen;			/* of the current or last emit */
@@ -65,11 +72,29 @@ struct sideband {
 /* Above this many old maps the coverage pass (quadratic) is skipped. */
 #define SB_COMPACT_MAX_MAPS	4096
 
-#define SB_MIN_BUCKETS 1024
+#define SB_MIN_TIDS 512
 
-static u32 sb__hash(const struct sideband *sb, u32 tid)
+static u64 sb_tid__hash(const void *entry, void *ctx)
 {
-	return (tid * 2654435761u) & (sb->nr_buckets - 1);
+	(void)ctx;
+	return u64__hash(((const struct sb_tid *)entry)->tid);
+}
+
+static bool sb_tid__equal(const void *entry, const void *tid, void *ctx)
+{
+	(void)ctx;
+	return ((const struct sb_tid *)entry)->tid == *(const u32 *)tid;
+}
+
+static struct sb_tid *sb__find_tid(const struct sideband *sb, u32 tid)
+{
+	return hashtab__find(&sb->tids, &tid, u64__hash(tid));
+}
+
+/* What the table's slots take. */
+static u64 sb__tids_bytes(const struct sideband *sb)
+{
+	return sb->tids.cap * (sizeof(struct sb_tid) + 1);
 }
 
 static void sb__charge(struct sideband *sb, s64 bytes)
@@ -85,16 +110,16 @@ struct sideband *sideband__new(u64 max_bytes)
 
 	if (!sb)
 		return NULL;
-	sb->buckets = calloc(SB_MIN_BUCKETS, sizeof(*sb->buckets));
-	if (!sb->buckets) {
+	hashtab__init(&sb->tids, sizeof(struct sb_tid), 2 * SB_MIN_TIDS, sb_tid__hash,
+		      sb_tid__equal, NULL);
+	if (hashtab__reserve(&sb->tids, SB_MIN_TIDS)) {
 		free(sb);
 		return NULL;
 	}
-	sb->nr_buckets = SB_MIN_BUCKETS;
 	sb->max_bytes = max_bytes;
 	INIT_LIST_HEAD(&sb->exited);
 	INIT_LIST_HEAD(&sb->code);
-	sb__charge(sb, SB_MIN_BUCKETS * sizeof(*sb->buckets));
+	sb__charge(sb, sb__tids_bytes(sb));
 	return sb;
 }
 
@@ -113,19 +138,27 @@ static void sb_task__put(struct sideband *sb, struct sb_task *t)
 	}
 }
 
-static void sb__unhash(struct sideband *sb, struct sb_task *t)
+/* The table's reference to @t dropped (@t is off the table already). */
+static void sb_task__unhashed(struct sideband *sb, struct sb_task *t)
 {
-	struct sb_task **pp = &sb->buckets[sb__hash(sb, t->tid)];
-
-	while (*pp != t)
-		pp = &(*pp)->hnext;
-	*pp = t->hnext;
-	t->hnext = NULL;
+	t->older = NULL;
 	t->hashed = false;
-	sb->nr_hashed--;
 	if (t->exited)
 		list_del_init(&t->exit_node);
 	sb_task__put(sb, t);
+}
+
+static void sb__unhash(struct sideband *sb, struct sb_task *t)
+{
+	struct sb_tid *slot = sb__find_tid(sb, t->tid);
+	struct sb_task **pp = &slot->newest;
+
+	while (*pp != t)
+		pp = &(*pp)->older;
+	*pp = t->older;
+	if (!slot->newest)
+		hashtab__remove(&sb->tids, slot);
+	sb_task__unhashed(sb, t);
 }
 
 static void sb_code__delete(struct sideband *sb, struct sb_code *c)
@@ -141,76 +174,68 @@ static void sb_code__delete(struct sideband *sb, struct sb_code *c)
 
 void sideband__delete(struct sideband *sb)
 {
+	struct sb_tid *slot;
+	size_t i;
+
 	if (!sb)
 		return;
 	while (!list_empty(&sb->code))
 		sb_code__delete(sb, list_first_entry(&sb->code, struct sb_code, node));
-	for (u32 i = 0; i < sb->nr_buckets; i++)
-		while (sb->buckets[i])
-			sb__unhash(sb, sb->buckets[i]);
-	free(sb->buckets);
-	free(sb);
-}
-
-static void sb__grow(struct sideband *sb)
-{
-	u32 n = sb->nr_buckets * 2;
-	struct sb_task **b = calloc(n, sizeof(*b)), **old = sb->buckets;
-	u32 old_n = sb->nr_buckets;
-
-	if (!b)
-		return;		/* longer chains, still correct */
-	sb->buckets = b;
-	sb->nr_buckets = n;
-	/* Walk each old chain from its tail so the newest stay first. */
-	for (u32 i = 0; i < old_n; i++) {
-		struct sb_task *stack = NULL, *t, *next;
-
-		for (t = old[i]; t; t = next) {
-			next = t->hnext;
-			t->hnext = stack;
-			stack = t;
-		}
-		for (t = stack; t; t = next) {
-			u32 h = sb__hash(sb, t->tid);
-
-			next = t->hnext;
-			t->hnext = b[h];
-			b[h] = t;
+	hashtab__for_each(&sb->tids, i, slot) {
+		for (struct sb_task *t = slot->newest, *older; t; t = older) {
+			older = t->older;
+			sb_task__unhashed(sb, t);
 		}
 	}
-	free(old);
-	sb__charge(sb, (s64)(n - old_n) * sizeof(*b));
+	hashtab__exit(&sb->tids);
+	free(sb);
 }
 
 static struct sb_task *sb__lookup(const struct sideband *sb, u32 tid)
 {
-	struct sb_task *t = sb->buckets[sb__hash(sb, tid)];
+	struct sb_tid *slot = sb__find_tid(sb, tid);
 
-	while (t && t->tid != tid)
-		t = t->hnext;
-	return t;
+	return slot ? slot->newest : NULL;
 }
 
-static struct sb_task *sb__new_task(struct sideband *sb, u32 pid, u32 tid, u64 start)
+/*
+ * @t as the newest entry of its tid; -ENOMEM.  @seen: the tid may have
+ * entries.  The callers have just looked it up, so a new tid, the common
+ * case, is not looked for again (making room only takes entries out).
+ */
+static int sb__hash_task(struct sideband *sb, struct sb_task *t, bool seen)
+{
+	struct sb_tid *slot = seen ? sb__find_tid(sb, t->tid) : NULL;
+	u64 bytes = sb__tids_bytes(sb);
+
+	if (slot) {
+		t->older = slot->newest;
+		slot->newest = t;
+		return 0;
+	}
+	if (!hashtab__add(&sb->tids, &(struct sb_tid){ t->tid, t }, u64__hash(t->tid)))
+		return -ENOMEM;
+	sb__charge(sb, (s64)(sb__tids_bytes(sb) - bytes));
+	return 0;
+}
+
+static struct sb_task *sb__new_task(struct sideband *sb, u32 pid, u32 tid, u64 start,
+				    bool seen)
 {
 	struct sb_task *t = calloc(1, sizeof(*t));
-	u32 h;
 
 	if (!t)
 		return NULL;
-	if (sb->nr_hashed >= 2ULL * sb->nr_buckets)
-		sb__grow(sb);
-	h = sb__hash(sb, tid);
 	t->pid = pid;
 	t->tid = tid;
+	if (sb__hash_task(sb, t, seen)) {
+		free(t);
+		return NULL;
+	}
 	t->start = start;
 	t->refs = 1;
 	t->hashed = true;
 	INIT_LIST_HEAD(&t->exit_node);
-	t->hnext = sb->buckets[h];
-	sb->buckets[h] = t;
-	sb->nr_hashed++;
 	sb->stats.tasks++;
 	sb__charge(sb, sizeof(*t));
 	return t;
@@ -262,6 +287,140 @@ static u32 sb_rec__size(const struct sb_task *t, u32 off)
 	return sizeof(u64) + sb_rec__event(t, off)->header.size;
 }
 
+/* A compaction's view of a task's records: where each starts, and what goes. */
+struct sb_compact {
+	u32 n;			/* records */
+	u32 *offs;		/* of each record in recs */
+	bool *drop;
+	bool *old_map;		/* a map from before @need, not dropped (yet) */
+};
+
+static int sb_compact__init(struct sb_compact *c, const struct sb_task *t)
+{
+	u32 n = 0;
+
+	for (u32 off = 0; off < t->len; n++)
+		off += sb_rec__size(t, off);
+	c->n = n;
+	c->offs = malloc(n * sizeof(*c->offs));
+	c->drop = calloc(n, sizeof(*c->drop));
+	c->old_map = calloc(n, sizeof(*c->old_map));
+	n = 0;
+	if (c->offs)
+		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off))
+			c->offs[n++] = off;
+	return c->offs && c->drop && c->old_map ? 0 : -ENOMEM;
+}
+
+static void sb_compact__exit(struct sb_compact *c)
+{
+	free(c->offs);
+	free(c->drop);
+	free(c->old_map);
+}
+
+/*
+ * Before @need: every COMM but the last goes, and every map from before
+ * the last exec; the maps that stay are marked old.  Returns how many.
+ */
+static u32 sb_compact__mark_old(struct sb_compact *c, const struct sb_task *t, u64 need)
+{
+	u32 last_comm = ~0u, nmaps = 0;
+	u64 exec_time = 0, comm_time = 0;
+
+	for (u32 i = 0; i < c->n; i++) {
+		const union perf_event *e = sb_rec__event(t, c->offs[i]);
+		u64 time = sb_rec__time(t, c->offs[i]);
+
+		/* By time: two CPUs' buffers may be read out of order. */
+		if (time < need && e->header.type == PERF_RECORD_COMM) {
+			if (last_comm == ~0u || time >= comm_time) {
+				last_comm = i;
+				comm_time = time;
+			}
+			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
+				exec_time = time;
+		}
+	}
+	for (u32 i = 0; i < c->n; i++) {
+		u32 type = sb_rec__event(t, c->offs[i])->header.type;
+		u64 time = sb_rec__time(t, c->offs[i]);
+
+		if (time >= need)
+			continue;
+		if (type == PERF_RECORD_COMM) {
+			c->drop[i] = i != last_comm;
+		} else if (sb__is_map(type)) {
+			c->drop[i] = time < exec_time;
+			c->old_map[i] = !c->drop[i];
+			nmaps += c->old_map[i];
+		}
+	}
+	return nmaps;
+}
+
+/* An old map that a later map (in time) covers wholly goes. */
+static void sb_compact__drop_covered(struct sb_compact *c, const struct sb_task *t)
+{
+	for (u32 i = 0; i < c->n; i++) {
+		const union perf_event *a = sb_rec__event(t, c->offs[i]);
+		u64 ta = sb_rec__time(t, c->offs[i]);
+
+		if (!c->old_map[i])
+			continue;
+		for (u32 j = i + 1; j < c->n; j++) {
+			const union perf_event *b = sb_rec__event(t, c->offs[j]);
+
+			/* Later in time, not just read later (buffers of two CPUs). */
+			if (!c->old_map[j] || c->drop[j] || sb_rec__time(t, c->offs[j]) < ta)
+				continue;
+			/* MMAP and MMAP2 agree on where start and len are. */
+			if (b->mmap.start <= a->mmap.start &&
+			    b->mmap.start + b->mmap.len >= a->mmap.start + a->mmap.len) {
+				c->drop[i] = true;
+				break;
+			}
+		}
+	}
+}
+
+/* The records that stay moved up over those that go. */
+static void sb_compact__squeeze(struct sb_compact *c, struct sideband *sb, struct sb_task *t)
+{
+	u32 out = 0;
+
+	for (u32 i = 0; i < c->n; i++) {
+		u32 size = (i + 1 < c->n ? c->offs[i + 1] : t->len) - c->offs[i];
+
+		if (c->drop[i]) {
+			sb->stats.trimmed++;
+			continue;
+		}
+		if (out != c->offs[i])
+			memmove(t->recs + out, t->recs + c->offs[i], size);
+		out += size;
+	}
+	t->len = out;
+}
+
+/* Gives back what a much shorter history no longer needs. */
+static void sb_task__shrink(struct sideband *sb, struct sb_task *t)
+{
+	u32 cap = 256;
+	u8 *recs;
+
+	if (t->cap <= 256 || t->len >= t->cap / 4)
+		return;
+	while (cap < 2 * t->len)
+		cap *= 2;
+	recs = realloc(t->recs, cap);
+	if (recs) {
+		sb__charge(sb, -(s64)(t->cap - cap));
+		t->recs = recs;
+		t->cap = cap;
+	}
+}
+
 /*
  * What a live task's records say about the time before @need, which no
  * dump will hold, can be said shorter: only its last COMM from then counts
@@ -273,100 +432,17 @@ static u32 sb_rec__size(const struct sb_task *t, u32 off)
  */
 static void sb_task__compact(struct sideband *sb, struct sb_task *t, u64 need)
 {
-	u32 n = 0, nmaps = 0, last_comm = ~0u, out = 0;
-	u64 exec_time = 0, comm_time = 0;
-	u32 *offs;
-	bool *old_map;		/* a map from before @need, not dropped (yet) */
-	bool *drop;
+	struct sb_compact c;
 
-	for (u32 off = 0; off < t->len; n++)
-		off += sb_rec__size(t, off);
-	offs = malloc(n * sizeof(*offs));
-	drop = calloc(n, sizeof(*drop));
-	old_map = calloc(n, sizeof(*old_map));
-	if (!offs || !drop || !old_map)
-		goto out;
-	n = 0;
-	for (u32 off = 0; off < t->len; off += sb_rec__size(t, off), n++) {
-		const union perf_event *e = sb_rec__event(t, off);
-		u64 time = sb_rec__time(t, off);
-
-		offs[n] = off;
-		/* By time: two CPUs' buffers may be read out of order. */
-		if (time < need && e->header.type == PERF_RECORD_COMM) {
-			if (last_comm == ~0u || time >= comm_time) {
-				last_comm = n;
-				comm_time = time;
-			}
-			if ((e->header.misc & PERF_RECORD_MISC_COMM_EXEC) && time > exec_time)
-				exec_time = time;
-		}
+	if (!sb_compact__init(&c, t)) {
+		/* The coverage pass is quadratic: past so many old maps it is skipped. */
+		if (sb_compact__mark_old(&c, t, need) <= SB_COMPACT_MAX_MAPS)
+			sb_compact__drop_covered(&c, t);
+		sb_compact__squeeze(&c, sb, t);
+		sb_task__shrink(sb, t);
 	}
-	for (u32 i = 0; i < n; i++) {
-		u32 type = sb_rec__event(t, offs[i])->header.type;
-		u64 time = sb_rec__time(t, offs[i]);
-
-		if (time >= need)
-			continue;
-		if (type == PERF_RECORD_COMM) {
-			drop[i] = i != last_comm;
-		} else if (sb__is_map(type)) {
-			drop[i] = time < exec_time;
-			old_map[i] = !drop[i];
-			nmaps += old_map[i];
-		}
-	}
-	for (u32 i = 0; i < n && nmaps <= SB_COMPACT_MAX_MAPS; i++) {
-		const union perf_event *a = sb_rec__event(t, offs[i]);
-		u64 ta = sb_rec__time(t, offs[i]);
-
-		if (!old_map[i])
-			continue;
-		for (u32 j = i + 1; j < n; j++) {
-			const union perf_event *b = sb_rec__event(t, offs[j]);
-
-			/* Later in time, not just read later (buffers of two CPUs). */
-			if (!old_map[j] || drop[j] || sb_rec__time(t, offs[j]) < ta)
-				continue;
-			/* MMAP and MMAP2 agree on where start and len are. */
-			if (b->mmap.start <= a->mmap.start &&
-			    b->mmap.start + b->mmap.len >= a->mmap.start + a->mmap.len) {
-				drop[i] = true;
-				break;
-			}
-		}
-	}
-	for (u32 i = 0; i < n; i++) {
-		u32 size = (i + 1 < n ? offs[i + 1] : t->len) - offs[i];
-
-		if (drop[i]) {
-			sb->stats.trimmed++;
-			continue;
-		}
-		if (out != offs[i])
-			memmove(t->recs + out, t->recs + offs[i], size);
-		out += size;
-	}
-	t->len = out;
-	/* Give back what a much shorter history no longer needs. */
-	if (t->cap > 256 && t->len < t->cap / 4) {
-		u32 cap = 256;
-		u8 *recs;
-
-		while (cap < 2 * t->len)
-			cap *= 2;
-		recs = realloc(t->recs, cap);
-		if (recs) {
-			sb__charge(sb, -(s64)(t->cap - cap));
-			t->recs = recs;
-			t->cap = cap;
-		}
-	}
-out:
 	t->compact_len = t->len;
-	free(offs);
-	free(drop);
-	free(old_map);
+	sb_compact__exit(&c);
 }
 
 static int sb_task__append(struct sideband *sb, struct sb_task *t,
@@ -421,7 +497,7 @@ static int sb__task_of(struct sideband *sb, u32 pid, u32 tid, u64 time, struct s
 		sb->stats.dropped++;
 		return 0;
 	}
-	*t = sb__new_task(sb, pid, tid, 0);
+	*t = sb__new_task(sb, pid, tid, 0, false);
 	if (!*t)
 		return -ENOMEM;
 	(*t)->stub = time != 0;
@@ -479,7 +555,7 @@ static int sb__fork(struct sideband *sb, const union perf_event *event, u64 time
 			sb->stats.dropped++;
 			return 0;
 		}
-		t = sb__new_task(sb, f->pid, f->tid, time);
+		t = sb__new_task(sb, f->pid, f->tid, time, t != NULL);
 		if (!t)
 			return -ENOMEM;
 	}
@@ -697,8 +773,9 @@ static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__
 int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler_t process,
 		   void *arg, u64 *nr_tasks)
 {
-	size_t stack_cap = 64;
+	size_t stack_cap = 64, i;
 	struct sb_task **stack = malloc(stack_cap * sizeof(*stack));
+	struct sb_tid *slot;
 	int err = 0;
 
 	*nr_tasks = 0;
@@ -707,8 +784,8 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 	/* Generation 0 is what a new entry has: never the current one. */
 	if (++sb->gen == 0)
 		sb->gen = 1;
-	for (u32 i = 0; i < sb->nr_buckets && !err; i++) {
-		for (struct sb_task *t = sb->buckets[i]; t && !err; t = t->hnext) {
+	hashtab__for_each(&sb->tids, i, slot) {
+		for (struct sb_task *t = slot->newest; t && !err; t = t->older) {
 			if (t->start > last || (t->exited && t->exit < first))
 				continue;
 			err = sb__emit_task(sb, t, process, arg, nr_tasks, &stack, &stack_cap);
@@ -734,8 +811,10 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 
 bool sideband__emitted(const struct sideband *sb, u32 pid)
 {
-	for (struct sb_task *t = sb->buckets[sb__hash(sb, pid)]; t; t = t->hnext)
-		if (t->tid == pid && t->gen == sb->gen)
+	const struct sb_tid *slot = sb__find_tid(sb, pid);
+
+	for (const struct sb_task *t = slot ? slot->newest : NULL; t; t = t->older)
+		if (t->gen == sb->gen)
 			return true;
 	return false;
 }

@@ -18,6 +18,8 @@
 #include "symbol.h"
 #include "build-id.h"
 #include "demangle.h"
+#include "hash.h"
+#include "hashtab.h"
 
 /* A function inlined into @base: one object per base symbol and name. */
 struct inline_sym {
@@ -25,21 +27,24 @@ struct inline_sym {
 	const struct symbol *base;
 };
 
+/* What an inline_sym is found by. */
+struct inline_sym_key {
+	const struct symbol *base;
+	const char *name;
+};
+
 /* The frames found at one address: @nr symbols from @first in the cache's list. */
 struct inline_addr {
 	u64 addr;
 	u32 first, nr;
-	bool used;
 };
 
 /* What one DSO's inlined functions cost to find once, kept with the DSO. */
 struct dso_inline_cache {
 	char **names;			/* demangled names */
 	size_t nr, cap;
-	struct inline_sym **syms;	/* open addressing by base and name */
-	size_t nr_syms, cap_syms;
-	struct inline_addr *addrs;	/* open addressing by address */
-	size_t nr_addrs, cap_addrs;
+	struct hashtab syms;		/* of struct inline_sym *, by base and name */
+	struct hashtab addrs;		/* of struct inline_addr, by address */
 	struct symbol **list;		/* the frames of every address, one run each */
 	size_t nr_list, cap_list;
 };
@@ -104,14 +109,16 @@ void dso__srcline_exit(struct dso *dso)
 		close(dso->dwarf_fd);
 	if (dso->inlines) {
 		struct dso_inline_cache *c = dso->inlines;
+		struct inline_sym **is;
+		size_t i;
 
-		for (size_t i = 0; i < c->nr; i++)
+		for (i = 0; i < c->nr; i++)
 			free(c->names[i]);
-		for (size_t i = 0; i < c->cap_syms; i++)
-			free(c->syms[i]);
+		hashtab__for_each(&c->syms, i, is)
+			free(*is);
+		hashtab__exit(&c->syms);
+		hashtab__exit(&c->addrs);
 		free(c->names);
-		free(c->syms);
-		free(c->addrs);
 		free(c->list);
 		free(c);
 	}
@@ -119,11 +126,61 @@ void dso__srcline_exit(struct dso *dso)
 	dso->inlines = NULL;
 }
 
+static u64 inline_sym__hash(const struct symbol *base, const char *name)
+{
+	return str__hash(name) ^ u64__hash((uintptr_t)base);
+}
+
+static u64 inline_sym__entry_hash(const void *entry, void *ctx)
+{
+	const struct inline_sym *is = *(struct inline_sym * const *)entry;
+
+	(void)ctx;
+	return inline_sym__hash(is->base, is->sym.name);
+}
+
+static bool inline_sym__equal(const void *entry, const void *key, void *ctx)
+{
+	const struct inline_sym *is = *(struct inline_sym * const *)entry;
+	const struct inline_sym_key *k = key;
+
+	(void)ctx;
+	return is->base == k->base && !strcmp(is->sym.name, k->name);
+}
+
+/* The product's high half: its low bits are only the address's low bits again. */
+static u64 inline_addr__hash(u64 addr)
+{
+	return u64__hash(addr) >> 32;
+}
+
+static u64 inline_addr__entry_hash(const void *entry, void *ctx)
+{
+	(void)ctx;
+	return inline_addr__hash(((const struct inline_addr *)entry)->addr);
+}
+
+static bool inline_addr__equal(const void *entry, const void *addr, void *ctx)
+{
+	(void)ctx;
+	return ((const struct inline_addr *)entry)->addr == *(const u64 *)addr;
+}
+
 static struct dso_inline_cache *dso__inline_cache(struct dso *dso)
 {
-	if (!dso->inlines)
-		dso->inlines = calloc(1, sizeof(*dso->inlines));
-	return dso->inlines;
+	struct dso_inline_cache *c = dso->inlines;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	hashtab__init(&c->syms, sizeof(struct inline_sym *), 64, inline_sym__entry_hash,
+		      inline_sym__equal, NULL);
+	hashtab__init(&c->addrs, sizeof(struct inline_addr), 256, inline_addr__entry_hash,
+		      inline_addr__equal, NULL);
+	dso->inlines = c;
+	return c;
 }
 
 /* Keeps @name (malloc()ed) for the DSO's lifetime; NULL when out of memory. */
@@ -213,45 +270,6 @@ int dso__inline_names(struct dso *dso, u64 addr, const char **names, int max)
 	return n;
 }
 
-static u64 hash__mix(u64 x)
-{
-	return (x * 0x9e3779b97f4a7c15ULL) >> 17;
-}
-
-static u64 inline_sym__hash(const struct symbol *base, const char *name)
-{
-	u64 h = hash__mix((uintptr_t)base);
-
-	while (*name)
-		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
-	return h;
-}
-
-/* Doubles @c's table of inlined symbols; false when out of memory. */
-static bool inline_syms__grow(struct dso_inline_cache *c)
-{
-	size_t cap = c->cap_syms ? c->cap_syms * 2 : 64;
-	struct inline_sym **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < c->cap_syms; i++) {
-		struct inline_sym *is = c->syms[i];
-		size_t j;
-
-		if (!is)
-			continue;
-		for (j = inline_sym__hash(is->base, is->sym.name) & (cap - 1); t[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		t[j] = is;
-	}
-	free(c->syms);
-	c->syms = t;
-	c->cap_syms = cap;
-	return true;
-}
-
 /*
  * The symbol for function @name inlined into @base: the same object for the
  * same pair, so that report keys and call-graph nodes match by pointer.
@@ -260,15 +278,15 @@ static struct symbol *dso__inline_sym(struct dso *dso, const struct symbol *base
 				      const char *name)
 {
 	struct dso_inline_cache *c = dso__inline_cache(dso);
-	struct inline_sym *is;
-	size_t i;
+	struct inline_sym_key key = { base, name };
+	u64 hash = inline_sym__hash(base, name);
+	struct inline_sym **found, *is;
 
-	if (!c || ((c->nr_syms + 1) * 2 > c->cap_syms && !inline_syms__grow(c)))
+	if (!c)
 		return NULL;
-	for (i = inline_sym__hash(base, name) & (c->cap_syms - 1); (is = c->syms[i]);
-	     i = (i + 1) & (c->cap_syms - 1))
-		if (is->base == base && !strcmp(is->sym.name, name))
-			return &is->sym;
+	found = hashtab__find(&c->syms, &key, hash);
+	if (found)
+		return &(*found)->sym;
 	is = malloc(sizeof(*is));
 	if (!is)
 		return NULL;
@@ -277,32 +295,11 @@ static struct symbol *dso__inline_sym(struct dso *dso, const struct symbol *base
 	is->sym.module = symbol__inlined_module;
 	is->sym.object = false;
 	is->base = base;
-	c->syms[i] = is;
-	c->nr_syms++;
-	return &is->sym;
-}
-
-/* Doubles @c's table of addresses; false when out of memory. */
-static bool inline_addrs__grow(struct dso_inline_cache *c)
-{
-	size_t cap = c->cap_addrs ? c->cap_addrs * 2 : 256;
-	struct inline_addr *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < c->cap_addrs; i++) {
-		size_t j;
-
-		if (!c->addrs[i].used)
-			continue;
-		for (j = hash__mix(c->addrs[i].addr) & (cap - 1); t[j].used; j = (j + 1) & (cap - 1))
-			;
-		t[j] = c->addrs[i];
+	if (!hashtab__add(&c->syms, &is, hash)) {
+		free(is);
+		return NULL;
 	}
-	free(c->addrs);
-	c->addrs = t;
-	c->cap_addrs = cap;
-	return true;
+	return &is->sym;
 }
 
 /* The frames of @addr, found once per address: @syms and their count, or -ENOMEM. */
@@ -310,19 +307,17 @@ static int dso__inline_syms(struct dso *dso, const struct symbol *base, u64 addr
 			    struct symbol ***syms)
 {
 	struct dso_inline_cache *c = dso__inline_cache(dso);
+	u64 hash = inline_addr__hash(addr);
 	const char *names[32];
-	struct inline_addr *a;
-	size_t i;
+	struct inline_addr *a, new;
 	int n;
 
-	if (!c || ((c->nr_addrs + 1) * 2 > c->cap_addrs && !inline_addrs__grow(c)))
+	if (!c)
 		return -ENOMEM;
-	for (i = hash__mix(addr) & (c->cap_addrs - 1); c->addrs[i].used;
-	     i = (i + 1) & (c->cap_addrs - 1)) {
-		if (c->addrs[i].addr == addr) {
-			*syms = c->list + c->addrs[i].first;
-			return (int)c->addrs[i].nr;
-		}
+	a = hashtab__find(&c->addrs, &addr, hash);
+	if (a) {
+		*syms = c->list + a->first;
+		return (int)a->nr;
 	}
 	n = dso__inline_names(dso, addr, names, ARRAY_SIZE(names));
 	/* An address whose only function is its symbol prints as it is. */
@@ -340,10 +335,7 @@ static int dso__inline_syms(struct dso *dso, const struct symbol *base, u64 addr
 		c->list = l;
 		c->cap_list = cap;
 	}
-	a = &c->addrs[i];
-	a->addr = addr;
-	a->first = (u32)c->nr_list;
-	a->nr = 0;
+	new = (struct inline_addr){ .addr = addr, .first = (u32)c->nr_list };
 	for (int k = 0; k < n; k++) {
 		/* The function everything was inlined into is the symbol itself, by name. */
 		struct symbol *s = strcmp(names[k], base->name) ?
@@ -352,12 +344,12 @@ static int dso__inline_syms(struct dso *dso, const struct symbol *base, u64 addr
 		if (!s)
 			return -ENOMEM;
 		c->list[c->nr_list++] = s;
-		a->nr++;
+		new.nr++;
 	}
-	a->used = true;
-	c->nr_addrs++;
-	*syms = c->list + a->first;
-	return (int)a->nr;
+	if (!hashtab__add(&c->addrs, &new, hash))
+		return -ENOMEM;
+	*syms = c->list + new.first;
+	return (int)new.nr;
 }
 
 int srcline__inline_frames(const struct addr_location *al, struct symbol **out, int max)

@@ -38,26 +38,25 @@ static void task__print(FILE *fp, struct thread **v, struct thread **parent, siz
 
 int machine__fprintf_tasks(struct machine *m, FILE *fp)
 {
-	struct thread **v, **parent;
-	size_t n = 0;
+	struct thread **v, **parent, **t;
+	size_t n = 0, i;
 
 	if (!machine__findnew_thread(m, 0, 0))
 		return -ENOMEM;
-	v = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*v));
-	parent = calloc(m->nr_threads ? m->nr_threads : 1, sizeof(*parent));
+	v = calloc(m->threads.nr, sizeof(*v));
+	parent = calloc(m->threads.nr, sizeof(*parent));
 	if (!v || !parent) {
 		free(v);
 		free(parent);
 		return -ENOMEM;
 	}
-	for (size_t b = 0; b < m->nr_thread_buckets; b++)
-		for (struct thread *t = m->threads[b]; t && n < m->nr_threads; t = t->next)
-			v[n++] = t;
+	hashtab__for_each(&m->threads, i, t)
+		v[n++] = *t;
 	qsort(v, n, sizeof(*v), task__cmp);
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		parent[i] = task__parent(v, n, v[i]);
 	fprintf(fp, "#      pid      tid     ppid  comm\n");
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		if (!parent[i])
 			task__print(fp, v, parent, n, i, 0);
 	free(v);

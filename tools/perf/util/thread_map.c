@@ -33,27 +33,6 @@ void thread_map__put(struct thread_map *map)
 	refarray__put((struct refarray *)map);
 }
 
-/* A growable list of tids while a map is being built. */
-struct tid_list {
-	pid_t *tids;
-	int nr, alloc;
-};
-
-static int tid_list__add(struct tid_list *l, pid_t tid)
-{
-	if (l->nr == l->alloc) {
-		int n = l->alloc ? l->alloc * 2 : 16;
-		pid_t *tmp = realloc(l->tids, (size_t)n * sizeof(pid_t));
-
-		if (!tmp)
-			return -ENOMEM;
-		l->tids = tmp;
-		l->alloc = n;
-	}
-	l->tids[l->nr++] = tid;
-	return 0;
-}
-
 /* Only all-digit names: /proc/PID/task holds nothing else, but be strict. */
 static int parse_tid(const char *s, const char **endp, pid_t *tid)
 {
@@ -71,7 +50,7 @@ static int parse_tid(const char *s, const char **endp, pid_t *tid)
 	return 0;
 }
 
-static int tid_list__add_process(struct tid_list *l, pid_t pid)
+static int tid_list__add_process(struct refarray_build *l, pid_t pid)
 {
 	char path[64];
 	struct dirent *d;
@@ -88,7 +67,7 @@ static int tid_list__add_process(struct tid_list *l, pid_t pid)
 
 		if (parse_tid(d->d_name, &end, &tid) || *end)
 			continue;
-		err = tid_list__add(l, tid);
+		err = refarray_build__add(l, tid);
 		if (err)
 			break;
 		found++;
@@ -104,33 +83,28 @@ static int tid_list__add_process(struct tid_list *l, pid_t pid)
  * /proc/TID exists for every thread id even though only thread group
  * leaders are listed in /proc itself, so it tells a live thread apart.
  */
-static int tid_list__add_thread(struct tid_list *l, pid_t tid)
+static int tid_list__add_thread(struct refarray_build *l, pid_t tid)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
 	if (access(path, F_OK))
 		return errno == ENOENT ? -ESRCH : -errno;
-	return tid_list__add(l, tid);
-}
-
-/* Sorted and without duplicates, so "-p 1 -t 1" monitors thread 1 once. */
-static struct thread_map *tid_list__to_map(struct tid_list *l)
-{
-	return thread_map__from(refarray__new_sorted(l->tids, l->nr));
+	return refarray_build__add(l, tid);
 }
 
 /* Returns NULL with errno set from @err, or the map. */
-static struct thread_map *tid_list__finish(struct tid_list *l, int err)
+static struct thread_map *tid_list__finish(struct refarray_build *l, int err)
 {
 	struct thread_map *map = NULL;
 
+	/* Sorted and without duplicates, so "-p 1 -t 1" monitors thread 1 once. */
 	if (!err) {
-		map = tid_list__to_map(l);
+		map = thread_map__from(refarray_build__finish(l));
 		if (!map)
 			err = -ENOMEM;
 	}
-	free(l->tids);
+	free(l->v);
 	if (err)
 		errno = -err;
 	return map;
@@ -138,14 +112,14 @@ static struct thread_map *tid_list__finish(struct tid_list *l, int err)
 
 struct thread_map *thread_map__new_by_tid(pid_t tid)
 {
-	struct tid_list l = { NULL, 0, 0 };
+	struct refarray_build l = { NULL, 0, 0 };
 
 	return tid_list__finish(&l, tid < 0 ? -ESRCH : tid_list__add_thread(&l, tid));
 }
 
 /* "N[,N...]": each item added by @add; blanks and empty items are EINVAL. */
-static int tid_list__add_str(struct tid_list *l, const char *str,
-			     int (*add)(struct tid_list *l, pid_t id))
+static int tid_list__add_str(struct refarray_build *l, const char *str,
+			     int (*add)(struct refarray_build *l, pid_t id))
 {
 	const char *p = str;
 
@@ -175,7 +149,7 @@ static int tid_list__add_str(struct tid_list *l, const char *str,
  */
 struct thread_map *thread_map__new_str(const char *pid, const char *tid)
 {
-	struct tid_list l = { NULL, 0, 0 };
+	struct refarray_build l = { NULL, 0, 0 };
 	int err = 0;
 
 	if (!pid && !tid)
