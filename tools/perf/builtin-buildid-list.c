@@ -35,18 +35,17 @@ static int dso__seq_cmp(const void *a, const void *b)
 static int show_hit_dsos(struct perf_session *s)
 {
 	struct dso_table *t = &s->machine.dsos;
-	struct dso **v = calloc(t->nr ? t->nr : 1, sizeof(*v));
+	struct dso **v = calloc(t->by_name.nr ? t->by_name.nr : 1, sizeof(*v)), **d;
 	char hex[2 * BUILD_ID_SIZE + 1];
-	size_t n = 0;
+	size_t n = 0, i;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->nr_buckets; i++)
-		for (struct dso *d = t->buckets[i]; d; d = d->next)
-			if (d->hit)
-				v[n++] = d;
+	dso_table__for_each(t, i, d)
+		if ((*d)->hit)
+			v[n++] = *d;
 	qsort(v, n, sizeof(*v), dso__seq_cmp);
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		build_id__sprintf(v[i]->build_id, v[i]->build_id_len, hex);
 		printf("%-40s %s\n", hex, v[i]->name);
 	}

@@ -51,9 +51,22 @@ int symbol_conf__opt_symfs(const struct perf_option *opt, const char *arg, int u
 	return 0;
 }
 
+/* The table holds pointers to its DSOs, so a DSO stays put as the table grows. */
+static u64 dso__hash(const void *entry, void *ctx)
+{
+	(void)ctx;
+	return str__hash((*(struct dso * const *)entry)->name);
+}
+
+static bool dso__name_equal(const void *entry, const void *name, void *ctx)
+{
+	(void)ctx;
+	return !strcmp((*(struct dso * const *)entry)->name, name);
+}
+
 void dso_table__init(struct dso_table *t)
 {
-	memset(t, 0, sizeof(*t));
+	hashtab__init(&t->by_name, sizeof(struct dso *), 64, dso__hash, dso__name_equal, NULL);
 }
 
 static void dso__delete(struct dso *dso)
@@ -70,69 +83,32 @@ static void dso__delete(struct dso *dso)
 
 void dso_table__exit(struct dso_table *t)
 {
-	for (size_t i = 0; i < t->nr_buckets; i++) {
-		struct dso *d = t->buckets[i], *n;
+	struct dso **d;
+	size_t i;
 
-		for (; d; d = n) {
-			n = d->next;
-			dso__delete(d);
-		}
-	}
-	free(t->buckets);
-	memset(t, 0, sizeof(*t));
-}
-
-static int dso_table__grow(struct dso_table *t)
-{
-	size_t nr = t->nr_buckets ? t->nr_buckets * 2 : 64;
-	struct dso **b = calloc(nr, sizeof(*b));
-
-	if (!b)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr_buckets; i++) {
-		struct dso *d = t->buckets[i], *n;
-
-		for (; d; d = n) {
-			size_t h = str__hash(d->name) & (nr - 1);
-
-			n = d->next;
-			d->next = b[h];
-			b[h] = d;
-		}
-	}
-	free(t->buckets);
-	t->buckets = b;
-	t->nr_buckets = nr;
-	return 0;
+	dso_table__for_each(t, i, d)
+		dso__delete(*d);
+	hashtab__exit(&t->by_name);
 }
 
 struct dso *dso_table__findnew(struct dso_table *t, const char *name, bool kernel)
 {
-	struct dso *d;
-	size_t h;
+	u64 h = str__hash(name);
+	struct dso **found = hashtab__find(&t->by_name, name, h), *d;
 
-	if (t->nr_buckets) {
-		h = str__hash(name) & (t->nr_buckets - 1);
-		for (d = t->buckets[h]; d; d = d->next)
-			if (!strcmp(d->name, name))
-				return d;
-	}
-	if (t->nr >= t->nr_buckets && dso_table__grow(t))
-		return NULL;
+	if (found)
+		return *found;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	d->name = strdup(name);
-	if (!d->name) {
+	if (!d->name || !hashtab__add(&t->by_name, &d, h)) {
+		free(d->name);
 		free(d);
 		return NULL;
 	}
 	d->kernel = kernel;
-	d->seq = t->nr;
-	h = str__hash(name) & (t->nr_buckets - 1);
-	d->next = t->buckets[h];
-	t->buckets[h] = d;
-	t->nr++;
+	d->seq = t->by_name.nr - 1;
 	return d;
 }
 

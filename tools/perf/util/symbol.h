@@ -1,6 +1,7 @@
 #ifndef PERF_UTIL_SYMBOL_H
 #define PERF_UTIL_SYMBOL_H
 #include "types.h"
+#include "hashtab.h"
 
 /* One function of a DSO, at DSO-relative (ELF virtual) or kernel addresses. */
 struct symbol {
@@ -24,7 +25,6 @@ struct dso_lookup {
 };
 
 struct dso {
-	struct dso *next;		/* in the dso table's hash chain */
 	char *name;			/* the path from the MMAP record, or "[kernel.kallsyms]" */
 	bool kernel;
 	bool loaded;			/* symbols were looked for (found or not) */
@@ -49,11 +49,13 @@ struct dso {
 	struct dso_lookup *lookups;
 };
 
-/* All DSOs one session knows, by name. */
+/* All DSOs one session knows, by name (entries: struct dso *). */
 struct dso_table {
-	struct dso **buckets;
-	size_t nr_buckets, nr;
+	struct hashtab by_name;
 };
+
+/* @d: each struct dso ** of table @t, in slot order (sort by seq for creation order). */
+#define dso_table__for_each(t, i, d)	hashtab__for_each(&(t)->by_name, i, d)
 
 void dso_table__init(struct dso_table *t);
 void dso_table__exit(struct dso_table *t);
