@@ -862,7 +862,7 @@ static int record__mmap(struct record *rec)
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
 	if (!rec->fr)
 		return record_events__mmap_error(&rec->opts, -ENOMEM, true);
-	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages);
+	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages, !rec->opts.dump_pause);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, true);
 	record__seed_process_table(rec);
