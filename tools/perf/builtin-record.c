@@ -511,6 +511,9 @@ static void record__request_dump(struct record *rec, enum dump_request_kind kind
 		return;
 	}
 	trigger_hit(&rec->switch_trigger);
+	/* Swap mode: the window fills the spares, the past is kept as it is now. */
+	if (rec->fr && rec->opts.switch_output_delay_ms && flight_recorder__freeze(rec->fr))
+		pr_debug("some overwrite buffers go on through the window: their past may be lost\n");
 	rec->dump_at = now_ns() + rec->opts.switch_output_delay_ms * 1000000ULL;
 	memset(&rec->request, 0, sizeof(rec->request));
 	rec->request.kind = kind;

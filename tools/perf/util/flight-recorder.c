@@ -76,6 +76,7 @@ struct flight_recorder {
 	struct evlist *evlist;		/* aux: the backward buffers */
 	struct fr_buffer *bufs;		/* one per buffer of evlist */
 	bool swap;			/* swap mode: nr_pairs pairs of buffers */
+	bool frozen;			/* a freeze set the past aside for the next dump */
 	struct fr_pair *pairs;
 	int nr_pairs;
 	void *staging;			/* one buffer's copy, reused for each */
@@ -936,6 +937,7 @@ int flight_recorder__freeze(struct flight_recorder *fr)
 		return 0;
 	err = fr__swap_pairs(fr, fr__pair_freezable);
 	fr__go_home(fr);
+	fr->frozen = true;
 	return err;
 }
 
@@ -972,7 +974,8 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 			err = fr__take(fr, i, w, &d, &held_from, &held_to);
 	fr__go_home(fr);
 	d.span_ns = now_ns() - t0;
-	if (held_from)
+	/* After a freeze the window laps the spares, not what led to the request. */
+	if (held_from && !fr->frozen)
 		d.held_ns = max_t(u64, held_to - held_from, 1);
 	d.first = fr->file_first;
 	d.last = fr->file_last;
@@ -996,6 +999,7 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 			fr->bufs[i].dumped = map->prev;
 	}
 	fr__end_file(fr);
+	fr->frozen = false;
 	if (nice0 > FR_DUMP_NICE)
 		setpriority(PRIO_PROCESS, 0, nice0);
 	if (err) {

@@ -67,7 +67,8 @@ struct flight_recorder_dump {
 	 * How far back the buffers held everything, in record time: from the
 	 * latest of the oldest samples of the buffers that turned over since
 	 * the last dump to the newest sample.  0: none turned over, the dump
-	 * holds all they took since the last one.
+	 * holds all they took since the last one, or (swap mode) a freeze
+	 * set the buffers holding the request's past aside.
 	 */
 	u64 held_ns;
 };
