@@ -304,8 +304,8 @@ static void record__print_dump(struct record *rec, const char *name)
 		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
 		pr_debug("%s was asked for by %s\n", name, why);
 	} else if (!rec->out.samples || d->first > d->last) {
-		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
-			(unsigned long long)d->tasks);
+		fprintf(stderr, "[ perf record: Dump %s (%s): 0 samples, %llu tasks, %llu lost ]\n",
+			name, why, (unsigned long long)d->tasks, (unsigned long long)d->lost);
 	} else {
 		char wall[128] = "";
 
@@ -320,12 +320,14 @@ static void record__print_dump(struct record *rec, const char *name)
 			snprintf(wall, sizeof(wall), "; %s..%s", a, b);
 		}
 		fprintf(stderr, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
-			"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)rec->out.samples,
+			"(%.3f s%s), %llu tasks, %llu lost ]\n", name, why,
+			(unsigned long long)rec->out.samples,
 			(unsigned long long)(d->first / 1000000000ULL),
 			(unsigned long long)(d->first % 1000000000ULL / 1000),
 			(unsigned long long)(d->last / 1000000000ULL),
 			(unsigned long long)(d->last % 1000000000ULL / 1000),
-			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
+			(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks,
+			(unsigned long long)d->lost);
 	}
 }
 

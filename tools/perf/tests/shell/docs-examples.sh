@@ -144,7 +144,7 @@ pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwar
 # printed matches one of the command's "every" patterns; "exact", what it
 # printed is what the docs show.  A line the docs show a command print
 # must match one of its patterns.
-DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks \]$'
+DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks, [0-9]+ lost \]$'
 SCRIPT_LINE='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[a-z_]+:[a-z_]+: .*$'
 # The worked example's last three lines are whatever the machine did last:
 # often the recorder's own syscalls (as the README shows), but they may be
