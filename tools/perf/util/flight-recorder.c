@@ -202,7 +202,11 @@ static int fr__pair_open(struct flight_recorder *fr, int p, struct perf_event_at
 {
 	struct evlist *el = fr->evlist;
 	struct fr_pair *pair = &fr->pairs[p];
-	pid_t pid = el->per_cpu ? -1 : el->threads->map[p];
+	/*
+	 * On the task the events follow (the first, per CPU; -1 for a whole
+	 * CPU), which a user may watch where a whole CPU is not allowed.
+	 */
+	pid_t pid = el->threads->map[el->per_cpu ? 0 : p];
 	int err;
 
 	pair->cpu = el->per_cpu ? el->cpus->map[p] : -1;
@@ -247,6 +251,9 @@ static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_DUMMY,
 		.write_backward = 1,
+		/* It counts nothing; a user may not open it with the kernel in. */
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
 	};
 	struct evlist *el = fr->evlist;
 	struct evsel *evsel;
