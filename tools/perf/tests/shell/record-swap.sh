@@ -9,7 +9,11 @@ cd "$TMPD"
 # The numbered writer: write(-1, NULL, i) for i = 1, 2, ... (each refused,
 # each recorded by syscalls:sys_enter_write with its count), resting 1 ms
 # after every PACE numbers (0: never), write(-2, NULL, i) after number
-# TRIGGER, until SIGTERM or number LAST; the last number goes to stdout.
+# TRIGGER and a rest of 300 ms, until SIGTERM or number LAST; the last
+# number goes to stdout.  The rest: the recorder sees the trigger and
+# swaps within one grace period per event (10-30 ms here), while the
+# events still go to the buffers they leave; a writer at full speed laps
+# 1 MiB in about 40 ms.
 cat >numbers.c <<'CEOF'
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +29,7 @@ int main(int argc, char **argv)
 	for (i = 1; !stop && i <= last; i++) {
 		if (write(-1, NULL, i) >= 0)
 			return 1;
-		if (i == trigger && write(-2, NULL, i) >= 0)
+		if (i == trigger && (write(-2, NULL, i) >= 0 || usleep(300000)))
 			return 1;
 		if (pace && i % pace == 0)
 			usleep(1000);
