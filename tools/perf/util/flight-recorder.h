@@ -167,8 +167,9 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 const struct flight_recorder_stats *flight_recorder__stats(const struct flight_recorder *fr);
 const struct sideband_stats *flight_recorder__table_stats(const struct flight_recorder *fr);
 /*
- * At exit, on stderr: the events lost to pauses, and with -v the pauses and
- * the process table (@table_max: its cap, for the message).
+ * At exit, on stderr: the events the dumps lost (LOST records), and with -v
+ * the pauses or swaps and the process table (@table_max: its cap, for the
+ * message).
  */
 void flight_recorder__print_summary(const struct flight_recorder *fr, u64 table_max);
 
