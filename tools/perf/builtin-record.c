@@ -387,6 +387,9 @@ static void record__request_dump(struct record *rec, enum dump_request_kind kind
 		return;
 	}
 	trigger_hit(&rec->switch_trigger);
+	/* Swap mode: the window fills the spares, the past is kept as it is now. */
+	if (rec->fr && rec->opts.switch_output_delay_ms && flight_recorder__freeze(rec->fr))
+		pr_debug("some overwrite buffers go on through the window: their past may be lost\n");
 	rec->dump_at = now_ns() + rec->opts.switch_output_delay_ms * 1000000ULL;
 	memset(&rec->request, 0, sizeof(rec->request));
 	rec->request.kind = kind;
@@ -559,7 +562,7 @@ static int record__mmap(struct record *rec)
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
 	if (!rec->fr)
 		return record_events__mmap_error(&rec->opts, -ENOMEM, true);
-	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages);
+	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages, !rec->opts.dump_pause);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, true);
 	record__seed_process_table(rec);

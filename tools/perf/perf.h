@@ -31,6 +31,7 @@ struct record_opts {
 	bool per_thread;		/* --per-thread: cpu -1, one buffer per thread, no inherit */
 	bool overwrite;			/* --overwrite: every event backward */
 	bool tail_synthesize;		/* --tail-synthesize (implied by --overwrite) */
+	bool dump_pause;		/* --dump-mode=pause: pause, do not swap, the buffers */
 	bool quiet;
 	u64 freq;			/* -F */
 	u64 period;			/* -c */

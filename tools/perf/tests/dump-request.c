@@ -101,7 +101,8 @@ static const char *served(char *buf, size_t size, const struct flight_recorder_d
 
 static int test__dump_request_served(void)
 {
-	struct flight_recorder_dump d = { .first = 1500000000ULL, .last = 2250001000ULL, .tasks = 3 };
+	struct flight_recorder_dump d = { .first = 1500000000ULL, .last = 2250001000ULL, .tasks = 3,
+					  .lost = 7 };
 	struct clock_ref tod = { .wall_ns = 1700000000ULL * 1000000000ULL, .clock_ns = 0 };
 	char buf[512];
 	FILE *f;
@@ -113,14 +114,14 @@ static int test__dump_request_served(void)
 				     "[ perf record: Dump perf.data.1 ]\n"));
 	TEST_ASSERT_VAL(buf, !strcmp(served(buf, sizeof(buf), &d, 0, NULL),
 				     "[ perf record: Dump perf.data.1 (signal SIGUSR2): 0 samples, "
-				     "3 tasks ]\n"));
+				     "3 tasks, 7 lost ]\n"));
 	TEST_ASSERT_VAL(buf, !strcmp(served(buf, sizeof(buf), &d, 5, NULL),
 				     "[ perf record: Dump perf.data.1 (signal SIGUSR2): 5 samples, "
-				     "1.500000..2.250001 (0.750 s), 3 tasks ]\n"));
+				     "1.500000..2.250001 (0.750 s), 3 tasks, 7 lost ]\n"));
 	TEST_ASSERT_VAL(buf, !strcmp(served(buf, sizeof(buf), &d, 5, &tod),
 				     "[ perf record: Dump perf.data.1 (signal SIGUSR2): 5 samples, "
 				     "1.500000..2.250001 (0.750 s; 2023-11-14 22:13:21.500000.."
-				     "2023-11-14 22:13:22.250001), 3 tasks ]\n"));
+				     "2023-11-14 22:13:22.250001), 3 tasks, 7 lost ]\n"));
 
 	/* The delay warning: only when the buffers held less than the window. */
 	f = fmemopen(buf, sizeof(buf), "w");

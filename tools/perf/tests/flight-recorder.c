@@ -13,11 +13,12 @@
 #include "util/page-size.h"
 
 #define NR_FAKE 3
+#define NR_SWAP 4	/* two pairs */
 
 struct fake {
-	void *mem[NR_FAKE];
-	size_t size[NR_FAKE];
-	u64 head[NR_FAKE];	/* the kernel's head, published or not */
+	void *mem[NR_SWAP];
+	size_t size[NR_SWAP];
+	u64 head[NR_SWAP];	/* the kernel's head, published or not */
 	u64 seq;		/* the next record's number */
 };
 
@@ -28,6 +29,7 @@ struct sink {
 	struct flight_recorder_dump dump;
 	int finishes;
 	int fail_finish;	/* the finish callback's answer */
+	int fail_write;		/* > 0: the write callback fails at that call from now */
 };
 
 static struct perf_event_mmap_page *fake__page(struct fake *f, int i)
@@ -66,6 +68,21 @@ static void fake__write(struct fake *f, int i, u32 type, u16 size, bool publish)
 		__atomic_store_n(&fake__page(f, i)->data_head, f->head[i], __ATOMIC_RELEASE);
 }
 
+/* A LOST record below the head of buffer @i: id, then the count of events lost. */
+static void fake__lost(struct fake *f, int i, u64 nr)
+{
+	u64 mask = f->size[i] - 1, pos;
+	u64 lost[3] = { 0, 0, nr };
+	struct perf_event_header *h = (void *)lost;
+
+	h->type = PERF_RECORD_LOST;
+	h->size = sizeof(lost);
+	f->head[i] -= sizeof(lost);
+	pos = f->head[i];
+	for (unsigned int b = 0; b < sizeof(lost); b++)
+		fake__data(f, i)[(pos + b) & mask] = ((char *)lost)[b];
+}
+
 static void fake__publish(struct fake *f, int i)
 {
 	__atomic_store_n(&fake__page(f, i)->data_head, f->head[i], __ATOMIC_RELEASE);
@@ -75,6 +92,10 @@ static int sink__write(void *arg, const void *buf, size_t size)
 {
 	struct sink *s = arg;
 
+	if (s->fail_write > 0 && --s->fail_write == 0) {
+		s->fail_write = 1;
+		return -EIO;
+	}
 	if (s->len + size > s->cap) {
 		size_t cap = (s->len + size) * 2;
 		char *b = realloc(s->buf, cap);
@@ -174,7 +195,7 @@ static int test__flight_recorder_fake(void)
 	}
 	fr = flight_recorder__new(parent, 0);
 	TEST_ASSERT_VAL("engine", fr);
-	TEST_ASSERT_EQUAL("fake buffers", flight_recorder__mmap_fake(fr, f.mem, f.size, NR_FAKE), 0);
+	TEST_ASSERT_EQUAL("fake buffers", flight_recorder__mmap_fake(fr, f.mem, f.size, NR_FAKE, false), 0);
 	TEST_ASSERT_EQUAL("three buffers", flight_recorder__nr_buffers(fr), NR_FAKE);
 	st = flight_recorder__stats(fr);
 
@@ -226,26 +247,14 @@ static int test__flight_recorder_fake(void)
 
 	/* The LOST record of a pause comes just below the first event after it. */
 	fake__write(&f, 1, PERF_RECORD_SAMPLE, 32, true);
-	{
-		/* A LOST record: id, then the count of lost events (7). */
-		u64 mask = f.size[1] - 1, pos;
-		u64 lost[3] = { 0, 0, 7 };
-		struct perf_event_header *h = (void *)lost;
-
-		h->type = PERF_RECORD_LOST;
-		h->size = sizeof(lost);
-		f.head[1] -= sizeof(lost);
-		pos = f.head[1];
-		for (unsigned int b = 0; b < sizeof(lost); b++)
-			fake__data(&f, 1)[(pos + b) & mask] = ((char *)lost)[b];
-	}
+	fake__lost(&f, 1, 7);
 	seq0 = f.seq;
 	fake__write(&f, 1, PERF_RECORD_SAMPLE, 32, true);
 	sink__reset(&s);
 	TEST_ASSERT_EQUAL("lost dump", flight_recorder__dump(fr, &w), 0);
 	TEST_ASSERT_EQUAL("lost: taken out, the samples around it kept", sink__check(&s, seq0), 2);
 	TEST_ASSERT_EQUAL("lost: counted in the dump", s.dump.lost, 7);
-	TEST_ASSERT_EQUAL("lost: counted in the stats", st->lost_paused, 7);
+	TEST_ASSERT_EQUAL("lost: counted in the stats", st->lost, 7);
 
 	/* Many buffers at once, of three sizes: each buffer's records, in order. */
 	for (int i = 0; i < NR_FAKE; i++)
@@ -282,3 +291,175 @@ static int test__flight_recorder_fake(void)
 	return ret;
 }
 DEFINE_SUITE(flight_recorder_fake, "Flight recorder: dumps of fake buffers (empty, lap, in progress, LOST, failure)");
+
+/*
+ * Counts the sink's records, which must all be numbered in [@lo, @hi),
+ * none twice (round marks aside); -1 otherwise.  sink__holds() wants every
+ * number there, sink__has() the one number @seq.
+ */
+static int sink__count(struct sink *s, u64 lo, u64 hi, u64 seq, bool *has)
+{
+	unsigned char seen[1024] = { 0 };
+	size_t off = 0;
+	int n = 0;
+
+	if (hi - lo > sizeof(seen))
+		return -1;
+	while (off < s->len) {
+		const struct perf_event_header *h = (const void *)(s->buf + off);
+		const u64 *w = (const u64 *)h;
+
+		if (h->size < sizeof(*h) || off + h->size > s->len)
+			return -1;
+		off += h->size;
+		if (h->type == PERF_RECORD_FINISHED_ROUND)
+			continue;
+		if (h->type != PERF_RECORD_SAMPLE || h->size < 16 || w[1] < lo || w[1] >= hi ||
+		    seen[w[1] - lo]++)
+			return -1;
+		*has |= w[1] == seq;
+		n++;
+	}
+	return n;
+}
+
+static int sink__holds(struct sink *s, u64 lo, u64 hi)
+{
+	bool has = false;
+
+	return sink__count(s, lo, hi, lo, &has) == (int)(hi - lo) ? (int)(hi - lo) : -1;
+}
+
+static bool sink__has(struct sink *s, u64 lo, u64 hi, u64 seq)
+{
+	bool has = false;
+
+	return sink__count(s, lo, hi, seq, &has) > 0 && has;
+}
+
+/* Writes @n samples into the buffer pair @p's events write into now. */
+static void fake__write_pair(struct fake *f, struct flight_recorder *fr, int p, int n)
+{
+	for (int k = 0; k < n; k++)
+		fake__write(f, flight_recorder__active(fr, p), PERF_RECORD_SAMPLE, 24 + 8 * (k % 4),
+			    true);
+}
+
+static int test__flight_recorder_swap(void)
+{
+	long page = page_size();
+	struct fake f = { .size = { 4096, 4096, 8192, 8192 } };
+	struct sink s = { .buf = NULL };
+	struct flight_recorder_writer w = writer_of(&s);
+	const struct flight_recorder_stats *st;
+	struct evlist *parent = evlist__new();
+	struct flight_recorder *fr;
+	int ret = TEST_FAIL, a, n;
+	bool has = false;
+	u64 seq0;
+
+	TEST_ASSERT_VAL("parent", parent);
+	for (int i = 0; i < NR_SWAP; i++) {
+		f.mem[i] = calloc(1, page + f.size[i]);
+		TEST_ASSERT_VAL("memory", f.mem[i]);
+	}
+	fr = flight_recorder__new(parent, 0);
+	TEST_ASSERT_VAL("engine", fr);
+	TEST_ASSERT_EQUAL("odd buffers refused", flight_recorder__mmap_fake(fr, f.mem, f.size, 3, true),
+			  -EINVAL);
+	flight_recorder__delete(fr);
+	fr = flight_recorder__new(parent, 0);
+	TEST_ASSERT_VAL("engine", fr);
+	TEST_ASSERT_EQUAL("fake pairs", flight_recorder__mmap_fake(fr, f.mem, f.size, NR_SWAP, true), 0);
+	st = flight_recorder__stats(fr);
+	TEST_ASSERT_EQUAL("pair 0 starts on buffer 0", flight_recorder__active(fr, 0), 0);
+	TEST_ASSERT_EQUAL("pair 1 starts on buffer 2", flight_recorder__active(fr, 1), 2);
+
+	/* A dump swaps each pair and writes the buffer left. */
+	seq0 = f.seq;
+	fake__write_pair(&f, fr, 0, 3);
+	fake__write_pair(&f, fr, 1, 2);
+	TEST_ASSERT_EQUAL("first dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("first: all five", sink__holds(&s, seq0, f.seq), 5);
+	TEST_ASSERT_EQUAL("pair 0 swapped", flight_recorder__active(fr, 0), 1);
+	TEST_ASSERT_EQUAL("pair 1 swapped", flight_recorder__active(fr, 1), 3);
+
+	/* The spares take over; the next dump swaps back to buffers that still hold the first. */
+	seq0 = f.seq;
+	fake__write_pair(&f, fr, 0, 4);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("second dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("second: only the new four", sink__holds(&s, seq0, f.seq), 4);
+	TEST_ASSERT_EQUAL("pair 0 back on buffer 0", flight_recorder__active(fr, 0), 0);
+	seq0 = f.seq;
+	fake__write_pair(&f, fr, 0, 2);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("third dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("third: a reused buffer's old records not again", sink__holds(&s, seq0, f.seq),
+			  2);
+
+	/* A dump whose second write fails: it swapped pair 0 and wrote part of it. */
+	seq0 = f.seq;
+	fake__write_pair(&f, fr, 0, 3);
+	fake__write(&f, flight_recorder__active(fr, 0), PERF_RECORD_SAMPLE, 24, true);
+	fake__lost(&f, flight_recorder__active(fr, 0), 5);
+	fake__write_pair(&f, fr, 0, 1);
+	fake__write_pair(&f, fr, 1, 3);
+	s.fail_write = 2;
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("failing dump", flight_recorder__dump(fr, &w), -EIO);
+	TEST_ASSERT_EQUAL("failed: counted", st->failed, 1);
+	/* The events went on into the other buffers meanwhile. */
+	fake__write_pair(&f, fr, 0, 2);
+	fake__write_pair(&f, fr, 1, 2);
+	s.fail_write = 0;
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("dump after the failure", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("after it: each record once, none lost", sink__holds(&s, seq0, f.seq), 12);
+	TEST_ASSERT_EQUAL("after it: the LOST record counted", s.dump.lost, 5);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("a quiet dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("quiet: nothing again", s.len, 0);
+
+	/* A finish that fails, twice: the records wait in both buffers of each pair. */
+	seq0 = f.seq;
+	for (int k = 0; k < 3; k++) {
+		fake__write_pair(&f, fr, 0, 2);
+		fake__write_pair(&f, fr, 1, 1);
+		s.fail_finish = k < 2 ? -ENOSPC : 0;
+		sink__reset(&s);
+		TEST_ASSERT_EQUAL("finish", flight_recorder__dump(fr, &w), s.fail_finish);
+	}
+	TEST_ASSERT_EQUAL("after two failed finishes: all nine once", sink__holds(&s, seq0, f.seq), 9);
+
+	/* A trigger's freeze: the past stays in the buffers left, the window goes to the spares. */
+	seq0 = f.seq;
+	fake__write_pair(&f, fr, 0, 3);
+	a = flight_recorder__active(fr, 0);
+	TEST_ASSERT_EQUAL("freeze", flight_recorder__freeze(fr), 0);
+	TEST_ASSERT_EQUAL("frozen: pair 0 on its spare", flight_recorder__active(fr, 0), a ^ 1);
+	/* A window of six laps of the spare: it laps the spare, not the past. */
+	fake__write(&f, a ^ 1, PERF_RECORD_SAMPLE, 32, true);
+	for (int k = 0; k < 6 * 4096 / 32; k++)
+		fake__write(&f, a ^ 1, PERF_RECORD_SAMPLE, 32, true);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("window's dump", flight_recorder__dump(fr, &w), 0);
+	n = sink__count(&s, seq0, f.seq, 0, &has);
+	TEST_ASSERT_VAL("window: records of the past and a lap of the window", n >= 3 + 4096 / 32 - 1);
+	for (u64 q = seq0; q < seq0 + 3; q++)
+		TEST_ASSERT_VAL("window: every record of the past", sink__has(&s, seq0, f.seq, q));
+	TEST_ASSERT_VAL("window: its newest record", sink__has(&s, seq0, f.seq, f.seq - 1));
+	TEST_ASSERT_VAL("window: its first record lapped", !sink__has(&s, seq0, f.seq, seq0 + 3));
+	TEST_ASSERT_EQUAL("the frozen pair back on its buffer", flight_recorder__active(fr, 0), a);
+
+	TEST_ASSERT_EQUAL("no pause in swap mode", st->pauses, 0);
+	TEST_ASSERT_VAL("swaps counted", st->swaps >= 16);
+	ret = TEST_OK;
+	flight_recorder__delete(fr);
+	evlist__delete(parent);
+	for (int i = 0; i < NR_SWAP; i++)
+		free(f.mem[i]);
+	free(s.buf);
+	return ret;
+}
+DEFINE_SUITE(flight_recorder_swap, "Flight recorder: swapped fake buffer pairs (reuse, a failed write and finish, a trigger's freeze)");

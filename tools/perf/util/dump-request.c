@@ -110,19 +110,20 @@ void dump_request__print_served(FILE *f, const struct dump_request *r, const cha
 		return;
 	}
 	if (!samples || d->first > d->last) {
-		fprintf(f, "[ perf record: Dump %s (%s): 0 samples, %llu tasks ]\n", name, why,
-			(unsigned long long)d->tasks);
+		fprintf(f, "[ perf record: Dump %s (%s): 0 samples, %llu tasks, %llu lost ]\n",
+			name, why, (unsigned long long)d->tasks, (unsigned long long)d->lost);
 		return;
 	}
 	if (tod)
 		dump_request__format_tod(tod, d->first, d->last, wall, sizeof(wall));
 	fprintf(f, "[ perf record: Dump %s (%s): %llu samples, %llu.%06llu..%llu.%06llu "
-		"(%.3f s%s), %llu tasks ]\n", name, why, (unsigned long long)samples,
+		"(%.3f s%s), %llu tasks, %llu lost ]\n", name, why, (unsigned long long)samples,
 		(unsigned long long)(d->first / 1000000000ULL),
 		(unsigned long long)(d->first % 1000000000ULL / 1000),
 		(unsigned long long)(d->last / 1000000000ULL),
 		(unsigned long long)(d->last % 1000000000ULL / 1000),
-		(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks);
+		(d->last - d->first) / 1e9, wall, (unsigned long long)d->tasks,
+		(unsigned long long)d->lost);
 }
 
 bool dump_request__warn_delay(FILE *f, const char *name, u64 delay_ms, u64 held_ns)

@@ -307,13 +307,10 @@ int evlist__disable(struct evlist *evlist)
 	return evlist__enable_all(evlist, false);
 }
 
-/* The fds feeding buffer @idx: per CPU, every thread of that CPU; per thread, that thread. */
-static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *root)
+int evlist__for_each_idx_fd(struct evlist *evlist, int idx, evlist__fd_fn fn, void *arg)
 {
-	struct perf_mmap *map = &evlist->mmap[idx];
 	/* A side-band evlist maps its own events; an overwrite one, its parent's. */
-	struct evlist *src = list_empty(&evlist->entries) ? root : evlist;
-	int output = -1;
+	struct evlist *src = list_empty(&evlist->entries) ? evlist__root(evlist) : evlist;
 	struct evsel *evsel;
 	int err;
 
@@ -332,42 +329,66 @@ static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *r
 		}
 		for (int c = c_lo; c <= c_hi; c++) {
 			for (int t = t_lo; t <= t_hi; t++) {
-				int fd = FD(evsel, c, t);
-				int pos;
-
-				if (fd < 0)
+				if (FD(evsel, c, t) < 0)
 					continue;
-				if (output < 0) {
-					int cpu = evlist->per_cpu ? evlist->cpus->map[c] : -1;
-
-					err = perf_mmap__mmap(map, fd, cpu, evlist->mmap_len,
-							      evlist->overwrite);
-					if (err)
-						return err;
-					map->refcnt = 0;
-					output = fd;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, output) < 0) {
-					return -errno;
-				}
-				/*
-				 * An overwrite buffer is read only at a dump, so its
-				 * entry holds fd -1, which poll() skips: the kernel
-				 * would otherwise wake the recorder at every half
-				 * lap of it (several times a second under -g), to
-				 * find nothing to do.  Its task's hangup still shows
-				 * on the tracking event, which an overwrite recorder
-				 * always opens on the same CPUs and threads.
-				 */
-				pos = fdarray__add(&root->pollfd, evlist->overwrite ? -1 : fd,
-						   evlist->overwrite ? 0 : POLLIN | POLLERR | POLLHUP);
-				if (pos < 0)
-					return pos;
-				root->pollfd.priv[pos].ptr = map;
-				map->refcnt++;
+				err = fn(arg, FD(evsel, c, t));
+				if (err)
+					return err;
 			}
 		}
 	}
 	return 0;
+}
+
+struct evlist_mmap_idx {
+	struct evlist *evlist, *root;
+	struct perf_mmap *map;
+	int idx, output;
+};
+
+/* One fd feeding a buffer: the first maps it, the others write through it. */
+static int evlist__mmap_fd(void *arg, int fd)
+{
+	struct evlist_mmap_idx *m = arg;
+	struct evlist *evlist = m->evlist;
+	int pos, err;
+
+	if (m->output < 0) {
+		int cpu = evlist->per_cpu ? evlist->cpus->map[m->idx] : -1;
+
+		err = perf_mmap__mmap(m->map, fd, cpu, evlist->mmap_len, evlist->overwrite);
+		if (err)
+			return err;
+		m->map->refcnt = 0;
+		m->output = fd;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, m->output) < 0) {
+		return -errno;
+	}
+	/*
+	 * An overwrite buffer is read only at a dump, so its entry holds fd
+	 * -1, which poll() skips: the kernel would otherwise wake the
+	 * recorder at every half lap of it (several times a second under
+	 * -g), to find nothing to do.  Its task's hangup still shows on the
+	 * tracking event, which an overwrite recorder always opens on the
+	 * same CPUs and threads.
+	 */
+	pos = fdarray__add(&m->root->pollfd, evlist->overwrite ? -1 : fd,
+			   evlist->overwrite ? 0 : POLLIN | POLLERR | POLLHUP);
+	if (pos < 0)
+		return pos;
+	m->root->pollfd.priv[pos].ptr = m->map;
+	m->map->refcnt++;
+	return 0;
+}
+
+/* The fds feeding buffer @idx: per CPU, every thread of that CPU; per thread, that thread. */
+static int evlist__mmap_idx_fds(struct evlist *evlist, int idx, struct evlist *root)
+{
+	struct evlist_mmap_idx m = {
+		.evlist = evlist, .root = root, .map = &evlist->mmap[idx], .idx = idx, .output = -1,
+	};
+
+	return evlist__for_each_idx_fd(evlist, idx, evlist__mmap_fd, &m);
 }
 
 int perf_evlist__mmap(struct evlist *evlist, size_t pages)

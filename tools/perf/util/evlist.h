@@ -122,6 +122,13 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
  * @pages is the number of data pages (a power of two).
  */
 int perf_evlist__mmap(struct evlist *evlist, size_t pages);
+/*
+ * Calls @fn with each fd that perf_evlist__mmap() would feed into buffer
+ * @idx (the same events, in the same order); stops at @fn's first non-zero
+ * answer and returns it.
+ */
+typedef int (*evlist__fd_fn)(void *arg, int fd);
+int evlist__for_each_idx_fd(struct evlist *evlist, int idx, evlist__fd_fn fn, void *arg);
 void perf_evlist__munmap(struct evlist *evlist);
 /*
  * Drops pollfd entries that hung up (POLLHUP/POLLERR), releasing the

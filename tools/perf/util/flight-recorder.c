@@ -2,6 +2,7 @@
  * The flight recorder's dump engine: see flight-recorder.h for the story.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include "flight-recorder.h"
@@ -18,7 +21,9 @@
 #include "evlist.h"
 #include "mmap.h"
 #include "overwrite-state.h"
+#include "page-size.h"
 #include "sideband.h"
+#include "thread_map.h"
 
 /*
  * How far back a backward buffer still reaches, learnt without pausing it:
@@ -48,10 +53,32 @@ struct fr_buffer {
 	struct fr_wrap wrap;
 };
 
+/*
+ * Swap mode: the two buffers of one CPU (or thread), buffers 2p and 2p + 1
+ * of the aux evlist, and the overwrite events that take turns at them.
+ */
+struct fr_pair {
+	int carrier[2];		/* the dummy events owning the two buffers (-1: fake) */
+	int active;		/* which of the two the events write into */
+	int *fds;		/* the overwrite events of this CPU (thread) */
+	int nr_fds;
+	int cpu;		/* where its writers run, -1: anywhere */
+	/* A swap's, from its thread. */
+	struct flight_recorder *fr;
+	bool asked;		/* this swap is for it */
+	bool started;		/* in a thread of its own */
+	int err;
+	u64 swap_ns;
+};
+
 struct flight_recorder {
 	struct evlist *parent;
 	struct evlist *evlist;		/* aux: the backward buffers */
 	struct fr_buffer *bufs;		/* one per buffer of evlist */
+	bool swap;			/* swap mode: nr_pairs pairs of buffers */
+	bool frozen;			/* a freeze set the past aside for the next dump */
+	struct fr_pair *pairs;
+	int nr_pairs;
 	void *staging;			/* one buffer's copy, reused for each */
 	size_t staging_size;
 	struct sideband *table;		/* the process table, or NULL */
@@ -105,11 +132,25 @@ struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_ma
 	return fr;
 }
 
+static void fr__close_pairs(struct flight_recorder *fr)
+{
+	for (int p = 0; p < fr->nr_pairs; p++) {
+		for (int k = 0; k < 2; k++)
+			if (fr->pairs[p].carrier[k] >= 0)
+				close(fr->pairs[p].carrier[k]);
+		free(fr->pairs[p].fds);
+	}
+	free(fr->pairs);
+	fr->pairs = NULL;
+	fr->nr_pairs = 0;
+}
+
 void flight_recorder__delete(struct flight_recorder *fr)
 {
 	if (!fr)
 		return;
 	evlist__delete(fr->evlist);
+	fr__close_pairs(fr);
 	sideband__delete(fr->table);
 	cpu_map__put(fr->online);
 	free(fr->bufs);
@@ -121,16 +162,157 @@ void flight_recorder__delete(struct flight_recorder *fr)
 
 static int fr__setup_buffers(struct flight_recorder *fr);
 
-int flight_recorder__mmap(struct flight_recorder *fr, size_t pages)
+static int fr__pair_add_fd(void *arg, int fd)
 {
-	int err = perf_evlist__mmap(fr->evlist, pages);
+	struct fr_pair *pair = arg;
+	int *fds = realloc(pair->fds, (pair->nr_fds + 1) * sizeof(*fds));
 
+	if (!fds)
+		return -ENOMEM;
+	fds[pair->nr_fds++] = fd;
+	pair->fds = fds;
+	return 0;
+}
+
+/* Points every event of @pair at buffer @k of it, or (@k < 0) at none. */
+static int fr__pair_point(struct fr_pair *pair, int k)
+{
+	for (int j = 0; j < pair->nr_fds; j++) {
+		int to = k < 0 ? -1 : pair->carrier[k];
+
+		if (ioctl(pair->fds[j], PERF_EVENT_IOC_SET_OUTPUT, to) < 0) {
+			int err = -errno;
+
+			/* Back where they were: the pair's events never write into two buffers. */
+			while (k >= 0 && j-- > 0)
+				ioctl(pair->fds[j], PERF_EVENT_IOC_SET_OUTPUT, pair->carrier[!k]);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The two buffers of pair @p: each owned by a dummy event of the pair's
+ * CPU (or thread) that never writes, with the clock and the direction of
+ * the overwrite events, which the kernel wants alike in a shared buffer.
+ */
+static int fr__pair_open(struct flight_recorder *fr, int p, struct perf_event_attr *attr,
+			 const char **why)
+{
+	struct evlist *el = fr->evlist;
+	struct fr_pair *pair = &fr->pairs[p];
+	/*
+	 * On the task the events follow (the first, per CPU; -1 for a whole
+	 * CPU), which a user may watch where a whole CPU is not allowed.
+	 */
+	pid_t pid = el->threads->map[el->per_cpu ? 0 : p];
+	int err;
+
+	pair->cpu = el->per_cpu ? el->cpus->map[p] : -1;
+	err = evlist__for_each_idx_fd(el, p, fr__pair_add_fd, pair);
+	if (err || !pair->nr_fds)
+		return err;
+	for (int k = 0; k < 2; k++) {
+		pair->carrier[k] = syscall(SYS_perf_event_open, attr, pid, pair->cpu, -1,
+					   PERF_FLAG_FD_CLOEXEC);
+		if (pair->carrier[k] < 0) {
+			*why = "the spare buffers' events cannot be opened";
+			return -errno;
+		}
+		err = perf_mmap__mmap(&el->mmap[2 * p + k], pair->carrier[k], pair->cpu,
+				      el->mmap_len, true);
+		if (err) {
+			*why = "two buffers per CPU need twice the locked memory "
+			       "(/proc/sys/kernel/perf_event_mlock_kb, or a smaller -m)";
+			return err;
+		}
+	}
+	err = fr__pair_point(pair, 0);
+	if (err)
+		*why = "the kernel refused to redirect an overwrite event into a spare buffer";
+	return err;
+}
+
+/* Undoes a swap setup that failed half way: the events point nowhere again. */
+static void fr__unmap_swap(struct flight_recorder *fr)
+{
+	for (int p = 0; p < fr->nr_pairs; p++)
+		fr__pair_point(&fr->pairs[p], -1);
+	perf_evlist__munmap(fr->evlist);
+	fr__close_pairs(fr);
+}
+
+/* Two backward buffers per CPU (or thread), the events writing into the first. */
+static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **why)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.write_backward = 1,
+		/* It counts nothing; a user may not open it with the kernel in. */
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct evlist *el = fr->evlist;
+	struct evsel *evsel;
+	int nr = el->per_cpu ? el->cpus->nr : el->threads->nr, err = 0;
+
+	evlist__for_each_entry(fr->parent, evsel) {
+		if (evsel->overwrite) {
+			attr.use_clockid = evsel->attr.use_clockid;
+			attr.clockid = evsel->attr.clockid;
+			break;
+		}
+	}
+	el->mmap_len = pages * page_size();
+	el->mmap = calloc(2 * nr, sizeof(*el->mmap));
+	fr->pairs = calloc(nr, sizeof(*fr->pairs));
+	if (!el->mmap || !fr->pairs) {
+		*why = "out of memory";
+		err = -ENOMEM;
+		goto out_undo;
+	}
+	el->nr_mmaps = 2 * nr;
+	fr->nr_pairs = nr;
+	for (int p = 0; p < nr; p++)
+		fr->pairs[p].carrier[0] = fr->pairs[p].carrier[1] = -1;
+	for (int p = 0; p < nr && !err; p++)
+		err = fr__pair_open(fr, p, &attr, why);
+	if (!err)
+		return 0;
+out_undo:
+	fr__unmap_swap(fr);
+	return err;
+}
+
+int flight_recorder__mmap(struct flight_recorder *fr, size_t pages, bool swap)
+{
+	const char *why = NULL;
+	int err;
+
+	if (swap) {
+		err = fr__mmap_swap(fr, pages, &why);
+		if (!err) {
+			fr->swap = true;
+			pr_debug("overwrite buffers: swap mode, %d pairs of %zu KB\n", fr->nr_pairs,
+				 pages * page_size() >> 10);
+			return fr__setup_buffers(fr);
+		}
+		pr_warning("Dumps pause each overwrite buffer instead of swapping it: %s (%s); "
+			   "--dump-mode=pause says so and keeps this quiet.\n", why, strerror(-err));
+	}
+	pr_debug("overwrite buffers: pause mode, %zu KB each\n", pages * page_size() >> 10);
+	err = perf_evlist__mmap(fr->evlist, pages);
 	return err ? err : fr__setup_buffers(fr);
 }
 
 int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const size_t *sizes,
-			       int nr)
+			       int nr, bool swap)
 {
+	if (swap && nr % 2)
+		return -EINVAL;
 	fr->evlist->mmap = calloc(nr, sizeof(*fr->evlist->mmap));
 	if (!fr->evlist->mmap)
 		return -ENOMEM;
@@ -141,7 +323,21 @@ int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const s
 		if (err)
 			return err;
 	}
+	if (swap) {
+		fr->nr_pairs = nr / 2;
+		fr->pairs = calloc(fr->nr_pairs, sizeof(*fr->pairs));
+		if (!fr->pairs)
+			return -ENOMEM;
+		for (int p = 0; p < fr->nr_pairs; p++)
+			fr->pairs[p] = (struct fr_pair){ .carrier = { -1, -1 }, .cpu = -1 };
+		fr->swap = true;
+	}
 	return fr__setup_buffers(fr);
+}
+
+int flight_recorder__active(const struct flight_recorder *fr, int pair)
+{
+	return fr->swap && pair < fr->nr_pairs ? 2 * pair + fr->pairs[pair].active : -1;
 }
 
 /* Per-buffer state, the staging area, and the ring pages faulted in. */
@@ -153,11 +349,14 @@ static int fr__setup_buffers(struct flight_recorder *fr)
 	for (int i = 0; i < fr->evlist->nr_mmaps; i++) {
 		struct perf_mmap *map = &fr->evlist->mmap[i];
 
-		fr->bufs[i].state = OVERWRITE_RUNNING;
+		/* Swap mode: the first of a pair takes the events, the second waits. */
+		fr->bufs[i].state = fr->swap && i % 2 ? OVERWRITE_EMPTY : OVERWRITE_RUNNING;
 		if (!map->base)
 			continue;
 		fr->bufs[i].dumped = map->prev;
-		fr->staging_size = max_t(size_t, fr->staging_size, map->mask + 1);
+		/* Swap mode writes from the mappings: no staging copy. */
+		if (!fr->swap)
+			fr->staging_size = max_t(size_t, fr->staging_size, map->mask + 1);
 	}
 	if (!fr->staging_size)
 		return 0;
@@ -310,6 +509,29 @@ u64 flight_recorder__pending_bytes(const struct flight_recorder *fr)
 
 /* ---- a dump ---------------------------------------------------------- */
 
+/*
+ * The ioctl a move of buffer @i needs.  Pause mode: PAUSE_OUTPUT on or off.
+ * Swap mode: resuming a buffer points its pair's events at it (SET_OUTPUT;
+ * one grace period per event, they keep writing into the other buffer
+ * until then), and pausing one needs nothing: it was left when its
+ * partner took the events.
+ */
+static int fr__act(struct flight_recorder *fr, int i, enum overwrite_action action)
+{
+	struct fr_pair *pair;
+	int err;
+
+	if (!fr->swap)
+		return perf_mmap__pause(&fr->evlist->mmap[i], action == OVERWRITE_ACTION_PAUSE);
+	if (action == OVERWRITE_ACTION_PAUSE)
+		return 0;
+	pair = &fr->pairs[i / 2];
+	err = pair->carrier[0] < 0 ? 0 : fr__pair_point(pair, i % 2);
+	if (!err)
+		pair->active = i % 2;
+	return err;
+}
+
 /* Moves buffer @i's state machine towards @want, with the ioctl the move needs. */
 static int fr__move(struct flight_recorder *fr, int i, enum overwrite_evt_state want)
 {
@@ -320,13 +542,14 @@ static int fr__move(struct flight_recorder *fr, int i, enum overwrite_evt_state 
 
 	next = overwrite_state__next(b->state, want, &action);
 	if (action != OVERWRITE_ACTION_NONE)
-		err = perf_mmap__pause(&fr->evlist->mmap[i], action == OVERWRITE_ACTION_PAUSE);
+		err = fr__act(fr, i, action);
 	/* The buffer is as it was when the ioctl fails: so is its state. */
 	if (!err)
 		b->state = next;
 	else
 		pr_err("Cannot %s overwrite ring buffer %d: %s\n",
-		       action == OVERWRITE_ACTION_PAUSE ? "pause" : "resume", i, strerror(-err));
+		       action == OVERWRITE_ACTION_PAUSE ? "pause" :
+		       fr->swap ? "redirect the events into" : "resume", i, strerror(-err));
 	return err;
 }
 
@@ -515,6 +738,224 @@ static int fr__take(struct flight_recorder *fr, int i, const struct flight_recor
 	return w->write(w->arg, fr->staging, r.len);
 }
 
+/* Writes ring positions [from, to) of @map, which may run off its end and on at its start. */
+static int fr__write_ring(struct perf_mmap *map, const struct flight_recorder_writer *w,
+			  u64 from, u64 to)
+{
+	u64 off = from & map->mask, first = min_t(u64, to - from, map->mask + 1 - off);
+	char *data = perf_mmap__data(map);
+	int err = 0;
+
+	if (first)
+		err = w->write(w->arg, data + off, first);
+	if (!err && to - from > first)
+		err = w->write(w->arg, data, to - from - first);
+	return err;
+}
+
+/* What fr__write_mapped() found, for the dump's range. */
+struct fr_span {
+	u64 newest, oldest;	/* record times of the first and the last sample, or 0 */
+};
+
+static void fr_span__add(struct fr_span *sp, u64 t)
+{
+	if (!sp->newest)
+		sp->newest = t;
+	sp->oldest = t;
+}
+
+/*
+ * Swap mode: buffer @i has no writer (it was left, and quiesced), so its
+ * records since its last read are written straight from the mapping,
+ * newest first, in runs between the LOST records, which are counted and
+ * left out as in pause mode.  The read position moves to its head; the
+ * dump commits or rolls it back.
+ */
+static int fr__write_mapped(struct flight_recorder *fr, int i,
+			    const struct flight_recorder_writer *w, struct flight_recorder_dump *d,
+			    u64 *held_from, u64 *held_to)
+{
+	struct perf_mmap *map = &fr->evlist->mmap[i];
+	struct fr_span sp = { 0 };
+	union perf_event *ev;
+	u64 pending, run, from;
+	int err;
+
+	if (!map->base)
+		return 0;
+	pending = map->prev - perf_mmap__read_head(map);
+	err = perf_mmap__read_init(map);
+	if (err)
+		return err == -EAGAIN ? 0 : err;
+	for (run = map->start;;) {
+		from = map->start;
+		ev = perf_mmap__read_event(map);
+		if (!ev || ev->header.type == PERF_RECORD_LOST) {
+			err = fr__write_ring(map, w, run, from);
+			if (err || !ev)
+				break;
+			d->lost += ev->lost.lost;
+			run = map->start;
+			continue;
+		}
+		if (w->note)
+			w->note(w->arg, ev);
+		if (ev->header.type == PERF_RECORD_SAMPLE) {
+			fr_span__add(&sp, evlist__event_time(fr->parent, ev));
+			d->samples++;
+		}
+		d->bytes += ev->header.size;
+	}
+	perf_mmap__consume(map);
+	if (sp.newest) {
+		fr__note_sample(fr, sp.newest, false);
+		fr__note_sample(fr, sp.oldest, false);
+		*held_to = max_t(u64, *held_to, sp.newest);
+		/* More than a lap since the last read: what came before its oldest sample is gone. */
+		if (pending > map->mask)
+			*held_from = max_t(u64, *held_from, sp.oldest);
+	}
+	return err;
+}
+
+/* Swap mode: points pair @p's events at its spare, in a thread of its own. */
+static void *fr__pair_swap(void *arg)
+{
+	struct fr_pair *pair = arg;
+	struct flight_recorder *fr = pair->fr;
+	int p = pair - fr->pairs;
+	u64 t0 = now_ns();
+
+	pair->err = fr__move(fr, 2 * p + !pair->active, OVERWRITE_RUNNING);
+	pair->swap_ns = now_ns() - t0;
+	return NULL;
+}
+
+/*
+ * Swap mode: every pair @want says is pointed at its spare, the buffers
+ * left marked DATA_PENDING, and no writer inside any of them on return.  A redirect
+ * waits for a grace period per event, and the kernel makes the redirects
+ * of one CPU's events wait for each other but not for another CPU's: so
+ * each pair has a thread of its own, and all the buffers are set aside
+ * within about one CPU's redirects of the request.
+ */
+static int fr__swap_pairs(struct flight_recorder *fr, bool (*want)(struct flight_recorder *, int))
+{
+	pthread_t *th = calloc(fr->nr_pairs, sizeof(*th));
+	int err = 0, swapped = 0, cpu = -1;
+
+	for (int p = 0; p < fr->nr_pairs; p++) {
+		struct fr_pair *pair = &fr->pairs[p];
+
+		pair->fr = fr;
+		pair->started = false;
+		pair->asked = want(fr, p);
+		if (!pair->asked)
+			continue;
+		/* Without a thread (or with one pair), here: it is only slower. */
+		if (!th || fr->nr_pairs == 1 || pthread_create(&th[p], NULL, fr__pair_swap, pair))
+			fr__pair_swap(pair);
+		else
+			pair->started = true;
+	}
+	for (int p = 0; p < fr->nr_pairs; p++) {
+		struct fr_pair *pair = &fr->pairs[p];
+		int left;
+
+		if (pair->started)
+			pthread_join(th[p], NULL);
+		if (!pair->asked)
+			continue;
+		/* Swapped: the events write into the other one now. */
+		left = 2 * p + !pair->active;
+		if (pair->err) {
+			err = err ?: pair->err;
+			continue;
+		}
+		fr__move(fr, left, OVERWRITE_DATA_PENDING);
+		cpu = swapped++ ? -1 : pair->cpu;
+		fr->stats.swaps++;
+		fr->stats.swap_ns_max = max_t(u64, fr->stats.swap_ns_max, pair->swap_ns);
+		pr_debug2("buffers %d -> %d: swapped in %.3f ms\n", left, left ^ 1,
+			  pair->swap_ns / 1e6);
+	}
+	free(th);
+	/*
+	 * One quiesce for all the buffers left: this thread on their CPU, or
+	 * on every CPU in turn, which covers every writer of every buffer
+	 * (with 64 per-thread pairs, a visit of each CPU per pair made the
+	 * dump 1.8 s long behind 64 busy threads).
+	 */
+	if (swapped)
+		fr__quiesce(fr, cpu);
+	return err;
+}
+
+/* A pair a dump swaps: one whose events have a buffer. */
+static bool fr__pair_mapped(struct flight_recorder *fr, int p)
+{
+	return fr->evlist->mmap[2 * p].base;
+}
+
+/*
+ * Swap mode, the buffers of a dump.  The spares first: they hold what a
+ * failed dump left, or the past a trigger set aside, and no writer (each
+ * is read before it takes the events again, so what comes next lands
+ * below what was read).  Then every pair's events go to its spare, and
+ * the buffers they left are written.
+ */
+static int fr__take_pairs(struct flight_recorder *fr, const struct flight_recorder_writer *w,
+			  struct flight_recorder_dump *d, u64 *held_from, u64 *held_to)
+{
+	int err = 0, err2;
+
+	for (int p = 0; p < fr->nr_pairs && !err; p++) {
+		int s = 2 * p + !fr->pairs[p].active;
+
+		err = fr__write_mapped(fr, s, w, d, held_from, held_to);
+		if (!err)
+			fr__move(fr, s, OVERWRITE_EMPTY);
+	}
+	if (err)
+		return err;
+	err = fr__swap_pairs(fr, fr__pair_mapped);
+	for (int i = 0; i < fr->evlist->nr_mmaps; i++) {
+		if (fr->bufs[i].state != OVERWRITE_DATA_PENDING)
+			continue;
+		err2 = fr__write_mapped(fr, i, w, d, held_from, held_to);
+		fr__move(fr, i, OVERWRITE_EMPTY);
+		err = err ?: err2;
+		/* The others are written at the next dump, as the spares they are now. */
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* A pair a trigger's freeze swaps: one whose spare holds nothing unwritten. */
+static bool fr__pair_freezable(struct flight_recorder *fr, int p)
+{
+	int s = 2 * p + !fr->pairs[p].active;
+	struct perf_mmap *spare = &fr->evlist->mmap[s];
+
+	/* A failed dump's records in the spare would be lost under the window's. */
+	return spare->base && fr->bufs[s].state == OVERWRITE_EMPTY &&
+	       spare->prev == perf_mmap__read_head(spare);
+}
+
+int flight_recorder__freeze(struct flight_recorder *fr)
+{
+	int err;
+
+	if (!fr->swap)
+		return 0;
+	err = fr__swap_pairs(fr, fr__pair_freezable);
+	fr__go_home(fr);
+	fr->frozen = true;
+	return err;
+}
+
 static void fr__end_file(struct flight_recorder *fr)
 {
 	fr->fwd_first = fr->file_first = ~0ULL;
@@ -541,11 +982,15 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 	if (nice0 > FR_DUMP_NICE)
 		setpriority(PRIO_PROCESS, 0, FR_DUMP_NICE);
 
-	for (int i = 0; i < nr && !err; i++)
-		err = fr__take(fr, i, w, &d, &held_from, &held_to);
+	if (fr->swap)
+		err = fr__take_pairs(fr, w, &d, &held_from, &held_to);
+	else
+		for (int i = 0; i < nr && !err; i++)
+			err = fr__take(fr, i, w, &d, &held_from, &held_to);
 	fr__go_home(fr);
 	d.span_ns = now_ns() - t0;
-	if (held_from)
+	/* After a freeze the window laps the spares, not what led to the request. */
+	if (held_from && !fr->frozen)
 		d.held_ns = max_t(u64, held_to - held_from, 1);
 	d.first = fr->file_first;
 	d.last = fr->file_last;
@@ -569,6 +1014,7 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 			fr->bufs[i].dumped = map->prev;
 	}
 	fr__end_file(fr);
+	fr->frozen = false;
 	if (nice0 > FR_DUMP_NICE)
 		setpriority(PRIO_PROCESS, 0, nice0);
 	if (err) {
@@ -576,7 +1022,7 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		return err;
 	}
 	fr->stats.dumps++;
-	fr->stats.lost_paused += d.lost;
+	fr->stats.lost += d.lost;
 	fr->stats.span_ns_max = max_t(u64, fr->stats.span_ns_max, d.span_ns);
 	fr->dump_bound = max_t(u64, fr->dump_bound, bound);
 	flight_recorder__tick(fr);
@@ -598,9 +1044,17 @@ void flight_recorder__print_summary(const struct flight_recorder *fr, u64 table_
 	const struct flight_recorder_stats *fs = &fr->stats;
 	const struct sideband_stats *st = flight_recorder__table_stats(fr);
 
-	if (fs->lost_paused)
-		fprintf(stderr, "[ perf record: %llu events were not recorded while the overwrite "
-			"buffers were paused for dumps ]\n", (unsigned long long)fs->lost_paused);
+	if (fs->lost)
+		fprintf(stderr, "[ perf record: %llu events were not recorded in the overwrite "
+			"buffers (%s) ]\n", (unsigned long long)fs->lost,
+			fr->swap ? "the kernel's LOST records" : "paused for dumps");
+	else if (fs->dumps)
+		pr_debug("overwrite buffers: no event lost in %llu dumps\n",
+			 (unsigned long long)fs->dumps);
+	if (fs->swaps)
+		pr_debug("overwrite buffers: %llu dumps, %llu pairs swapped, %.3f ms at most each\n",
+			 (unsigned long long)fs->dumps, (unsigned long long)fs->swaps,
+			 fs->swap_ns_max / 1e6);
 	if (fs->pauses)
 		pr_debug("overwrite buffers: %llu dumps, %llu pauses of one buffer, %.3f ms at most, "
 			 "%.3f ms on average; a dump's first pause to its last resume %.3f ms at "

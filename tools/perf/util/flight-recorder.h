@@ -6,21 +6,47 @@
  * It owns the backward (write_backward, read-only) buffers of the
  * overwrite events, in an aux evlist of the recorder's, and the process
  * table that names the tasks of their samples.  The kernel writes those
- * buffers without anyone reading them; a dump takes them one at a time:
+ * buffers without anyone reading them.  A dump takes them in one of two
+ * modes:
+ *
+ * Swap mode (the default where the kernel allows it): two buffers per CPU
+ * (or per thread), each owned by a dummy event that never writes; the
+ * overwrite events have no mapping of their own and write into the active
+ * one through SET_OUTPUT.  A dump, pair by pair:
+ *
+ *   write what the spare still holds -> point the events at the spare ->
+ *   wait until no writer is inside the buffer they left -> write its new
+ *   records straight from the mapping
+ *
+ * so no event is dropped and nothing is copied; the buffer left becomes
+ * the spare.  The buffer states, per buffer:
+ *
+ *   RUNNING       the events write into it (the active one)
+ *   DATA_PENDING  the events left it; its records wait to be written
+ *                 (during a dump, or from a trigger's freeze to its dump)
+ *   EMPTY         the spare: nobody writes it, what it held is written
+ *
+ * Pause mode: one buffer per CPU (or thread), taken one at a time:
  *
  *   pause it -> wait until no writer is inside a record -> copy what is
  *   new since the last dump into one staging area -> resume it -> walk the
  *   copy's whole records -> write them
  *
  * so a buffer is blind only for its own copy, and the memory it needs is
- * one buffer whatever the number of buffers.  Each buffer goes through the
- * RUNNING -> DATA_PENDING -> EMPTY -> RUNNING machine of overwrite-state.h.
- * After the buffers, the process table's records of every task alive in
- * the time the dump's samples cover, then the writer's finish callback
- * (the recorder's tail records, header and rename).  A dump that fails
- * anywhere leaves the buffers' read positions where the last good dump
- * left them: what it held goes into the next dump, as far as the buffers
- * still hold it.
+ * one buffer whatever the number of buffers.  RUNNING: written by the
+ * kernel; DATA_PENDING: paused, not yet copied; EMPTY: copied, still
+ * paused until RUNNING again.
+ *
+ * In both, each buffer goes through the RUNNING -> DATA_PENDING -> EMPTY
+ * -> RUNNING machine of overwrite-state.h, and a buffer is read from its
+ * newest record down to where the last good dump stopped: a buffer that
+ * takes the events again still holds what the dump before wrote, and
+ * never gives it twice.  After the buffers, the process table's records
+ * of every task alive in the time the dump's samples cover, then the
+ * writer's finish callback (the recorder's tail records, header and
+ * rename).  A dump that fails anywhere leaves the buffers' read positions
+ * where the last good dump left them: what it held goes into the next
+ * dump, as far as the buffers still hold it.
  */
 #include "types.h"
 #include "event.h"
@@ -34,14 +60,15 @@ struct flight_recorder_dump {
 	u64 samples;		/* backward samples written */
 	u64 first, last;	/* record times of the file's samples (forward ones too) */
 	u64 tasks;		/* tasks the process table described */
-	u64 lost;		/* events not recorded while buffers were paused */
+	u64 lost;		/* events the kernel could not write (LOST records) */
 	u64 bytes;		/* backward bytes written */
 	u64 span_ns;		/* first pause to last resume */
 	/*
 	 * How far back the buffers held everything, in record time: from the
 	 * latest of the oldest samples of the buffers that turned over since
 	 * the last dump to the newest sample.  0: none turned over, the dump
-	 * holds all they took since the last one.
+	 * holds all they took since the last one, or (swap mode) a freeze
+	 * set the buffers holding the request's past aside.
 	 */
 	u64 held_ns;
 };
@@ -49,8 +76,10 @@ struct flight_recorder_dump {
 struct flight_recorder_stats {
 	u64 dumps;		/* dumps that completed */
 	u64 failed;		/* dumps that failed (their data stayed in the buffers) */
-	u64 lost_paused;	/* events not recorded while a buffer was paused */
-	u64 pauses;		/* buffer pauses */
+	u64 lost;		/* events the kernel could not write, in the dumps */
+	u64 pauses;		/* buffer pauses (pause mode) */
+	u64 swaps;		/* pairs swapped (swap mode) */
+	u64 swap_ns_max;	/* one pair's redirect and quiesce */
 	u64 pause_ns_total, pause_ns_max;	/* one buffer's pause, pause to resume */
 	u64 span_ns_max;	/* a dump's first pause to its last resume */
 	u64 quiesce_global;	/* quiesces that needed a grace period (membarrier) */
@@ -77,15 +106,23 @@ struct flight_recorder_writer {
 struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max);
 void flight_recorder__delete(struct flight_recorder *fr);
 
-/* Maps the backward buffers, @pages data pages each, and the staging area. */
-int flight_recorder__mmap(struct flight_recorder *fr, size_t pages);
+/*
+ * Maps the backward buffers, @pages data pages each: in swap mode if @swap
+ * and the kernel lets it, else (saying why, if @swap) in pause mode with
+ * its staging area.
+ */
+int flight_recorder__mmap(struct flight_recorder *fr, size_t pages, bool swap);
 int flight_recorder__nr_buffers(const struct flight_recorder *fr);
 /*
  * For tests: @nr buffers over caller memory laid out as perf_mmap__init_fake()
  * wants (a control page, then @sizes[i] bytes of data), written by hand.
+ * @swap: swap mode, buffers 2p and 2p + 1 a pair, whose events the test
+ * writes into the active one.
  */
 int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const size_t *sizes,
-			       int nr);
+			       int nr, bool swap);
+/* Swap mode: the buffer pair @pair's events write into; -1 in pause mode. */
+int flight_recorder__active(const struct flight_recorder *fr, int pair);
 
 /* Seeds the process table with a record synthesized from /proc (time 0). */
 void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *event);
@@ -114,6 +151,13 @@ void flight_recorder__tick(struct flight_recorder *fr);
 u64 flight_recorder__pending_bytes(const struct flight_recorder *fr);
 
 /*
+ * Swap mode, at a request that opens a post-trigger window: each pair's
+ * events go to its spare now, so the buffers they leave keep everything
+ * before the request however long the window; the dump writes them, then
+ * the window.  Nothing in pause mode.
+ */
+int flight_recorder__freeze(struct flight_recorder *fr);
+/*
  * Takes a dump through @w (see above).  Returns 0, or the first error of
  * the engine or of @w; the dump is then dropped and the buffers keep its
  * data for the next one.
@@ -123,8 +167,9 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 const struct flight_recorder_stats *flight_recorder__stats(const struct flight_recorder *fr);
 const struct sideband_stats *flight_recorder__table_stats(const struct flight_recorder *fr);
 /*
- * At exit, on stderr: the events lost to pauses, and with -v the pauses and
- * the process table (@table_max: its cap, for the message).
+ * At exit, on stderr: the events the dumps lost (LOST records), and with -v
+ * the pauses or swaps and the process table (@table_max: its cap, for the
+ * message).
  */
 void flight_recorder__print_summary(const struct flight_recorder *fr, u64 table_max);
 

@@ -8,7 +8,9 @@
  *   EMPTY         read for this dump (still paused until RUNNING)
  *
  * RUNNING -> DATA_PENDING pauses; reading moves DATA_PENDING -> EMPTY;
- * DATA_PENDING or EMPTY -> RUNNING resumes.  Asking for DATA_PENDING when
+ * DATA_PENDING or EMPTY -> RUNNING resumes.  (In the flight recorder's
+ * swap mode a pause is the events leaving the buffer for its partner, and
+ * a resume is their coming back: see flight-recorder.h.)  Asking for DATA_PENDING when
  * EMPTY stays EMPTY (that data was read already); asking a RUNNING buffer
  * to be EMPTY is refused (it was never read).  Every other request leaves
  * the state as it is.

@@ -350,6 +350,18 @@ static int opt_switch_output_delay(const struct perf_option *opt, const char *ar
 	return 0;
 }
 
+static int opt_dump_mode(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = cmdline_of(opt)->opts;
+
+	if (!strcmp(arg, "swap") || !strcmp(arg, "pause")) {
+		opts->dump_pause = arg[0] == 'p';
+		return 0;
+	}
+	pr_err("Invalid --dump-mode value '%s': give swap or pause.\n", arg);
+	return -1;
+}
+
 static int opt_filter(const struct perf_option *opt, const char *arg, int unset)
 {
 	return cmdline__add_filter(cmdline_of(opt), "--filter", arg);
@@ -581,6 +593,9 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 	OPT_CB_USAGE(0, "switch-output-delay", cl, "time",
 		     "after a dump is asked for, record TIME more (ms, s, m)",
 		     opt_switch_output_delay),
+	OPT_CB_USAGE(0, "dump-mode", cl, "swap|pause",
+		     "with --overwrite: swap buffers at a dump (default) or pause them",
+		     opt_dump_mode),
 	OPT_CB_USAGE(0, "filter", cl, "filter", "tracepoint filter for the preceding event(s)",
 		     opt_filter),
 	{ .type = OPTION_CALLBACK, .long_name = "exclude-perf", .value = cl,

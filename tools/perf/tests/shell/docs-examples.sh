@@ -144,12 +144,13 @@ pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwar
 # printed matches one of the command's "every" patterns; "exact", what it
 # printed is what the docs show.  A line the docs show a command print
 # must match one of its patterns.
-DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks \]$'
-SCRIPT_LINE='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[a-z_]+:[a-z_]+: .*$'
+DUMP_MSG='^\[ perf record: Dump ([^ ]*/)?perf\.data\.[0-9]{16}( \([^)]*\))?: [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9]+\.[0-9]{3} s\), [0-9]+ tasks, [0-9]+ lost \]$'
+SCRIPT_LINE='^ *[^ ].* +-?[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[a-z_]+:[a-z_]+: .*$'
 # The worked example's last three lines are whatever the machine did last:
 # often the recorder's own syscalls (as the README shows), but they may be
 # a -g sample of its cycles event (cpu-clock without a PMU), whose period
-# and name head a call chain that the tail cuts.
+# and name head a call chain that the tail cuts, or the last switch of a
+# task that exited, which the kernel gives pid and tid -1 (":-1 -1").
 SAMPLE_HEAD='^ *[^ ].* +[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[0-9]+ +(cycles|cpu-clock): *$'
 PATTERNS='worked-record|nopmu|^The cycles event is not supported here \(no hardware PMU\?\), falling back to cpu-clock\.$
 worked-kill|must|^\[ perf record: dump data: Woken up [0-9,]+ times? \]$

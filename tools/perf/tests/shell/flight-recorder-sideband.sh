@@ -53,7 +53,7 @@ kill -USR2 $rec
 wait_files 'msg.data.*'
 kill -INT $rec
 wait $rec
-grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16} \(signal SIGUSR2\): [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks \]$' msg.err ||
+grep -Eq '^\[ perf record: Dump msg\.data\.[0-9]{16} \(signal SIGUSR2\): [0-9]+ samples, [0-9]+\.[0-9]{6}\.\.[0-9]+\.[0-9]{6} \([0-9.]+ s\), [1-9][0-9]* tasks, 0 lost \]$' msg.err ||
 	{ cat msg.err; fail "the dump message does not say its request, samples, time range and tasks"; }
 
 # A fork storm: the table is pruned as the buffers turn over, stays under its

@@ -119,19 +119,28 @@ check_request "${f[2]}" 'exit'
 ! grep -q 'syscalls:sys_exit_read:' <("$PERF" script -i "${f[2]}") ||
 	fail "${f[2]}: the exit dump holds a trigger sample"
 
-# 5. Buffers that hold less than --switch-output-delay: said once, with the
-#    delay and what the buffers held.  Two requests, 20 kHz of samples into
-#    8 KB buffers, a 2 s delay.
-"$PERF" record -e cpu-clock -c 50000 -m 8K --overwrite --switch-output \
-	--switch-output-delay=2s -o w.data -- "$PERF" test -w burn 30 2>w.err &
-rec=$!
-wait_recording $rec
-kill -USR2 $rec
-wait_files 'w.data.*' 1
-kill -USR2 $rec
-wait_files 'w.data.*' 2
-kill -INT $rec
-wait $rec || { cat w.err; fail "the recorder exited $?"; }
+# 5. Buffers that hold less than --switch-output-delay: in pause mode said
+#    once, with the delay and what the buffers held.  Two requests, 20 kHz of
+#    samples into 8 KB buffers, a 2 s delay.  Swap mode sets the past aside
+#    at the request: nothing to say.
+# delay_dumps MODE NAME N: N requests, each dump waited for, in MODE.
+delay_dumps() {
+	"$PERF" record -e cpu-clock -c 50000 -m 8K --overwrite --switch-output \
+		--switch-output-delay=2s --dump-mode=$1 -o $2.data -- "$PERF" test -w burn 30 \
+		2>$2.err &
+	rec=$!
+	wait_recording $rec
+	for k in $(seq 1 $3); do
+		kill -USR2 $rec
+		wait_files "$2.data.*" $k
+	done
+	kill -INT $rec
+	wait $rec || { cat $2.err; fail "$1: the recorder exited $?"; }
+}
+delay_dumps swap s 1
+! grep -q 'is longer than the overwrite buffers hold' s.err || grep -q 'pause each' s.err ||
+	{ cat s.err; fail "swap mode: the delay was said to outlast the buffers"; }
+delay_dumps pause w 2
 n=$(grep -c 'is longer than the overwrite buffers hold' w.err)
 [ "$n" -eq 1 ] || { cat w.err; fail "the delay was said $n times, not once"; }
 msg=$(grep 'is longer than the overwrite buffers hold' w.err)

@@ -27,6 +27,8 @@ wait_polling() {
 }
 # Ring buffers and event fds of a running recorder.
 nr_buffers() { grep -c 'perf_event' "/proc/$1/maps"; }
+# The read-only (backward) ones among them.
+nr_backward() { grep 'perf_event' "/proc/$1/maps" | grep -c ' r--s '; }
 nr_event_fds() { ls -l "/proc/$1/fd" | grep -c 'perf_event'; }
 
 # check_tids FILE N MIN: the distro reads FILE cleanly and finds samples of
@@ -84,8 +86,9 @@ check_tids w.data 1 5
 "$ORACLE" record -q --per-thread -e cpu-clock -c 1000000 -o d.data -- "$PERF" test -w threads 4 20
 [ "$("$ORACLE" script -F tid -i d.data | sort -u | wc -l)" -eq 1 ] || fail "the distro samples more threads"
 
-# 4. Flight recorder: a forward (tracking) and a backward buffer per thread; a
-#    SIGUSR2 dump while one task lives on, with the buffers of 8 that exited.
+# 4. Flight recorder: a forward (tracking) and a backward buffer per thread, two
+#    in swap mode (--dump-mode); a SIGUSR2 dump while one task lives on, with
+#    the buffers of 8 that exited.
 start_threads 8 40
 sleep 1000 &
 W2=$!
@@ -93,7 +96,9 @@ W2=$!
 	-p "$W,$W2" -o fr.data 2>rec.err &
 R=$!
 wait_polling $R
-[ "$(nr_buffers $R)" -eq 18 ] || fail "flight recorder: $(nr_buffers $R) ring buffers for 9 threads"
+back=$(nr_backward $R)
+[ "$(nr_buffers $R)" -eq $((9 + back)) ] && { [ "$back" -eq 9 ] || [ "$back" -eq 18 ]; } ||
+	fail "flight recorder: $(nr_buffers $R) ring buffers, $back backward, for 9 threads"
 release_threads
 kill -USR2 $R
 wait_for 'ls fr.data.2* >/dev/null 2>&1' || { cat rec.err; fail "no dump $WAIT_S s after SIGUSR2"; }
