@@ -167,15 +167,20 @@ function draw() {
 	} else {
 		m.textContent = '';
 	}
-	const parts = [];
+	/* The fragment's other keys are the timeline's selection: they stay. */
+	const args = new URLSearchParams(location.hash.slice(1));
 	if (zoom !== state.root)
-		parts.push('zoom=' + encodeURIComponent(path(zoom).join(';')));
+		args.set('zoom', path(zoom).join(';'));
+	else
+		args.delete('zoom');
 	if (state.search)
-		parts.push('search=' + encodeURIComponent(state.search));
+		args.set('search', state.search);
+	else
+		args.delete('search');
+	const hash = args.toString();
 	/* A page opened from a file may not rewrite its own URL in every browser. */
 	try {
-		history.replaceState(null, '', parts.length ? '#' + parts.join('&') :
-			location.pathname);
+		history.replaceState(null, '', hash ? '#' + hash : location.pathname);
 	} catch (e) {
 		/* the state is still drawn; only the link to it is not updated */
 	}
@@ -209,7 +214,11 @@ function tooltip(ev) {
 	tip.style.display = 'block';
 }
 
-function main() {
+/*
+ * The page's controls and graph, once.  @onHash, if given, handles a new
+ * fragment instead of the graph (the timeline, which redraws it).
+ */
+function setup(onHash) {
 	const bar = document.createElement('div');
 	bar.id = 'bar';
 	bar.innerHTML = '<input id="search" type="search" placeholder="Search frames">' +
@@ -220,15 +229,6 @@ function main() {
 		d.id = id;
 		document.body.appendChild(d);
 	}
-	state.root = JSON.parse(document.getElementById('stacks').textContent);
-	state.depth = prepare(state.root, null, 0);
-	state.scheme = document.body.dataset.colorscheme;
-	state.diff = 'b' in state.root;
-	if (state.diff)
-		state.maxDelta = maxDelta(state.root);
-	fromFragment();
-	draw();
-
 	const chart = document.getElementById('chart');
 	chart.addEventListener('click', (ev) => {
 		if (ev.target.node) {
@@ -248,12 +248,31 @@ function main() {
 		state.zoom = state.root;
 		draw();
 	});
-	window.addEventListener('hashchange', () => {
+	window.addEventListener('hashchange', onHash || (() => {
 		fromFragment();
 		draw();
-	});
+	}));
+}
+
+/* Draws the tree @root ({n, l, v, c}, "b" of a diff), zoomed and searched as the fragment says. */
+function show(root) {
+	state.root = root;
+	state.depth = prepare(state.root, null, 0);
+	state.diff = 'b' in state.root;
+	state.maxDelta = state.diff ? maxDelta(state.root) : 0;
+	fromFragment();
+	draw();
+}
+
+/* What the page's test reads once it has been drawn. */
+function rendered() {
 	document.body.dataset.requests = performance.getEntriesByType('resource').length;
 	document.body.dataset.rendered = '1';
 }
 
-main();
+state.scheme = document.body.dataset.colorscheme;
+if (document.getElementById('stacks')) {
+	setup(null);
+	show(JSON.parse(document.getElementById('stacks').textContent));
+	rendered();
+}
