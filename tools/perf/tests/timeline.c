@@ -66,7 +66,7 @@ static const char *const expected[] = {
 	"\"lost\": {\"t0\": [3000,3000], \"t1\": [5000,5500], \"cpu\": [1,3], \"n\": [5,2], "
 	"\"samples\": [0,1]}",
 	"\"request\": {\"text\": \"trigger syscalls:sys_exit_read at 0.003000 on CPU 1 by x 8/9\", "
-	"\"t\": 2000, \"cpu\": 1, \"pid\": 8, \"tid\": 9}}</script>",
+	"\"t\": 2000, \"at\": \"0.003000\", \"cpu\": 1, \"pid\": 8, \"tid\": 9}}</script>",
 };
 
 static int test__timeline(void)

@@ -374,9 +374,13 @@ static void timeline__write_request(const struct timeline *tl, FILE *fp)
 	}
 	fputs("{\"text\": ", fp);
 	json__string(fp, dump_request__format(r, text, sizeof(text)), true);
+	/* "at": the time in the words' own digits, which microseconds from the start can miss. */
 	if (r->kind == DUMP_REQUEST_TRIGGER)
-		fprintf(fp, ", \"t\": %llu, \"cpu\": %u, \"pid\": %u, \"tid\": %u",
-			(unsigned long long)timeline__us(tl, r->time), r->cpu, r->pid, r->tid);
+		fprintf(fp, ", \"t\": %llu, \"at\": \"%llu.%06llu\", \"cpu\": %u, \"pid\": %u, "
+			"\"tid\": %u", (unsigned long long)timeline__us(tl, r->time),
+			(unsigned long long)(r->time / 1000000000ULL),
+			(unsigned long long)(r->time % 1000000000ULL / NS_PER_US), r->cpu, r->pid,
+			r->tid);
 	else
 		fprintf(fp, ", \"t\": %llu", (unsigned long long)timeline__us(tl, tl->last_time));
 	fputs("}", fp);

@@ -134,7 +134,7 @@ function tlDrawMarks(plot) {
 	if (d.request) {
 		const m = tlMark(plot, 'tl-request', d.request.t, null, `dump: ${d.request.text}`);
 		m.dataset.text = d.request.text;
-		m.dataset.time = (d.start + d.request.t / 1e6).toFixed(6);
+		m.dataset.time = d.request.at || (d.start + d.request.t / 1e6).toFixed(6);
 	}
 }
 

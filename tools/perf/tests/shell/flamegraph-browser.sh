@@ -15,20 +15,9 @@
 # change of its share that the tree's numbers give.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
-command -v python3 >/dev/null || skip "python3 is not installed (it parses the DOM)"
-CHROMIUM=$(command -v chromium) || skip "chromium is not installed (make deps installs it)"
+. "$(dirname "$0")/lib/chromium.sh"
 own_tmpd flamegraph-browser
-
-# Headless, no sandbox (root has none), no GPU, every host name unresolved
-# and every proxied request sent to a closed port.
-chrome() {	# <output option> <url>
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMPD/profile" --host-resolver-rules='MAP * ~NOTFOUND' \
-		--proxy-server=127.0.0.1:9 --enable-logging=stderr --v=0 \
-		--window-size=1200,800 --virtual-time-budget=5000 "$@"
-}
-chrome --dump-dom about:blank >blank.html 2>blank.err ||
-	skip "chromium cannot run here: $(grep -v dbus blank.err | tail -1)"
+chromium_setup
 
 flame_record fg.data
 "$PERF" script report flamegraph -i fg.data -o page.html >/dev/null || fail "html exited $?"
