@@ -35,7 +35,7 @@ document.addEventListener('securitypolicyviolation', () => {
 const ROW = 18;			/* pixels a frame row takes */
 const MIN_WIDTH = 0.0005;	/* frames narrower than this share of the view are left out */
 
-/* Each node gets its total samples, its parent and its depth. */
+/* Each node gets its total samples, its parent, its depth and the depth of its deepest descendant. */
 function prepare(node, parent, depth) {
 	node.parent = parent;
 	node.depth = depth;
@@ -45,6 +45,7 @@ function prepare(node, parent, depth) {
 		deepest = Math.max(deepest, prepare(c, node, depth + 1));
 		node.total += c.total;
 	}
+	node.deepest = deepest;
 	return deepest;
 }
 
@@ -104,7 +105,7 @@ function find(root, names) {
 	return n;
 }
 
-const state = { root: null, zoom: null, search: '', depth: 0, scheme: '', diff: false,
+const state = { root: null, zoom: null, search: '', scheme: '', diff: false,
 	maxDelta: 0 };
 
 /* The share of all samples in frames that match, counting nested matches once. */
@@ -138,8 +139,9 @@ function frameDiv(node, x, width, chart, height) {
 /* The zoomed frame's subtree across the whole width, its callers below it full width too. */
 function draw() {
 	const chart = document.getElementById('chart');
-	const height = (state.depth + 1) * ROW;
 	const zoom = state.zoom;
+	/* As tall as the zoomed frame's subtree: a shallow one is not drawn under empty rows. */
+	const height = (zoom.deepest + 1) * ROW;
 
 	chart.textContent = '';
 	chart.style.height = height + 'px';
@@ -257,7 +259,7 @@ function setup(onHash) {
 /* Draws the tree @root ({n, l, v, c}, "b" of a diff), zoomed and searched as the fragment says. */
 function show(root) {
 	state.root = root;
-	state.depth = prepare(state.root, null, 0);
+	prepare(state.root, null, 0);
 	state.diff = 'b' in state.root;
 	state.maxDelta = state.diff ? maxDelta(state.root) : 0;
 	fromFragment();
