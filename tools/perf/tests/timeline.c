@@ -72,6 +72,7 @@ static const char *const expected[] = {
 static int test__timeline(void)
 {
 	struct flamegraph fg;
+	const struct flamegraph_frame w[] = { F("w (7)") };
 	struct timeline tl;
 	char *page = NULL;
 	int err = TEST_FAIL;
@@ -90,6 +91,17 @@ static int test__timeline(void)
 	}
 	TEST_ASSERT_VAL("its script", strstr(page, "function tlMain()"));
 	TEST_ASSERT_VAL("no tree of its own", !strstr(page, "id=\"stacks\""));
+	free(page);
+	/* The range in the title's digits, rounded as %.6f rounds: 1,999,999 ns is 0.002000. */
+	timeline__exit(&tl);
+	flamegraph__exit(&fg);
+	flamegraph__init(&fg);
+	if (timeline__init(&tl) ||
+	    timeline__add_sample(&tl, 1999999, 0, 7, 7, "w", flamegraph__add_leaf(&fg, w, 1)))
+		goto out;
+	page = timeline__page(&tl, &fg);
+	TEST_ASSERT_VAL("range rounded",
+			page && strstr(page, "{\"start\": 0.002000, \"end\": 0.002000, "));
 	err = TEST_OK;
 out:
 	free(page);

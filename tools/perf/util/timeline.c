@@ -396,13 +396,9 @@ static int timeline__write_data(FILE *fp, const void *ctx)
 	const struct timeline_page *p = ctx;
 	const struct timeline *tl = p->tl;
 
-	/* Seconds as perf prints them, so that #range= takes what the title shows. */
-	fprintf(fp, "<script type=\"application/json\" id=\"timeline-data\">{\"start\": %llu.%06llu, "
-		"\"end\": %llu.%06llu, ",
-		(unsigned long long)(tl->first_time / 1000000000ULL),
-		(unsigned long long)(tl->first_time % 1000000000ULL / NS_PER_US),
-		(unsigned long long)(tl->last_time / 1000000000ULL),
-		(unsigned long long)(tl->last_time % 1000000000ULL / NS_PER_US));
+	/* Seconds as the title gives them, so that #range= takes what it shows. */
+	fprintf(fp, "<script type=\"application/json\" id=\"timeline-data\">{\"start\": %.6f, "
+		"\"end\": %.6f, ", tl->first_time / 1e9, tl->last_time / 1e9);
 	timeline__write_nodes(p->fg, fp);
 	fputs(", ", fp);
 	timeline__write_tasks(tl, fp);
