@@ -9,8 +9,8 @@ SUDO=""
 rm -rf "$OUT"; mkdir -p "$OUT"; cd "$OUT" || exit 1
 
 echo "== Flight recorder demo: output in $OUT"
-echo "\$ perf record -e cycles -e 'raw_syscalls:*/call-graph=no/' --overwrite --switch-output -a -g &"
-$SUDO "$PERF" record -e cycles -e 'raw_syscalls:*/call-graph=no/' -g \
+echo "\$ perf record -e cycles -e 'raw_syscalls:*/call-graph=no/' -e sched:sched_switch/call-graph=no/ --overwrite --switch-output -a -g &"
+$SUDO "$PERF" record -e cycles -e 'raw_syscalls:*/call-graph=no/' -e sched:sched_switch/call-graph=no/ -g \
 	--overwrite --switch-output -a -o perf.data &
 REC=$!
 sleep 1

@@ -65,18 +65,37 @@ static struct flamegraph_node *node__findnew(struct flamegraph_node *parent,
 	return c;
 }
 
-int flamegraph__add(struct flamegraph *fg, const struct flamegraph_frame *frames, size_t nr)
+struct flamegraph_node *flamegraph__add_leaf(struct flamegraph *fg,
+					     const struct flamegraph_frame *frames, size_t nr)
 {
 	struct flamegraph_node *n = &fg->root;
 
 	for (size_t i = 0; i < nr; i++) {
 		n = node__findnew(n, &frames[i]);
 		if (!n)
-			return -ENOMEM;
+			return NULL;
 	}
 	n->value++;
 	fg->nr_samples++;
-	return 0;
+	return n;
+}
+
+int flamegraph__add(struct flamegraph *fg, const struct flamegraph_frame *frames, size_t nr)
+{
+	return flamegraph__add_leaf(fg, frames, nr) ? 0 : -ENOMEM;
+}
+
+static u32 node__number(struct flamegraph_node *n, u32 id)
+{
+	n->id = id++;
+	for (struct flamegraph_node *c = n->child; c; c = c->next)
+		id = node__number(c, id);
+	return id;
+}
+
+u32 flamegraph__number(struct flamegraph *fg)
+{
+	return node__number(&fg->root, 0);
 }
 
 /* Samples through @n: its own and its children's. */
@@ -136,7 +155,7 @@ void flamegraph__set_baseline(struct flamegraph *fg, const struct flamegraph *ba
  * A JSON string.  Inside the page's <script> element a "</script" in a
  * name would end the element, so there every '<' is written escaped.
  */
-static void json__string(FILE *fp, const char *s, bool in_html)
+void json__string(FILE *fp, const char *s, bool in_html)
 {
 	putc('"', fp);
 	for (; *s; s++) {
@@ -212,10 +231,19 @@ int flamegraph__write_html(const struct flamegraph *fg, const struct flamegraph_
 	html__text(fp, page->colorscheme);
 	fputs("\">\n<h1 id=\"title\">", fp);
 	html__text(fp, page->title);
-	fputs("</h1>\n<script type=\"application/json\" id=\"stacks\">", fp);
-	node__write_json(&fg->root, fp, true, fg->diff);
-	fputs("</script>\n<script>\n", fp);
+	fputs("</h1>\n", fp);
+	if (page->write_data) {
+		if (page->write_data(fp, page->ctx))
+			return -ENOMEM;
+	} else {
+		fputs("<script type=\"application/json\" id=\"stacks\">", fp);
+		node__write_json(&fg->root, fp, true, fg->diff);
+		fputs("</script>\n", fp);
+	}
+	fputs("<script>\n", fp);
 	fwrite(flamegraph_js, 1, flamegraph_js_len, fp);
+	if (page->script)
+		fwrite(page->script, 1, page->script_len, fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
 	return ferror(fp) ? -EIO : 0;
 }

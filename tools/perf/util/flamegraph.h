@@ -24,6 +24,7 @@ struct flamegraph_node {
 	/* The child found last: runs of samples go down the same path. */
 	struct flamegraph_node *hint;
 	u64 base;			/* of a diff: the baseline's samples through here */
+	u32 id;				/* its place in the page's node table (the timeline's) */
 };
 
 struct flamegraph {
@@ -42,6 +43,9 @@ void flamegraph__init(struct flamegraph *fg);
 void flamegraph__exit(struct flamegraph *fg);
 /* One sample: @nr frames, the process's node first.  0 or -ENOMEM. */
 int flamegraph__add(struct flamegraph *fg, const struct flamegraph_frame *frames, size_t nr);
+/* The same, giving the sample's leaf node (NULL when out of memory). */
+struct flamegraph_node *flamegraph__add_leaf(struct flamegraph *fg,
+					     const struct flamegraph_frame *frames, size_t nr);
 
 /*
  * A differential flame graph, as flamegraph.pl's difffolded makes one: the
@@ -59,7 +63,20 @@ int flamegraph__write_json(const struct flamegraph *fg, FILE *fp);
 struct flamegraph_page {
 	const char *title;		/* the input file and its time range */
 	const char *colorscheme;	/* "blue-green" or "orange" */
+	/*
+	 * A view built on the flame graph (the timeline) writes its own data
+	 * in place of the tree's, and its script runs after flamegraph.js.
+	 */
+	int (*write_data)(FILE *fp, const void *ctx);
+	const void *ctx;
+	const unsigned char *script;
+	size_t script_len;
 };
+
+/* A JSON string; @in_html: inside a <script> element, '<' escaped. */
+void json__string(FILE *fp, const char *s, bool in_html);
+/* The nodes, each given its id in preorder from the root's 0; returns how many. */
+u32 flamegraph__number(struct flamegraph *fg);
 
 /* The whole page, its style, script and data inline.  0 or -EIO. */
 int flamegraph__write_html(const struct flamegraph *fg, const struct flamegraph_page *page,

@@ -35,7 +35,7 @@ document.addEventListener('securitypolicyviolation', () => {
 const ROW = 18;			/* pixels a frame row takes */
 const MIN_WIDTH = 0.0005;	/* frames narrower than this share of the view are left out */
 
-/* Each node gets its total samples, its parent and its depth. */
+/* Each node gets its total samples, its parent, its depth and the depth of its deepest descendant. */
 function prepare(node, parent, depth) {
 	node.parent = parent;
 	node.depth = depth;
@@ -45,6 +45,7 @@ function prepare(node, parent, depth) {
 		deepest = Math.max(deepest, prepare(c, node, depth + 1));
 		node.total += c.total;
 	}
+	node.deepest = deepest;
 	return deepest;
 }
 
@@ -104,7 +105,7 @@ function find(root, names) {
 	return n;
 }
 
-const state = { root: null, zoom: null, search: '', depth: 0, scheme: '', diff: false,
+const state = { root: null, zoom: null, search: '', scheme: '', diff: false,
 	maxDelta: 0 };
 
 /* The share of all samples in frames that match, counting nested matches once. */
@@ -138,8 +139,9 @@ function frameDiv(node, x, width, chart, height) {
 /* The zoomed frame's subtree across the whole width, its callers below it full width too. */
 function draw() {
 	const chart = document.getElementById('chart');
-	const height = (state.depth + 1) * ROW;
 	const zoom = state.zoom;
+	/* As tall as the zoomed frame's subtree: a shallow one is not drawn under empty rows. */
+	const height = (zoom.deepest + 1) * ROW;
 
 	chart.textContent = '';
 	chart.style.height = height + 'px';
@@ -167,15 +169,20 @@ function draw() {
 	} else {
 		m.textContent = '';
 	}
-	const parts = [];
+	/* The fragment's other keys are the timeline's selection: they stay. */
+	const args = new URLSearchParams(location.hash.slice(1));
 	if (zoom !== state.root)
-		parts.push('zoom=' + encodeURIComponent(path(zoom).join(';')));
+		args.set('zoom', path(zoom).join(';'));
+	else
+		args.delete('zoom');
 	if (state.search)
-		parts.push('search=' + encodeURIComponent(state.search));
+		args.set('search', state.search);
+	else
+		args.delete('search');
+	const hash = args.toString();
 	/* A page opened from a file may not rewrite its own URL in every browser. */
 	try {
-		history.replaceState(null, '', parts.length ? '#' + parts.join('&') :
-			location.pathname);
+		history.replaceState(null, '', hash ? '#' + hash : location.pathname);
 	} catch (e) {
 		/* the state is still drawn; only the link to it is not updated */
 	}
@@ -209,7 +216,11 @@ function tooltip(ev) {
 	tip.style.display = 'block';
 }
 
-function main() {
+/*
+ * The page's controls and graph, once.  @onHash, if given, handles a new
+ * fragment instead of the graph (the timeline, which redraws it).
+ */
+function setup(onHash) {
 	const bar = document.createElement('div');
 	bar.id = 'bar';
 	bar.innerHTML = '<input id="search" type="search" placeholder="Search frames">' +
@@ -220,15 +231,6 @@ function main() {
 		d.id = id;
 		document.body.appendChild(d);
 	}
-	state.root = JSON.parse(document.getElementById('stacks').textContent);
-	state.depth = prepare(state.root, null, 0);
-	state.scheme = document.body.dataset.colorscheme;
-	state.diff = 'b' in state.root;
-	if (state.diff)
-		state.maxDelta = maxDelta(state.root);
-	fromFragment();
-	draw();
-
 	const chart = document.getElementById('chart');
 	chart.addEventListener('click', (ev) => {
 		if (ev.target.node) {
@@ -248,12 +250,31 @@ function main() {
 		state.zoom = state.root;
 		draw();
 	});
-	window.addEventListener('hashchange', () => {
+	window.addEventListener('hashchange', onHash || (() => {
 		fromFragment();
 		draw();
-	});
+	}));
+}
+
+/* Draws the tree @root ({n, l, v, c}, "b" of a diff), zoomed and searched as the fragment says. */
+function show(root) {
+	state.root = root;
+	prepare(state.root, null, 0);
+	state.diff = 'b' in state.root;
+	state.maxDelta = state.diff ? maxDelta(state.root) : 0;
+	fromFragment();
+	draw();
+}
+
+/* What the page's test reads once it has been drawn. */
+function rendered() {
 	document.body.dataset.requests = performance.getEntriesByType('resource').length;
 	document.body.dataset.rendered = '1';
 }
 
-main();
+state.scheme = document.body.dataset.colorscheme;
+if (document.getElementById('stacks')) {
+	setup(null);
+	show(JSON.parse(document.getElementById('stacks').textContent));
+	rendered();
+}

@@ -20,6 +20,7 @@
 #include "sample-filter.h"
 #include "script-report.h"
 #include "session.h"
+#include "timeline.h"
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
@@ -40,6 +41,9 @@ struct flamegraph_report {
 	int proc_pid;				/* ... its pid and the length of its comm */
 	size_t proc_comm_len;
 	u64 first_time, last_time;		/* of the samples taken */
+	bool timeline;				/* --timeline: tl is kept too */
+	bool lost_cpu;				/* side-band records carry a CPU */
+	struct timeline tl;
 };
 
 static const char *flamegraph__usage[] = {
@@ -84,6 +88,19 @@ static const char *fg_report__proc(struct flamegraph_report *r, const char *comm
 	return r->proc;
 }
 
+/* --timeline: a sched_switch is what ran on its CPU, not a frame of the flame graph. */
+static int fg_report__switch(struct flamegraph_report *r, const struct perf_sample *sample)
+{
+	if (r->filter->active && (!sample_filter__match_cpu(r->filter, (int)sample->cpu) ||
+				  !sample_filter__match_time(r->filter, sample->time)))
+		return 0;
+	/* A switch too short for its format is left out, as perf script prints none. */
+	if (timeline__add_switch(&r->tl, sample->time, (int)sample->cpu, sample->raw_data,
+				 sample->raw_size) == -ENOMEM)
+		return -ENOMEM;
+	return 0;
+}
+
 static int fg_report__sample(struct perf_tool *tool, union perf_event *event,
 			     struct perf_sample *sample, struct evsel *evsel,
 			     struct machine *machine)
@@ -93,11 +110,14 @@ static int fg_report__sample(struct perf_tool *tool, union perf_event *event,
 							(int)sample->tid);
 	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct flamegraph_node *leaf;
 	const char *comm;
 	ssize_t nr = 0;
 
 	if (!thread)
 		return -ENOMEM;
+	if (r->timeline && timeline__is_switch(&r->tl, evsel->tp_format))
+		return fg_report__switch(r, sample);
 	comm = thread__comm_at(thread, sample->time);
 	if (r->filter->active &&
 	    !sample_filter__match(r->filter, comm, (int)sample->pid, (int)sample->tid,
@@ -139,7 +159,30 @@ static int fg_report__sample(struct perf_tool *tool, union perf_event *event,
 		};
 		nr = 1;
 	}
-	return flamegraph__add(&r->fg, r->frames, (size_t)nr + 1);
+	if (!r->timeline)
+		return flamegraph__add(&r->fg, r->frames, (size_t)nr + 1);
+	leaf = flamegraph__add_leaf(&r->fg, r->frames, (size_t)nr + 1);
+	if (!leaf)
+		return -ENOMEM;
+	return timeline__add_sample(&r->tl, sample->time, (int)sample->cpu, (int)sample->pid,
+				    (int)sample->tid, comm, leaf);
+}
+
+/* Records other than samples: of the timeline's, the losses. */
+static int fg_report__other(struct perf_tool *tool, union perf_event *event,
+			    struct perf_sample *sample, struct machine *machine)
+{
+	struct flamegraph_report *r = container_of(tool, struct flamegraph_report, tool);
+	int cpu = r->lost_cpu ? (int)sample->cpu : -1;
+
+	(void)machine;
+	if (event->header.type == PERF_RECORD_LOST)
+		return timeline__add_lost(&r->tl, sample->time, cpu, event->lost.lost, false);
+	if (event->header.type == PERF_RECORD_LOST_SAMPLES &&
+	    event->header.size >= sizeof(event->lost_samples))
+		return timeline__add_lost(&r->tl, sample->time, cpu, event->lost_samples.lost,
+					  true);
+	return 0;
 }
 
 /*
@@ -150,19 +193,22 @@ static int fg_report__sample(struct perf_tool *tool, union perf_event *event,
 static char *fg_report__title(const struct flamegraph_report *r, const char *input,
 			      const char *base)
 {
+	u64 first = r->timeline ? r->tl.first_time : r->first_time;
+	u64 last = r->timeline ? r->tl.last_time : r->last_time;
 	char *title, *head;
 	int n;
 
-	if (base)
+	if (r->timeline)
+		n = asprintf(&head, "Timeline of %s", input);
+	else if (base)
 		n = asprintf(&head, "Differential flame graph of %s against %s", input, base);
 	else
 		n = asprintf(&head, "Flame graph of %s", input);
 	if (n < 0)
 		return NULL;
-	if (r->last_time)
+	if (last)
 		n = asprintf(&title, "%s, %.6f to %.6f s (%.6f s, %llu samples)",
-			     head, r->first_time / 1e9, r->last_time / 1e9,
-			     (r->last_time - r->first_time) / 1e9,
+			     head, first / 1e9, last / 1e9, (last - first) / 1e9,
 			     (unsigned long long)r->fg.nr_samples);
 	else
 		n = asprintf(&title, "%s (%llu samples)", head,
@@ -180,7 +226,7 @@ static int fg_report__write(struct flamegraph_report *r, const char *input, cons
 	int err;
 
 	if (!output)
-		output = html ? "flamegraph.html" : "stacks.json";
+		output = r->timeline ? "timeline.html" : html ? "flamegraph.html" : "stacks.json";
 	if (strcmp(output, "-")) {
 		printf("dumping data to %s\n", output);
 		fflush(stdout);
@@ -193,8 +239,13 @@ static int fg_report__write(struct flamegraph_report *r, const char *input, cons
 	}
 	if (html) {
 		title = fg_report__title(r, input, base);
-		err = title ? flamegraph__write_html(&r->fg, &(struct flamegraph_page){
-				.title = title, .colorscheme = colorscheme }, fp) : -ENOMEM;
+		if (!title)
+			err = -ENOMEM;
+		else if (r->timeline)
+			err = timeline__write_html(&r->tl, &r->fg, title, colorscheme, fp);
+		else
+			err = flamegraph__write_html(&r->fg, &(struct flamegraph_page){
+				.title = title, .colorscheme = colorscheme }, fp);
 	} else {
 		err = flamegraph__write_json(&r->fg, fp);
 	}
@@ -232,6 +283,13 @@ static int fg_report__read(struct flamegraph_report *r, const char *input)
 		fprintf(stderr, "perf script: %s\n", msg);
 		err = -EINVAL;
 		goto out;
+	}
+	if (r->timeline) {
+		const struct perf_event_attr *attr = &evlist__first(session->evlist)->attr;
+
+		r->lost_cpu = attr->sample_id_all && (attr->sample_type & PERF_SAMPLE_CPU);
+		r->tl.request = session->dump_request;
+		r->tl.has_request = session->has_dump_request;
 	}
 	err = perf_session__process_events(session, &r->tool);
 	if (err) {
@@ -315,6 +373,8 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 			     flamegraph__opt_colorscheme),
 		OPT_STRING(0, "diff", &base, "file",
 			   "a differential flame graph: colours from the change since this baseline"),
+		OPT_BOOLEAN(0, "timeline", &r.timeline,
+			    "a view of the file: CPUs and tasks over time, the flame graph of a selection"),
 		OPT_SAMPLE_FILTER(0, "comm", filter, "script", "list",
 				  "only the samples of these comms", sample_filter__opt_comm),
 		OPT_SAMPLE_FILTER(0, "pid", filter, "script", "list",
@@ -339,6 +399,16 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 			"see 'perf script report flamegraph -h'.\n", argv[0]);
 		return 129;
 	}
+	if (r.timeline && (base || strcmp(format, "html"))) {
+		fprintf(stderr, "perf script report flamegraph: --timeline draws a page of one "
+			"file; drop %s.\n", base ? "--diff" : "-f json");
+		return 129;
+	}
+	if (r.timeline) {
+		if (timeline__init(&r.tl))
+			return 255;
+		r.tool.other = fg_report__other;
+	}
 	flamegraph__init(&r.fg);
 	callchain_param__init(&r.cc);
 	r.cc.order = ORDER_CALLER;
@@ -352,6 +422,7 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 					  colorscheme);
 	flamegraph__exit(&r.fg);
 	flamegraph__exit(&r.base);
+	timeline__exit(&r.tl);
 	callchain_frames__exit(&r.chain);
 	free(r.frames);
 	free(r.proc);

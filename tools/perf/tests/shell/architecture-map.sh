@@ -13,12 +13,12 @@ cd "$TMPD"
 # "- `util/foo.[ch]`: ...", "- `util/foo.h`: ..." or
 # "- `util/parse-events.[chly]`: ...".  The flex and bison outputs
 # (util/parse-events-flex.*, -bison.*) and the flame graph page's arrays
-# (util/flamegraph-page.h, from xxd) are generated, not units.
+# (util/flamegraph-page.h and util/timeline-page.h, from xxd) are generated, not units.
 # Both sides are compared file by file, so "util/foo.[ch]" for a lone
 # util/foo.c is as wrong as leaving util/foo.h out.
 present() {
 	(cd "$src" && ls util/*.c util/*.h util/*.y util/*.l builtin-*.c 2>/dev/null) |
-		grep -Ev '^util/(parse-events-(flex|bison)\.|flamegraph-page\.h$)' | sort -u
+		grep -Ev '^util/(parse-events-(flex|bison)\.|(flamegraph|timeline)-page\.h$)' | sort -u
 }
 named() {
 	grep -oE '^- `(util/[A-Za-z0-9_-]+\.(\[[chly]+\]|[chly])|builtin-[a-z0-9-]+\.c)`' "$map" |

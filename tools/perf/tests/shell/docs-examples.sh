@@ -103,6 +103,7 @@ skip: it is the whole suite, this test among it|README.md|make test # installs w
 worked-record|README.md|tools/perf/perf record -g -e cycles -e '"'raw_syscalls:*/call-graph=no/'"' -e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a &
 worked-kill|README.md|kill -USR2 %1
 worked-script|README.md|perf script -i perf.data.2026120212305147 | tail -3
+worked-timeline|README.md|perf script report flamegraph --timeline -i perf.data.2026120212305147
 ctl-fifos|README.md|mkfifo ctl ack; exec 3<>ack
 ctl-record|README.md|tools/perf/perf record -e '"'raw_syscalls:*'"' --overwrite -a --switch-output --control=fifo:ctl,ack &
 ctl-snapshot|README.md|echo snapshot > ctl; read -r reply <&3; echo $reply
@@ -159,6 +160,7 @@ worked-script|every|'"$SCRIPT_LINE"'
 worked-script|every|'"$SAMPLE_HEAD"'
 worked-script|every|^	 *[0-9a-f]+ .* \(.*\)$
 worked-script|every|^$
+worked-timeline|must|^dumping data to timeline\.html$
 worked-archive|must|^\$ tar xvf perf\.data\.[0-9]{16}\.tar\.bz2 -C ~/\.debug$
 worked-elsewhere|must|^\.build-id/[0-9a-f]{2}/[0-9a-f]{38}$
 ctl-snapshot|must|^ack /.*/perf\.data\.[0-9]{16}$
@@ -398,6 +400,8 @@ emit 'bg; sleep 0.5'
 step worked-kill
 emit 'wait_dump'
 step worked-script distro
+step worked-timeline
+extra worked-timeline-page 'grep -q "id=\"timeline-data\"" timeline.html'
 # Past the docs: the dump read whole by our script and report and the
 # distro's.  Their sample lines (not the frames, whose symbols are the
 # machine's) are the same; so are the events report shows.

@@ -6,7 +6,8 @@
 # no error and fetched nothing (its own counts on <body>, and no console
 # message at all); the workload's functions are frames; a zoom (the
 # fragment's #zoom=, which draws as a click does) leaves only the zoomed
-# frame's subtree, full width, and its callers; a search (#search=) marks
+# frame's subtree, full width, and its callers, in a chart no taller than
+# they are; a search (#search=) marks
 # exactly the frames whose names hold the text, with their share of the
 # samples as the tree counts it.  A copy of the page given an <img> from
 # the network must show the refused request, or the check above could not
@@ -15,20 +16,9 @@
 # change of its share that the tree's numbers give.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
-command -v python3 >/dev/null || skip "python3 is not installed (it parses the DOM)"
-CHROMIUM=$(command -v chromium) || skip "chromium is not installed (make deps installs it)"
+. "$(dirname "$0")/lib/chromium.sh"
 own_tmpd flamegraph-browser
-
-# Headless, no sandbox (root has none), no GPU, every host name unresolved
-# and every proxied request sent to a closed port.
-chrome() {	# <output option> <url>
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMPD/profile" --host-resolver-rules='MAP * ~NOTFOUND' \
-		--proxy-server=127.0.0.1:9 --enable-logging=stderr --v=0 \
-		--window-size=1200,800 --virtual-time-budget=5000 "$@"
-}
-chrome --dump-dom about:blank >blank.html 2>blank.err ||
-	skip "chromium cannot run here: $(grep -v dbus blank.err | tail -1)"
+chromium_setup
 
 flame_record fg.data
 "$PERF" script report flamegraph -i fg.data -o page.html >/dev/null || fail "html exited $?"
@@ -50,12 +40,18 @@ def total(n):
     return n["v"] + sum(total(c) for c in n["c"])
 def hits(n, text):
     return total(n) if text in n["n"] else sum(hits(c, text) for c in n["c"])
+def deepest(n, depth):
+    return max([depth] + [deepest(c, depth + 1) for c in n["c"]])
 path = find(root, "fg_leaf_cold", [])
+node = root
+for name in path:
+    node = next(c for c in node["c"] if c["n"] == name)
 print(urllib.parse.quote(";".join(path), safe=""))
-print(hits(root, "fg_leaf_hot"), total(root))
+# The zoomed chart's rows: its callers' and the deepest of its subtree's.
+print(hits(root, "fg_leaf_hot"), total(root), deepest(node, len(path)) + 1)
 EOP
 zoom=$(sed -n 1p views.txt)
-read -r hot all < <(sed -n 2p views.txt)
+read -r hot all rows < <(sed -n 2p views.txt)
 
 url="file://$TMPD/page.html"
 chrome --dump-dom "$url" >plain.dom 2>plain.err || fail "chromium exited $? on the page"
@@ -92,6 +88,7 @@ class Dom(HTMLParser):
             self.body = a
         elif a.get("id") == "chart":
             self.zoom = a.get("data-zoom")
+            self.chart_style = a.get("style", "")
         elif "frame" in a.get("class", "").split():
             self.frames.append(a)
 
@@ -115,6 +112,7 @@ def names(d):
     return {f.get("data-name") for f in d.frames}
 
 zoom, hot, total = urllib.parse.unquote(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+rows = int(sys.argv[4])
 views = {v: load(v + ".dom") for v in ("plain", "zoom", "search", "fetching")}
 for v, d in views.items():
     if d.body.get("data-rendered") != "1":
@@ -142,6 +140,9 @@ if "fg_leaf_hot" in names(z) or len(z.frames) >= len(plain.frames):
 cold = [f for f in z.frames if f.get("data-name") == "fg_leaf_cold"]
 if len(cold) != 1 or "width: 100%" not in cold[0].get("style", ""):
     fail("the zoomed frame is not drawn full width: %r" % cold)
+if "height: %dpx" % (18 * rows) not in z.chart_style:
+    fail("the zoomed chart is %r, not the %d rows of its frame's callers and subtree" %
+         (z.chart_style, rows))
 callers = zoom.split(";")[:-1]
 if not set(callers) <= names(z):
     fail("the zoomed frame's callers are not drawn: %s" % sorted(set(callers) - names(z)))
@@ -181,7 +182,7 @@ for f in d.frames:
 print("%d frames; zoomed %d; %s; diff %d frames" % (len(plain.frames), len(z.frames), line,
                                                     len(d.frames)))
 EOP
-python3 dom.py "$zoom" "$hot" "$all" || fail "the rendered pages are not as they should be"
+python3 dom.py "$zoom" "$hot" "$all" "$rows" || fail "the rendered pages are not as they should be"
 for v in plain zoom search diff; do
 	if grep ':CONSOLE' $v.err; then
 		fail "$v: the page wrote to the console"
