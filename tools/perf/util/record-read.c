@@ -87,10 +87,27 @@ static int record_read__forward(struct record_read *rd, struct perf_mmap *map)
 }
 
 /*
- * --switch-output-event: the trigger events' own buffers.  Every sample is
- * a request (a loss means there were requests too), and goes into the
- * file, the dump it asks for or joins: the header describes the triggers
- * after the recorded events, and a reader sorts the sample in by its time.
+ * The trigger buffers' heads, taken before the pass reads the tracking
+ * stream.  A trigger names its task from the process table, and the task's
+ * COMM (its exec) was written before the trigger's sample: read after the
+ * trigger was seen, the tracking stream holds that COMM.  Read before,
+ * a task that exec'ed just then is still named after its parent.
+ */
+static void record_read__triggers_seen(struct record_read *rd)
+{
+	struct evlist *tl = rd->triggers;
+
+	for (int i = 0; tl && i < tl->nr_mmaps; i++)
+		if (tl->mmap[i].base)
+			perf_mmap__read_init(&tl->mmap[i]);
+}
+
+/*
+ * --switch-output-event: the trigger events' own buffers, as far as
+ * record_read__triggers_seen() saw them.  Every sample is a request (a
+ * loss means there were requests too), and goes into the file, the dump it
+ * asks for or joins: the header describes the triggers after the recorded
+ * events, and a reader sorts the sample in by its time.
  */
 static int record_read__triggers(struct record_read *rd)
 {
@@ -103,7 +120,8 @@ static int record_read__triggers(struct record_read *rd)
 		struct perf_mmap *map = &tl->mmap[i];
 		union perf_event *event;
 
-		if (!map->base || perf_mmap__read_init(map) < 0)
+		/* A failed read_init left nothing to read (start == end). */
+		if (!map->base)
 			continue;
 		while (!err && (event = perf_mmap__read_event(map))) {
 			if (event->header.type != PERF_RECORD_SAMPLE &&
@@ -132,6 +150,7 @@ int record_read__all(struct record_read *rd)
 {
 	int nr = 0, err;
 
+	record_read__triggers_seen(rd);
 	for (int i = 0; i < rd->evlist->nr_mmaps; i++) {
 		struct perf_mmap *map = &rd->evlist->mmap[i];
 
