@@ -77,16 +77,22 @@ threshold tm --switch-output=1s 'time threshold 1 s'
 #    binary under another name), each in a dump of its own, told apart by
 #    name, pid and time.  Each dump holds its trigger's sample, where our
 #    script and the distro's print it with the header's time, CPU and pid.
+#    The workload ends only once the second dump is there (fifo d3): a
+#    workload gone before the recorder reads the second trigger would have
+#    it served by the exit dump instead, as a trigger left waiting is.
 need_tracefs
 ln -s "$PERF" other
-mkfifo d1 d2
+mkfifo d1 d2 d3
 "$PERF" record -e syscalls:sys_enter_read -m 64K --overwrite -o tr.data \
 	--switch-output-event=syscalls:sys_exit_read --filter 'ret < 0' \
-	-- bash -c "\"$PERF\" test -w reads <d1 && ./other test -w reads <d2" 2>tr.err &
+	-- bash -c "\"$PERF\" test -w reads <d1 && ./other test -w reads <d2 && cat d3" \
+	>/dev/null 2>tr.err &
 rec=$!
 printf 'ok\nfail 1001\n' >d1
 wait_files 'tr.data.*' 1
 printf 'ok\nfail 1002\n' >d2
+wait_files 'tr.data.*' 2
+echo done >d3
 wait $rec || { cat tr.err; fail "the recorder exited $?"; }
 f=($(dumps tr.data))
 [ ${#f[@]} -eq 3 ] || { cat tr.err; fail "expected 2 triggered dumps and the exit dump, got ${#f[@]}"; }
