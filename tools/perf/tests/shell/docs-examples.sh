@@ -136,6 +136,8 @@ skip: it is the whole suite, this test among it|perf-test.txt|perf test
 pt-list|perf-test.txt|perf test -l ring
 pt-verbose|perf-test.txt|perf test -v 5 "cpu map"
 pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test
+psc-record|perf-sched.txt|perf record -e sched:sched_switch -e sched:sched_wakeup -a -o sched.data -- sleep 2
+psc-timehist|perf-sched.txt|perf sched -i sched.data timehist -s
 pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwarf-unwind'"''
 
 # id | kind | extended regular expression.  Kinds: "must", a line of what
@@ -189,6 +191,8 @@ pt-verbose|must|^ *[0-9]+: CPU map.*: Ok$
 pt-unit|must|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
 pt-unit|every|^ *[0-9]+: .*: (Ok|Skip.*)$|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
 pv-build|exact|
+psc-timehist|must|^Runtime summary$
+psc-timehist|must|^    Total number of unique tasks: [0-9]+$
 make-run|must|^== the first dump, decoded
 make-run|must|^\(read with perf script \(ours\); [0-9]+ lines'
 

@@ -133,5 +133,6 @@ dump_once_then_exit() {
 perf_subcommands() {
 	case $1 in
 	daemon) echo start stop signal ping ;;
+	sched) echo timehist ;;
 	esac
 }

@@ -1,0 +1,762 @@
+/*
+ * perf sched: what the scheduler did, from a file with sched:* events.
+ * timehist: one line per context switch, the task switched out with how
+ * long it waited, how late it ran after its wakeup and how long it ran
+ * (the accounting is util/sched), then optionally a summary per task.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/evsel.h"
+#include "util/parse-options.h"
+#include "util/sample-filter.h"
+#include "util/sched-timehist.h"
+#include "util/session.h"
+
+void perf_session__report_open_error(const char *cmd, const char *path, int err,
+				     const char *msg);
+
+static const char * const sched_usage[] = {
+	"perf sched [<options>] {record|latency|map|replay|script|timehist}",
+	NULL
+};
+
+static const char * const timehist_usage[] = {
+	"perf sched timehist [<options>]",
+	NULL
+};
+
+/* The tracepoints timehist reads. */
+enum sched_tp {
+	SCHED_TP_OTHER,
+	SCHED_TP_SWITCH,
+	SCHED_TP_WAKEUP,	/* sched_wakeup, sched_waking, sched_wakeup_new */
+	SCHED_TP_MIGRATE,
+};
+
+struct sched_cmd {
+	const char *input;
+	bool force, dump;
+	/* timehist's options */
+	bool summary_only, with_summary, wakeups, cpu_visual, state, callchain, migrations;
+	struct sample_filter filter;	/* -p, -t, -C; --time in .time_arg */
+	u64 start, end;			/* --time, ns; 0: open */
+
+	struct perf_tool tool;
+	struct perf_session *session;
+	struct sched_timehist th;
+	bool ignore_wakeup;		/* sched_waking is there: sched_wakeup would count twice */
+	int comm_width;			/* grows with the widest task name printed */
+	int max_cpu;			/* the CPUs online, or the highest CPU seen if more */
+	int nr_cpus_online;
+	u64 skipped;			/* switches of tasks -p/-t left out */
+	u64 hist_start, hist_end;	/* the span of the switches accounted */
+	char comm[32];			/* the name of the last task formatted */
+};
+
+/* ---- tracepoint fields ------------------------------------------------------- */
+
+static u64 tp_num(struct evsel *e, struct perf_sample *sample, const char *name)
+{
+	struct tep_format_field *f = e->tp_format ? tep_find_field(e->tp_format, name) : NULL;
+	unsigned long long v = 0;
+
+	if (!f || f->offset + f->size > (int)sample->raw_size)
+		return 0;
+	tep_read_number_field(f, sample->raw_data, &v);
+	return v;
+}
+
+static enum sched_tp sched_tp__of(struct sched_cmd *sc, struct evsel *e)
+{
+	const char *name = evsel__name(e);
+
+	if (!evsel__is_tracepoint(e) || strncmp(name, "sched:", 6))
+		return SCHED_TP_OTHER;
+	name += 6;
+	if (!strcmp(name, "sched_switch"))
+		return SCHED_TP_SWITCH;
+	if ((!strcmp(name, "sched_wakeup") && !sc->ignore_wakeup) ||
+	    !strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup_new"))
+		return SCHED_TP_WAKEUP;
+	if (!strcmp(name, "sched_migrate_task"))
+		return SCHED_TP_MIGRATE;
+	return SCHED_TP_OTHER;
+}
+
+/* The event named @name ("sched:sched_switch"), or NULL. */
+static struct evsel *sched__find_tp(struct evlist *evlist, const char *name)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(evlist, e)
+		if (evsel__is_tracepoint(e) && !strcmp(evsel__name(e), name))
+			return e;
+	return NULL;
+}
+
+/* ---- what is printed ------------------------------------------------------- */
+
+/* "comm[tid]", "comm[tid/pid]" for a thread, or the comm alone for pid 0. */
+static const char *sched__task_name(struct sched_cmd *sc, struct thread *t)
+{
+	const char *comm;
+	int n;
+
+	if (!t) {
+		comm = "<idle>";
+		n = snprintf(sc->comm, sizeof(sc->comm), "%s", comm);
+		goto out;
+	}
+	comm = thread__comm(t);
+	if (t->pid == 0)
+		n = snprintf(sc->comm, sizeof(sc->comm), "%s", comm);
+	else if (t->tid != t->pid)
+		n = snprintf(sc->comm, sizeof(sc->comm), "%s[%d/%d]", comm, t->tid, t->pid);
+	else
+		n = snprintf(sc->comm, sizeof(sc->comm), "%s[%d]", comm, t->tid);
+out:
+	if (n > (int)sizeof(sc->comm) - 1)
+		n = sizeof(sc->comm) - 1;
+	if (n > sc->comm_width)
+		sc->comm_width = n;
+	return sc->comm;
+}
+
+/* Milliseconds with three decimals, truncated: "%*lu.%03lu ". */
+static void print_sched_time(u64 ns, int width)
+{
+	printf("%*llu.%03llu ", width, (unsigned long long)(ns / 1000000),
+	       (unsigned long long)(ns % 1000000 / 1000));
+}
+
+static void print_timestamp(u64 t, int cpu)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%llu.%06llu", (unsigned long long)(t / 1000000000),
+		 (unsigned long long)(t % 1000000000 / 1000));
+	printf("%15s [%04d] ", buf, cpu);
+}
+
+static const char dashes[] =
+	"-----------------------------------------------------------------------------------"
+	"-----------------------------------------------------------------------------------";
+
+static void timehist__header(struct sched_cmd *sc)
+{
+	int ncpus = sc->max_cpu + 1;
+
+	printf("%15s %6s ", "time", "cpu");
+	if (sc->cpu_visual) {
+		printf(" ");
+		for (int i = 0; i < ncpus; i++)
+			printf("%x", i % 16);
+		printf(" ");
+	}
+	printf(" %-*s  %9s  %9s  %9s", sc->comm_width, "task name", "wait time", "sch delay",
+	       "run time");
+	if (sc->state)
+		printf("  %s", "state");
+	printf("\n%15s %-6s ", "", "");
+	if (sc->cpu_visual)
+		printf(" %*s ", ncpus, "");
+	printf(" %-*s  %9s  %9s  %9s", sc->comm_width, "[tid/pid]", "(msec)", "(msec)", "(msec)");
+	if (sc->state)
+		printf("  %5s", "");
+	printf("\n%.15s %.6s ", dashes, dashes);
+	if (sc->cpu_visual)
+		printf(" %.*s ", ncpus, dashes);
+	printf(" %.*s  %.9s  %.9s  %.9s", sc->comm_width, dashes, dashes, dashes, dashes);
+	if (sc->state)
+		printf("  %.5s", dashes);
+	printf("\n");
+}
+
+/* The letter of a prev_state, as the distro's table has them; 'I' for the idle task. */
+static char sched__state_char(bool idle, int state)
+{
+	static const char letters[] = "RSDTtZXxKWP";
+	int bit = state ? __builtin_ffs(state) : 0;
+
+	if (idle)
+		return 'I';
+	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
+}
+
+static void timehist__print_switch(struct sched_cmd *sc, struct perf_sample *sample,
+				   struct thread *t, struct sched_task *rt, u64 time, int state)
+{
+	const char *name;
+
+	if (!sample_filter__match_cpu(&sc->filter, sample->cpu))
+		return;
+	print_timestamp(time, sample->cpu);
+	if (sc->cpu_visual) {
+		printf(" ");
+		for (int i = 0; i < sc->max_cpu + 1; i++)
+			putchar(i == (int)sample->cpu ? (t ? 's' : 'i') : ' ');
+		printf(" ");
+	}
+	name = sched__task_name(sc, t);
+	printf(" %-*s ", sc->comm_width, name);
+	print_sched_time(rt->dt_sleep + rt->dt_iowait + rt->dt_preempt, 6);
+	print_sched_time(rt->dt_delay, 6);
+	print_sched_time(rt->dt_run, 6);
+	if (sc->state)
+		printf(" %5c ", sched__state_char(!t, state));
+	if (sc->wakeups)
+		printf("  %-*s", sc->comm_width, "");
+	printf("\n");
+}
+
+/* A wakeup or migration line: who did it, and to whom. */
+static void timehist__print_event(struct sched_cmd *sc, struct perf_sample *sample,
+				  struct thread *by, struct thread *to, char mark, const char *what)
+{
+	print_timestamp(sample->time, sample->cpu);
+	/* The distro pads a migration's CPU column one wider on each side than a wakeup's. */
+	if (sc->cpu_visual && !mark) {
+		printf(" %*s ", sc->max_cpu + 1, "");
+	} else if (sc->cpu_visual) {
+		printf("  ");
+		for (int i = 0; i < sc->max_cpu + 1; i++)
+			putchar(i == (int)sample->cpu ? mark : ' ');
+		printf("  ");
+	}
+	printf(" %-*s ", sc->comm_width, sched__task_name(sc, by));
+	printf("  %9s  %9s  %9s ", "", "", "");
+	printf("%s: %s", what, sched__task_name(sc, to));
+}
+
+/* ---- the events ------------------------------------------------------------- */
+
+static bool sched__filtered(struct sched_cmd *sc, struct thread *t)
+{
+	struct sample_filter *f = &sc->filter;
+	int pid = t ? t->pid : 0, tid = t ? t->tid : 0;
+	bool ok = true;
+
+	if (f->nr_pids) {
+		ok = false;
+		for (int i = 0; i < f->nr_pids; i++)
+			ok |= f->pids[i] == pid;
+	}
+	if (ok && f->nr_tids) {
+		ok = false;
+		for (int i = 0; i < f->nr_tids; i++)
+			ok |= f->tids[i] == tid;
+	}
+	return !ok;
+}
+
+static bool sched__in_window(struct sched_cmd *sc, u64 time)
+{
+	return (!sc->start || time >= sc->start) && (!sc->end || time <= sc->end);
+}
+
+/*
+ * The task a wakeup or migration is about (its "pid" field), as a thread
+ * of the machine (a new one has pid 0, as the distro makes it) and a task
+ * of the accounting.  -ENOMEM or 0.
+ */
+static int timehist__subject(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
+			     struct machine *m, struct thread **thr, struct sched_task **rt)
+{
+	int tid = (int)tp_num(e, sample, "pid");
+
+	*thr = machine__findnew_thread(m, 0, tid);
+	*rt = sched_timehist__task(&sc->th, tid);
+	return *thr && *rt ? 0 : -ENOMEM;
+}
+
+/*
+ * The line of a wakeup or migration of @to, unless -p/-t leave out both
+ * @to and the task that did it: 1 when begun (the caller ends it), 0 when
+ * left out, -ENOMEM.
+ */
+static int timehist__event_line(struct sched_cmd *sc, struct perf_sample *sample,
+				struct machine *m, struct thread *to, char mark, const char *what)
+{
+	struct thread *by = machine__findnew_thread(m, sample->pid, sample->tid);
+
+	if (!by)
+		return -ENOMEM;
+	if (sched__filtered(sc, by) && sched__filtered(sc, to))
+		return 0;
+	timehist__print_event(sc, sample, by, to, mark, what);
+	return 1;
+}
+
+static int timehist__wakeup(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
+			    struct machine *m)
+{
+	struct sched_task *rt;
+	struct thread *woken;
+	int ret = timehist__subject(sc, e, sample, m, &woken, &rt);
+
+	if (ret)
+		return ret;
+	sched_task__woken(rt, sample->time);
+	if (!sc->wakeups || !sched__in_window(sc, sample->time))
+		return 0;
+	ret = timehist__event_line(sc, sample, m, woken, 0, "awakened");
+	if (ret > 0)
+		printf("\n");
+	return ret < 0 ? ret : 0;
+}
+
+static int timehist__migrate(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
+			     struct machine *m)
+{
+	struct sched_task *rt;
+	struct thread *moved;
+	int ret = timehist__subject(sc, e, sample, m, &moved, &rt);
+
+	if (ret)
+		return ret;
+	sched_task__migrated(rt);
+	if (sc->summary_only)
+		return 0;
+	ret = timehist__event_line(sc, sample, m, moved, 'm', "migrated");
+	if (ret > 0)
+		printf(" cpu %d => %d\n", (int)tp_num(e, sample, "orig_cpu"),
+		       (int)tp_num(e, sample, "dest_cpu"));
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * A context switch on a CPU ends the run of the task it switches out (the
+ * CPU's idle task when prev_pid is 0), which began at the CPU's previous
+ * switch.  A --time window cuts the run to the part inside it.
+ */
+static int timehist__switch(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
+			    struct machine *m)
+{
+	int state = (int)tp_num(e, sample, "prev_state");
+	u64 t = sample->time, tprev;
+	struct sched_task *rt = NULL;
+	struct thread *thr = NULL;
+
+	if (tp_num(e, sample, "prev_pid") == 0) {
+		rt = sched_timehist__idle(&sc->th, sample->cpu);
+	} else {
+		thr = machine__findnew_thread(m, sample->pid, sample->tid ? sample->tid : sample->pid);
+		if (thr)
+			rt = sched_timehist__task(&sc->th, thr->tid);
+	}
+	if (!rt)
+		return -ENOMEM;
+	if (sched__filtered(sc, thr)) {
+		sc->skipped++;
+		rt = NULL;
+		goto out;
+	}
+	tprev = sched_timehist__last_switch(&sc->th, sample->cpu);
+	if (sc->start && sc->start > t)
+		goto out;
+	if (tprev && sc->start > tprev)
+		tprev = sc->start;
+	if (sc->end) {
+		if (!tprev || tprev > sc->end)
+			goto out;
+		if (t > sc->end)
+			t = sc->end;
+	}
+	if (sample_filter__match_cpu(&sc->filter, sample->cpu))
+		sched_task__account(rt, t, tprev);
+	if (!sc->summary_only)
+		timehist__print_switch(sc, sample, thr, rt, t, state);
+out:
+	if (!sc->hist_start && t >= sc->start)
+		sc->hist_start = t;
+	if (!sc->end || t <= sc->end)
+		sc->hist_end = t;
+	if (rt)
+		sched_task__switched_out(rt, sample->time, state);
+	return sched_timehist__set_switch(&sc->th, sample->cpu, sample->time);
+}
+
+static int timehist__sample(struct perf_tool *tool, union perf_event *event,
+			    struct perf_sample *sample, struct evsel *e, struct machine *m)
+{
+	struct sched_cmd *sc = container_of(tool, struct sched_cmd, tool);
+
+	(void)event;
+	if ((int)sample->cpu > sc->max_cpu)
+		sc->max_cpu = sample->cpu;
+	switch (sched_tp__of(sc, e)) {
+	case SCHED_TP_SWITCH:
+		return timehist__switch(sc, e, sample, m);
+	case SCHED_TP_WAKEUP:
+		return timehist__wakeup(sc, e, sample, m);
+	case SCHED_TP_MIGRATE:
+		return sc->migrations ? timehist__migrate(sc, e, sample, m) : 0;
+	default:
+		return 0;
+	}
+}
+
+/* FORK records name parents; LOST records show where the accounting has holes. */
+static int timehist__other(struct perf_tool *tool, union perf_event *event,
+			   struct perf_sample *sample, struct machine *m)
+{
+	char buf[64];
+
+	(void)m;
+	/*
+	 * The distro names as a thread's parent the thread that forked it,
+	 * where the machine keeps the forking process.
+	 */
+	if (event->header.type == PERF_RECORD_FORK) {
+		struct sched_cmd *sc = container_of(tool, struct sched_cmd, tool);
+		struct sched_task *t = sched_timehist__task(&sc->th, (int)event->fork.tid);
+
+		if (!t)
+			return -ENOMEM;
+		t->parent = (int)event->fork.ptid;
+		return 0;
+	}
+	if (event->header.type != PERF_RECORD_LOST)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu.%06llu", (unsigned long long)(sample->time / 1000000000),
+		 (unsigned long long)(sample->time % 1000000000 / 1000));
+	printf("%15s lost %llu events on cpu %d\n", buf, (unsigned long long)event->lost.lost,
+	       (int)sample->cpu);
+	return 0;
+}
+
+/* ---- the summary ------------------------------------------------------------ */
+
+struct summary_row {
+	struct thread *thread;
+	struct sched_task *task;
+};
+
+/* The distro lists threads by their hash bucket (tid modulo 256), then by tid. */
+static int summary_row__cmp(const void *a, const void *b)
+{
+	const struct summary_row *x = a, *y = b;
+	unsigned int bx = (unsigned int)x->thread->tid % 256, by = (unsigned int)y->thread->tid % 256;
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x->thread->tid < y->thread->tid ? -1 : x->thread->tid > y->thread->tid;
+}
+
+struct summary_totals {
+	u64 tasks, switches, run;
+};
+
+static void summary__print_task(struct sched_cmd *sc, struct summary_row *r,
+				struct summary_totals *tot)
+{
+	const struct sched_task *t = r->task;
+	const char *name = sched__task_name(sc, r->thread);
+
+	tot->tasks++;
+	tot->switches += t->runs.n;
+	tot->run += t->total_run;
+	printf("%*s   %5d  %9llu ", sc->comm_width, name,
+	       t->parent != -1 ? t->parent : r->thread->ppid,
+	       (unsigned long long)t->runs.n);
+	print_sched_time(t->total_run, 8);
+	if (sc->state) {
+		print_sched_time(t->total_sleep, 6);
+		printf(" ");
+		print_sched_time(t->total_iowait, 6);
+		printf(" ");
+		print_sched_time(t->total_preempt, 6);
+		printf(" ");
+		print_sched_time(t->total_delay, 6);
+		printf("\n");
+		return;
+	}
+	print_sched_time(t->runs.min, 6);
+	printf(" ");
+	print_sched_time((u64)t->runs.mean, 6);
+	printf(" ");
+	print_sched_time(t->runs.max, 6);
+	printf("  %5.2f   %5llu\n", sched_stats__rel_stddev(&t->runs),
+	       (unsigned long long)t->migrations);
+}
+
+/* The tasks that ran, live ones first and then those that exited. */
+static int summary__print_tasks(struct sched_cmd *sc, struct machine *m,
+				struct summary_totals *tot)
+{
+	struct summary_row *rows = calloc(sc->th.tasks.nr + 1, sizeof(*rows));
+	size_t nr = 0, i, live = 0;
+	struct { int tid; struct sched_task *task; } *slot;
+
+	if (!rows)
+		return -ENOMEM;
+	hashtab__for_each(&sc->th.tasks, i, slot) {
+		struct thread *t = machine__findnew_thread(m, -1, slot->tid);
+
+		if (!t || !slot->task->runs.n || sched__filtered(sc, t))
+			continue;
+		rows[nr++] = (struct summary_row){ t, slot->task };
+	}
+	qsort(rows, nr, sizeof(*rows), summary_row__cmp);
+	for (i = 0; i < nr; i++)
+		if (!rows[i].thread->exited) {
+			summary__print_task(sc, &rows[i], tot);
+			live++;
+		}
+	if (!live)
+		printf("<no still running tasks>\n");
+	printf("\nTerminated tasks:\n");
+	for (i = 0; i < nr; i++)
+		if (rows[i].thread->exited)
+			summary__print_task(sc, &rows[i], tot);
+	if (live == nr)
+		printf("<no terminated tasks>\n");
+	free(rows);
+	return 0;
+}
+
+static int timehist__summary(struct sched_cmd *sc)
+{
+	u64 span = sc->hist_end - sc->hist_start;
+	struct summary_totals tot = { 0 };
+	int ncpus = sc->nr_cpus_online;
+
+	printf("\n%s summary\n", sc->state ? "Wait-time" : "Runtime");
+	printf("%*s  parent   sched-in  ", sc->comm_width, "comm");
+	if (sc->state)
+		printf("   run-time      sleep      iowait     preempt       delay\n");
+	else
+		printf("   run-time    min-run     avg-run     max-run  stddev  migrations\n");
+	printf("%*s            (count)  ", sc->comm_width, "");
+	printf("     (msec)     (msec)      (msec)      (msec)       %s\n",
+	       sc->state ? "(msec)" : "%");
+	printf("%.117s\n", dashes);
+	if (summary__print_tasks(sc, &sc->session->machine, &tot))
+		return -ENOMEM;
+	/* Idle times are not known when switches were left out. */
+	if (sc->skipped)
+		return 0;
+	printf("\nIdle stats:\n");
+	if (sc->th.nr_cpus > ncpus)
+		ncpus = sc->th.nr_cpus;
+	for (int i = 0; i < ncpus; i++) {
+		struct sched_task *idle = sched_timehist__idle_seen(&sc->th, i);
+
+		if (!sample_filter__match_cpu(&sc->filter, i))
+			continue;
+		if (!idle && i >= sc->nr_cpus_online)
+			continue;
+		if (idle && idle->runs.n) {
+			tot.switches += idle->runs.n;
+			printf("    CPU %2d idle for ", i);
+			print_sched_time(idle->total_run, 6);
+			printf(" msec  (%6.2f%%)\n", 100.0 * idle->total_run / span);
+		} else {
+			printf("    CPU %2d idle entire time window\n", i);
+		}
+	}
+	printf("\n    Total number of unique tasks: %llu\n"
+	       "Total number of context switches: %llu\n",
+	       (unsigned long long)tot.tasks, (unsigned long long)tot.switches);
+	printf("           Total run time (msec): ");
+	print_sched_time(tot.run, 2);
+	printf("\n    Total scheduling time (msec): ");
+	print_sched_time(span, 2);
+	printf(" (x %d)\n", sc->max_cpu);
+	return 0;
+}
+
+/* ---- timehist --------------------------------------------------------------- */
+
+static int timehist__setup(struct sched_cmd *sc)
+{
+	struct evsel *sw = sched__find_tp(sc->session->evlist, "sched:sched_switch");
+	char err[256];
+
+	if (sc->filter.time_arg) {
+		if (sample_filter__set_time(&sc->filter, sc->filter.time_arg, false, 0, 0, err,
+					    sizeof(err)) || sc->filter.nr_times != 1) {
+			fprintf(stderr, "Invalid time string\n");
+			return -EINVAL;
+		}
+		sc->start = sc->filter.times[0].start;
+		sc->end = sc->filter.times[0].end;
+	}
+	if (sc->callchain && sw && !(sw->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		fprintf(stderr, "Samples do not have callchains.\n");
+		sc->callchain = false;
+	}
+	if (!sw) {
+		fprintf(stderr, "No sched_switch events found. Have you run 'perf sched record'?\n");
+		return -1;
+	}
+	if (sc->callchain) {
+		fprintf(stderr, "perf sched timehist: the call chains of %s are not shown yet: "
+			"use --no-call-graph.\n", sc->input);
+		return -1;
+	}
+	sc->ignore_wakeup = sched__find_tp(sc->session->evlist, "sched:sched_waking") != NULL;
+	sc->nr_cpus_online = sc->session->nr_cpus_online ? (int)sc->session->nr_cpus_online : 4;
+	sc->max_cpu = sc->nr_cpus_online;
+	return 0;
+}
+
+static int sched__timehist(struct sched_cmd *sc)
+{
+	char msg[256];
+	int err;
+
+	sc->session = perf_session__open(sc->input, &err, msg, sizeof(msg));
+	if (!sc->session) {
+		perf_session__report_open_error("sched", sc->input, err, msg);
+		return 255;
+	}
+	sched_timehist__init(&sc->th);
+	sc->comm_width = 30;
+	err = timehist__setup(sc);
+	if (err)
+		goto out;
+	if (!sc->summary_only)
+		timehist__header(sc);
+	sc->tool.sample = timehist__sample;
+	sc->tool.other = timehist__other;
+	err = perf_session__process_events(sc->session, &sc->tool);
+	if (err) {
+		fprintf(stderr, "Failed to process events, error %d\n", err);
+		goto out;
+	}
+	if (sc->summary_only || sc->with_summary)
+		err = timehist__summary(sc);
+out:
+	sched_timehist__exit(&sc->th);
+	perf_session__delete(sc->session);
+	return cmd_exit_status(err);
+}
+
+/*
+ * One table for the command and its subcommand (the distro's timehist
+ * takes the command's options too): the first SCHED_NR_TOP rows are the
+ * command's, and each -h hides the other part.
+ */
+#define SCHED_NR_TOP 4
+
+static void sched__options(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			   bool sub)
+{
+	static const char *unused;
+	static int max_stack;
+	const struct perf_option rows[] = {
+		OPT_BOOLEAN('D', "dump-raw-trace", &sc->dump, "dump raw trace in ASCII"),
+		OPT_BOOLEAN('f', "force", &sc->force, "don't complain, do it"),
+		OPT_STRING('i', "input", &sc->input, "file", "input file name"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
+		OPT_BOOLEAN('g', "call-graph", &sc->callchain,
+			    "Display call chains if present (default on)"),
+		OPT_BOOLEAN('s', "summary", &sc->summary_only,
+			    "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('S', "with-summary", &sc->with_summary,
+			    "Show all syscalls and summary with statistics"),
+		OPT_BOOLEAN('w', "wakeups", &sc->wakeups, "Show wakeup events"),
+		OPT_BOOLEAN('M', "migrations", &sc->migrations, "Show migration events"),
+		OPT_BOOLEAN('V', "cpu-visual", &sc->cpu_visual, "Add CPU visual"),
+		OPT_BOOLEAN(0, "state", &sc->state, "Show task state when sched-out"),
+		OPT_SAMPLE_FILTER('p', "pid", &sc->filter, "sched", "pid[,pid...]",
+				  "analyze events only for given process id(s)", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER('t', "tid", &sc->filter, "sched", "tid[,tid...]",
+				  "analyze events only for given thread id(s)", sample_filter__opt_pid),
+		OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "sched", "cpu", "list of cpus to profile",
+				  sample_filter__opt_cpu),
+		OPT_SAMPLE_FILTER(0, "time", &sc->filter, "sched", "str",
+				  "Time span for analysis (start,stop)", sample_filter__opt_time),
+		/* Symbols matter only for call chains, which are not shown yet. */
+		OPT_STRING('k', "vmlinux", &unused, "file", "vmlinux pathname"),
+		OPT_STRING(0, "kallsyms", &unused, "file", "kallsyms pathname"),
+		OPT_STRING(0, "symfs", &unused, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_INTEGER(0, "max-stack", &max_stack, "n",
+			    "Maximum number of functions to display backtrace."),
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows) && i < len - 1; i++) {
+		table[i] = rows[i];
+		if ((i < SCHED_NR_TOP) == sub)
+			table[i].flags |= PARSE_OPT_HIDDEN;
+	}
+	table[i] = (struct perf_option)OPT_END();
+}
+
+/* A refused combination: the message, then the usage of just the options in it. */
+static void sched__usage_of(const struct perf_option *table, const char *msg, int a, int b)
+{
+	struct perf_option two[3];
+	int n = 0;
+
+	for (; table->type != OPTION_END && n < 2; table++)
+		if (table->short_name == a || table->short_name == b)
+			two[n++] = *table;
+	two[n] = (struct perf_option)OPT_END();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	fprintf(stderr, " Error: %s\n", msg);
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return;
+	parse_options__usage(fp, timehist_usage, two);
+	fclose(fp);
+	/* Without the blank line that ends a whole -h. */
+	if (len >= 2 && text[len - 1] == '\n' && text[len - 2] == '\n')
+		len--;
+	fwrite(text, 1, len, stderr);
+	free(text);
+}
+
+int cmd_sched(int argc, const char **argv)
+{
+	struct sched_cmd sc = { .input = perf_session__default_input(), .callchain = true };
+	struct perf_option table[32];
+	int ret = 129;
+
+	sched__options(&sc, table, ARRAY_SIZE(table), false);
+	argc = parse_options(argc, argv, table, sched_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc == 0) {
+		parse_options__usage(stderr, sched_usage, table);
+		return 129;
+	}
+	if (strcmp(argv[0], "timehist")) {
+		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist is.\n", argv[0]);
+		goto out;
+	}
+	sched__options(&sc, table, ARRAY_SIZE(table), true);
+	argc = parse_options(argc, argv, table, timehist_usage, 0);
+	if (argc < 0) {
+		ret = parse_options__exit_status(argc);
+		goto out;
+	}
+	if (argc > 0) {
+		parse_options__usage(stderr, timehist_usage, table);
+		goto out;
+	}
+	if (sc.summary_only && sc.wakeups) {
+		sched__usage_of(table, "-s and -[n|w] are mutually exclusive.", 's', 'w');
+		ret = 234;	/* the distro's -EINVAL */
+		goto out;
+	}
+	if (sc.dump) {
+		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
+		goto out;
+	}
+	ret = sched__timehist(&sc);
+out:
+	sample_filter__exit(&sc.filter);
+	return ret;
+}

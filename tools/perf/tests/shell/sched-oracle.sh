@@ -1,0 +1,60 @@
+#!/bin/bash
+# perf sched timehist prints what the distro's prints, on our files and on the distro's
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_oracle
+need_tracefs
+cd "$TMPD"
+
+# Two tasks ping-pong 100 rounds over two fifos, one pinned on each CPU:
+# every round is a wakeup and a switch on each side.  Then a sleeper.
+mkfifo f1 f2 || fail "mkfifo"
+WORK="taskset -c 1 sh -c 'exec 3<f1 4>f2; while read l <&3; do echo \$l >&4; done' &
+	taskset -c 0 sh -c 'exec 3>f1 4<f2; i=0; while [ \$i -lt 100 ]; do echo \$i >&3; read r <&4;
+	i=\$((i+1)); done'; wait; sleep 0.05"
+EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new
+	-e sched:sched_migrate_task -e sched:sched_stat_runtime"
+# shellcheck disable=SC2086
+$PERF record -q $EVENTS -a -o ours.data -- sh -c "$WORK" 2>rec.err || { cat rec.err; fail "our record"; }
+"$ORACLE" sched record -o distro.data -- sh -c "$WORK" >/dev/null 2>rec.err ||
+	{ cat rec.err; fail "the distro's perf sched record"; }
+
+compare() {	# <file> <options...>
+	local f=$1 rc1 rc2; shift
+	$PERF sched timehist -i "$f" "$@" >ours.out 2>ours.err
+	rc1=$?
+	"$ORACLE" sched timehist -i "$f" "$@" >distro.out 2>distro.err
+	rc2=$?
+	crashed $rc1 && fail "timehist $* on $f crashed ($rc1)"
+	[ "$rc1" -eq "$rc2" ] || fail "timehist $* on $f: exit $rc1, the distro's $rc2"
+	cmp -s ours.out distro.out || { diff ours.out distro.out | head -20; fail "timehist $* on $f differs"; }
+	checked=$((checked + 1))
+}
+
+checked=0
+for f in ours.data distro.data; do
+	lines=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | wc -l)
+	[ "$lines" -gt 400 ] || fail "$f: the distro shows only $lines lines"
+	# A window in the middle of the file, from the times its lines show.
+	first=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | awk 'NR == 4 { print $1 }')
+	last=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | tail -1 | awk '{ print $1 }')
+	mid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f,%.6f", a + (b - a) / 4, a + (b - a) / 2 }')
+	pid=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | grep -m1 -o ' sh\[[0-9]*\]' | tr -dc 0-9)
+	[ -n "$pid" ] || fail "$f: no line of the workload's sh"
+	for opts in "" "-s" "-S" "-w" "-M" "-V" "-V -w -M" "--state" "--state -s" "-C 0" "-C 1 -S" \
+		    "-p $pid" "-t $pid -w" "-s -w" "--time $mid" "--time $mid -S" "--time ${mid%,*}," \
+		    "--no-call-graph"; do
+		# shellcheck disable=SC2086
+		compare "$f" $opts
+	done
+done
+
+# Bad input: one line, the distro's exit code.
+$PERF record -q -e cpu-clock -o nosched.data -- true || fail "record without sched events"
+compare nosched.data
+grep -q "No sched_switch events" ours.err || fail "no sched_switch: $(cat ours.err)"
+compare missing.data
+[ "$(wc -l <ours.err)" -eq 1 ] || fail "missing file: $(cat ours.err)"
+compare ours.data --time bogus
+echo "$checked timehist runs equal the distro's"
+exit 0
