@@ -14,6 +14,7 @@
 #include "util/evsel.h"
 #include "util/parse-options.h"
 #include "util/sample-filter.h"
+#include "util/sched-latency.h"
 #include "util/sched-timehist.h"
 #include "util/session.h"
 
@@ -30,12 +31,18 @@ static const char * const timehist_usage[] = {
 	NULL
 };
 
+static const char * const latency_usage[] = {
+	"perf sched latency [<options>]",
+	NULL
+};
+
 /* The tracepoints timehist reads. */
 enum sched_tp {
 	SCHED_TP_OTHER,
 	SCHED_TP_SWITCH,
 	SCHED_TP_WAKEUP,	/* sched_wakeup, sched_waking, sched_wakeup_new */
 	SCHED_TP_MIGRATE,
+	SCHED_TP_RUNTIME,	/* sched_stat_runtime */
 };
 
 struct sched_cmd {
@@ -45,6 +52,10 @@ struct sched_cmd {
 	bool summary_only, with_summary, wakeups, cpu_visual, state, callchain, migrations;
 	struct sample_filter filter;	/* -p, -t, -C; --time in .time_arg */
 	u64 start, end;			/* --time, ns; 0: open */
+	/* latency's options */
+	int profile_cpu;		/* -C; -1: all */
+	bool per_pid;			/* -p: a line per task, not per comm */
+	const char *sort;		/* -s */
 
 	struct perf_tool tool;
 	struct perf_session *session;
@@ -85,6 +96,8 @@ static enum sched_tp sched_tp__of(struct sched_cmd *sc, struct evsel *e)
 		return SCHED_TP_WAKEUP;
 	if (!strcmp(name, "sched_migrate_task"))
 		return SCHED_TP_MIGRATE;
+	if (!strcmp(name, "sched_stat_runtime"))
+		return SCHED_TP_RUNTIME;
 	return SCHED_TP_OTHER;
 }
 
@@ -606,16 +619,24 @@ static int timehist__setup(struct sched_cmd *sc)
 	return 0;
 }
 
-static int sched__timehist(struct sched_cmd *sc)
+/* The input file opened into sc->session; false when it cannot be, said why. */
+static bool sched__open(struct sched_cmd *sc)
 {
 	char msg[256];
 	int err;
 
 	sc->session = perf_session__open(sc->input, &err, msg, sizeof(msg));
-	if (!sc->session) {
+	if (!sc->session)
 		perf_session__report_open_error("sched", sc->input, err, msg);
+	return sc->session != NULL;
+}
+
+static int sched__timehist(struct sched_cmd *sc)
+{
+	int err;
+
+	if (!sched__open(sc))
 		return 255;
-	}
 	sched_timehist__init(&sc->th);
 	sc->comm_width = 30;
 	err = timehist__setup(sc);
@@ -638,72 +659,388 @@ out:
 	return cmd_exit_status(err);
 }
 
-/*
- * One table for the command and its subcommand (the distro's timehist
- * takes the command's options too): the first SCHED_NR_TOP rows are the
- * command's, and each -h hides the other part.
- */
-#define SCHED_NR_TOP 4
+/* ---- latency ---------------------------------------------------------------- */
 
+/* The waits of one comm's tasks added up (of one task with -p). */
+struct lat_group {
+	const char *comm;
+	int tid;		/* of the first task (the highest tid of the comm) */
+	int nr_merged;		/* tasks added up; 0 with -p */
+	u64 runtime, nr_waits, total_lat, max_lat, max_lat_start, max_lat_end;
+	size_t order;		/* its place before sorting: equal keys keep it */
+};
+
+typedef int (*lat_key_cmp)(const struct lat_group *, const struct lat_group *);
+
+static int lat_cmp_u64(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int lat_cmp_pid(const struct lat_group *l, const struct lat_group *r)
+{
+	return l->tid < r->tid ? -1 : l->tid > r->tid;
+}
+
+static int lat_cmp_avg(const struct lat_group *l, const struct lat_group *r)
+{
+	return lat_cmp_u64(l->total_lat / l->nr_waits, r->total_lat / r->nr_waits);
+}
+
+static int lat_cmp_max(const struct lat_group *l, const struct lat_group *r)
+{
+	return lat_cmp_u64(l->max_lat, r->max_lat);
+}
+
+static int lat_cmp_switch(const struct lat_group *l, const struct lat_group *r)
+{
+	return lat_cmp_u64(l->nr_waits, r->nr_waits);
+}
+
+static int lat_cmp_runtime(const struct lat_group *l, const struct lat_group *r)
+{
+	return lat_cmp_u64(l->runtime, r->runtime);
+}
+
+/* The --sort keys, in the order asked; the end marked by NULL. */
+static lat_key_cmp lat_keys[8];
+
+/* Biggest first by the keys; equal ones in their order before. */
+static int lat_group__cmp(const void *a, const void *b)
+{
+	const struct lat_group *l = a, *r = b;
+
+	for (size_t i = 0; lat_keys[i]; i++) {
+		int c = lat_keys[i](l, r);
+
+		if (c)
+			return -c;
+	}
+	return l->order < r->order ? -1 : l->order > r->order;
+}
+
+/* -s: "avg, max" into lat_keys; -EINVAL naming a key there is not. */
+static int lat__parse_sort(const char *arg)
+{
+	static const struct { const char *name; lat_key_cmp cmp; } keys[] = {
+		{ "pid", lat_cmp_pid }, { "avg", lat_cmp_avg }, { "max", lat_cmp_max },
+		{ "switch", lat_cmp_switch }, { "runtime", lat_cmp_runtime },
+	};
+	char *copy = strdup(arg), *save = NULL, *tok;
+	size_t n = 0;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", ", &save); tok && !ret; tok = strtok_r(NULL, ", ", &save)) {
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(keys[k].name, tok); k++)
+			;
+		if (k == ARRAY_SIZE(keys)) {
+			fprintf(stderr, "  Error: Unknown --sort key: `%s'\n", tok);
+			ret = -EINVAL;
+		} else if (n < ARRAY_SIZE(lat_keys) - 1) {
+			lat_keys[n++] = keys[k].cmp;
+		}
+	}
+	lat_keys[n] = NULL;
+	free(copy);
+	return ret;
+}
+
+static int lat_task__cmp_tid_desc(const void *a, const void *b)
+{
+	const struct sched_lat_task *l = *(struct sched_lat_task * const *)a;
+	const struct sched_lat_task *r = *(struct sched_lat_task * const *)b;
+
+	return l->tid > r->tid ? -1 : l->tid < r->tid;
+}
+
+static int lat_group__cmp_comm_desc(const void *a, const void *b)
+{
+	const struct lat_group *l = a, *r = b;
+	int c = strcmp(r->comm, l->comm);
+
+	return c ? c : (l->order < r->order ? -1 : l->order > r->order);
+}
+
+/*
+ * The lines, in the distro's order: tasks by tid from the highest, added
+ * up by comm unless -p (then by comm from the last in strcmp order), then
+ * sorted by the keys.  *@nr of them, in an array the caller frees.
+ */
+static struct lat_group *lat__groups(struct sched_cmd *sc, struct sched_lat *sl, size_t *nr)
+{
+	size_t nt, ng = 0, i, j;
+	struct sched_lat_task **tasks = sched_lat__tasks(sl, &nt);
+	struct lat_group *g = tasks ? calloc(nt + 1, sizeof(*g)) : NULL;
+
+	if (!g) {
+		free(tasks);
+		return NULL;
+	}
+	qsort(tasks, nt, sizeof(*tasks), lat_task__cmp_tid_desc);
+	for (i = 0; i < nt; i++) {
+		const struct sched_lat_task *t = tasks[i];
+		struct thread *thr = machine__findnew_thread(&sc->session->machine, -1, t->tid);
+		const char *comm = thr ? thread__comm(thr) : "";
+
+		for (j = 0; !sc->per_pid && j < ng && strcmp(g[j].comm, comm); j++)
+			;
+		if (sc->per_pid || j == ng) {
+			g[ng] = (struct lat_group){ .comm = comm, .tid = t->tid, .order = ng };
+			j = ng++;
+		}
+		if (!sc->per_pid)
+			g[j].nr_merged++;
+		g[j].runtime += t->total_runtime;
+		g[j].nr_waits += t->nr_waits;
+		g[j].total_lat += t->total_lat;
+		if (t->max_lat > g[j].max_lat) {
+			g[j].max_lat = t->max_lat;
+			g[j].max_lat_start = t->max_lat_start;
+			g[j].max_lat_end = t->max_lat_end;
+		}
+	}
+	free(tasks);
+	if (!sc->per_pid) {
+		qsort(g, ng, sizeof(*g), lat_group__cmp_comm_desc);
+		for (i = 0; i < ng; i++)
+			g[i].order = i;
+	}
+	/* Tasks that never waited are not shown, nor the idle tasks. */
+	for (i = j = 0; i < ng; i++)
+		if (g[i].nr_waits && strcmp(g[i].comm, "swapper"))
+			g[j++] = g[i];
+	qsort(g, j, sizeof(*g), lat_group__cmp);
+	*nr = j;
+	return g;
+}
+
+static void lat__print_time(char *buf, size_t len, u64 t)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000),
+		 (unsigned long long)(t % 1000000000 / 1000));
+}
+
+static void lat__print(struct sched_cmd *sc, struct sched_lat *sl, struct lat_group *g, size_t nr)
+{
+	u64 all_runtime = 0, all_count = 0;
+
+	printf("\n %.139s\n", dashes);
+	printf("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    "
+	       "| Max delay start           | Max delay end          |\n");
+	printf(" %.139s\n", dashes);
+	for (size_t i = 0; i < nr; i++) {
+		char start[32], end[32];
+		int n;
+
+		all_runtime += g[i].runtime;
+		all_count += g[i].nr_waits;
+		if (g[i].nr_merged > 1)
+			n = printf("  %s:(%d) ", g[i].comm, g[i].nr_merged);
+		else
+			n = printf("  %s:%d ", g[i].comm, g[i].tid);
+		printf("%*s", n < 24 ? 24 - n : 0, "");
+		lat__print_time(start, sizeof(start), g[i].max_lat_start);
+		lat__print_time(end, sizeof(end), g[i].max_lat_end);
+		printf("|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: %12s s "
+		       "| max end: %12s s\n", (double)g[i].runtime / 1e6,
+		       (unsigned long long)g[i].nr_waits,
+		       (double)(g[i].total_lat / g[i].nr_waits) / 1e6, (double)g[i].max_lat / 1e6,
+		       start, end);
+	}
+	printf(" %.113s\n", dashes);
+	printf("  TOTAL:                |%11.3f ms |%9llu |\n", (double)all_runtime / 1e6,
+	       (unsigned long long)all_count);
+	printf(" %.51s\n", dashes);
+	if (sl->nr_unordered_timestamps && sl->nr_timestamps)
+		printf("  INFO: %.3f%% unordered timestamps (%llu out of %llu)\n",
+		       100.0 * sl->nr_unordered_timestamps / sl->nr_timestamps,
+		       (unsigned long long)sl->nr_unordered_timestamps,
+		       (unsigned long long)sl->nr_timestamps);
+	if (sc->session->nr_lost && sc->session->nr_events)
+		printf("  INFO: %.3f%% lost events (%llu out of %llu, in %llu chunks)\n",
+		       100.0 * sc->session->nr_lost / sc->session->nr_events,
+		       (unsigned long long)sc->session->nr_lost,
+		       (unsigned long long)sc->session->nr_events,
+		       (unsigned long long)sc->session->nr_lost_chunks);
+	if (sl->nr_context_switch_bugs && sl->nr_timestamps) {
+		printf("  INFO: %.3f%% context switch bugs (%llu out of %llu)",
+		       100.0 * sl->nr_context_switch_bugs / sl->nr_timestamps,
+		       (unsigned long long)sl->nr_context_switch_bugs,
+		       (unsigned long long)sl->nr_timestamps);
+		if (sc->session->nr_lost)
+			printf(" (due to lost events?)");
+		printf("\n");
+	}
+	printf("\n");
+}
+
+struct lat_tool {
+	struct perf_tool tool;
+	struct sched_cmd *sc;
+	struct sched_lat lat;
+};
+
+static int latency__sample(struct perf_tool *tool, union perf_event *event,
+			   struct perf_sample *sample, struct evsel *e, struct machine *m)
+{
+	struct lat_tool *lt = container_of(tool, struct lat_tool, tool);
+
+	(void)event;
+	(void)m;
+	switch (sched_tp__of(lt->sc, e)) {
+	case SCHED_TP_SWITCH:
+		return sched_lat__switch(&lt->lat, sample->cpu, sample->time,
+					 (int)tp_num(e, sample, "prev_pid"),
+					 (int)tp_num(e, sample, "prev_state"),
+					 (int)tp_num(e, sample, "next_pid"));
+	case SCHED_TP_WAKEUP:
+		/* The distro's latency takes sched_wakeup and sched_wakeup_new, not sched_waking. */
+		if (!strcmp(evsel__name(e), "sched:sched_waking"))
+			return 0;
+		return sched_lat__wakeup(&lt->lat, (int)tp_num(e, sample, "pid"), sample->time);
+	case SCHED_TP_MIGRATE:
+		return sched_lat__migrate(&lt->lat, (int)tp_num(e, sample, "pid"), sample->time);
+	case SCHED_TP_RUNTIME:
+		return sched_lat__runtime(&lt->lat, (int)tp_num(e, sample, "pid"),
+					  tp_num(e, sample, "runtime"), sample->time);
+	default:
+		return 0;
+	}
+}
+
+/* Whether any event of the file carries tracepoint data. */
+static bool sched__has_traces(struct evlist *evlist)
+{
+	struct evsel *e;
+
+	evlist__for_each_entry(evlist, e)
+		if (e->attr.sample_type & PERF_SAMPLE_RAW)
+			return true;
+	return false;
+}
+
+static int sched__latency(struct sched_cmd *sc)
+{
+	struct lat_tool lt = { .tool.sample = latency__sample, .sc = sc };
+	struct lat_group *g = NULL;
+	size_t nr = 0;
+	int err = 0;
+
+	if (!sched__open(sc))
+		return 255;
+	sched_lat__init(&lt.lat, sc->profile_cpu);
+	if (!sched__has_traces(sc->session->evlist)) {
+		fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
+	} else {
+		err = perf_session__process_events(sc->session, &lt.tool);
+		if (err) {
+			fprintf(stderr, "Failed to process events, error %d\n", err);
+			goto out;
+		}
+	}
+	g = lat__groups(sc, &lt.lat, &nr);
+	if (!g) {
+		err = -ENOMEM;
+		goto out;
+	}
+	lat__print(sc, &lt.lat, g, nr);
+out:
+	free(g);
+	sched_lat__exit(&lt.lat);
+	perf_session__delete(sc->session);
+	return cmd_exit_status(err);
+}
+
+/* Which part of perf sched takes an option. */
+enum {
+	SCHED_OPT_TOP = 1 << 0,		/* the command's own: every subcommand takes them too */
+	SCHED_OPT_TIMEHIST = 1 << 1,
+	SCHED_OPT_LATENCY = 1 << 2,
+};
+
+/*
+ * The table of @part (SCHED_OPT_TOP: the command's, before the word).  A
+ * subcommand takes the command's options, unlisted, as the distro's do.
+ * The command's own table holds every option, the subcommands' unlisted
+ * and without short names (theirs overlap), so that --list-opts names all.
+ */
 static void sched__options(struct sched_cmd *sc, struct perf_option *table, size_t len,
-			   bool sub)
+			   unsigned int part)
 {
 	static const char *unused;
 	static int max_stack;
-	const struct perf_option rows[] = {
-		OPT_BOOLEAN('D', "dump-raw-trace", &sc->dump, "dump raw trace in ASCII"),
-		OPT_BOOLEAN('f', "force", &sc->force, "don't complain, do it"),
-		OPT_STRING('i', "input", &sc->input, "file", "input file name"),
-		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
-		OPT_BOOLEAN('g', "call-graph", &sc->callchain,
-			    "Display call chains if present (default on)"),
-		OPT_BOOLEAN('s', "summary", &sc->summary_only,
-			    "Show only syscall summary with statistics"),
-		OPT_BOOLEAN('S', "with-summary", &sc->with_summary,
-			    "Show all syscalls and summary with statistics"),
-		OPT_BOOLEAN('w', "wakeups", &sc->wakeups, "Show wakeup events"),
-		OPT_BOOLEAN('M', "migrations", &sc->migrations, "Show migration events"),
-		OPT_BOOLEAN('V', "cpu-visual", &sc->cpu_visual, "Add CPU visual"),
-		OPT_BOOLEAN(0, "state", &sc->state, "Show task state when sched-out"),
-		OPT_SAMPLE_FILTER('p', "pid", &sc->filter, "sched", "pid[,pid...]",
-				  "analyze events only for given process id(s)", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER('t', "tid", &sc->filter, "sched", "tid[,tid...]",
-				  "analyze events only for given thread id(s)", sample_filter__opt_pid),
-		OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "sched", "cpu", "list of cpus to profile",
-				  sample_filter__opt_cpu),
-		OPT_SAMPLE_FILTER(0, "time", &sc->filter, "sched", "str",
-				  "Time span for analysis (start,stop)", sample_filter__opt_time),
+	const unsigned int top = SCHED_OPT_TOP, th = SCHED_OPT_TIMEHIST, lat = SCHED_OPT_LATENCY;
+	const struct { unsigned int parts; struct perf_option opt; } rows[] = {
+		{ top, OPT_BOOLEAN('D', "dump-raw-trace", &sc->dump, "dump raw trace in ASCII") },
+		{ top, OPT_BOOLEAN('f', "force", &sc->force, "don't complain, do it") },
+		{ top, OPT_STRING('i', "input", &sc->input, "file", "input file name") },
+		{ top, OPT_INCR('v', "verbose", &verbose,
+				"be more verbose (show symbol address, etc)") },
+		{ th, OPT_BOOLEAN('g', "call-graph", &sc->callchain,
+				  "Display call chains if present (default on)") },
+		{ th, OPT_BOOLEAN('s', "summary", &sc->summary_only,
+				  "Show only syscall summary with statistics") },
+		{ th, OPT_BOOLEAN('S', "with-summary", &sc->with_summary,
+				  "Show all syscalls and summary with statistics") },
+		{ th, OPT_BOOLEAN('w', "wakeups", &sc->wakeups, "Show wakeup events") },
+		{ th, OPT_BOOLEAN('M', "migrations", &sc->migrations, "Show migration events") },
+		{ th, OPT_BOOLEAN('V', "cpu-visual", &sc->cpu_visual, "Add CPU visual") },
+		{ th, OPT_BOOLEAN(0, "state", &sc->state, "Show task state when sched-out") },
+		{ th, OPT_SAMPLE_FILTER('p', "pid", &sc->filter, "sched", "pid[,pid...]",
+					"analyze events only for given process id(s)",
+					sample_filter__opt_pid) },
+		{ th, OPT_SAMPLE_FILTER('t', "tid", &sc->filter, "sched", "tid[,tid...]",
+					"analyze events only for given thread id(s)",
+					sample_filter__opt_pid) },
+		{ th, OPT_SAMPLE_FILTER('C', "cpu", &sc->filter, "sched", "cpu",
+					"list of cpus to profile", sample_filter__opt_cpu) },
+		{ th, OPT_SAMPLE_FILTER(0, "time", &sc->filter, "sched", "str",
+					"Time span for analysis (start,stop)", sample_filter__opt_time) },
 		/* Symbols matter only for call chains, which are not shown yet. */
-		OPT_STRING('k', "vmlinux", &unused, "file", "vmlinux pathname"),
-		OPT_STRING(0, "kallsyms", &unused, "file", "kallsyms pathname"),
-		OPT_STRING(0, "symfs", &unused, "directory",
-			   "Look for files with symbols relative to this directory"),
-		OPT_INTEGER(0, "max-stack", &max_stack, "n",
-			    "Maximum number of functions to display backtrace."),
+		{ th, OPT_STRING('k', "vmlinux", &unused, "file", "vmlinux pathname") },
+		{ th, OPT_STRING(0, "kallsyms", &unused, "file", "kallsyms pathname") },
+		{ th, OPT_STRING(0, "symfs", &unused, "directory",
+				 "Look for files with symbols relative to this directory") },
+		{ th, OPT_INTEGER(0, "max-stack", &max_stack, "n",
+				  "Maximum number of functions to display backtrace.") },
+		{ lat, OPT_INTEGER('C', "CPU", &sc->profile_cpu, "n", "CPU to profile on") },
+		{ lat, OPT_BOOLEAN('p', "pids", &sc->per_pid,
+				   "latency stats per pid instead of per comm") },
+		{ lat, OPT_STRING('s', "sort", &sc->sort, "key[,key2...]",
+				  "sort by key(s): runtime, switch, avg, max") },
 	};
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(rows) && i < len - 1; i++) {
-		table[i] = rows[i];
-		if ((i < SCHED_NR_TOP) == sub)
-			table[i].flags |= PARSE_OPT_HIDDEN;
+	for (i = 0; i < ARRAY_SIZE(rows) && n < len - 1; i++) {
+		if (part != top && !(rows[i].parts & (part | top)))
+			continue;
+		table[n] = rows[i].opt;
+		if (rows[i].parts != part)
+			table[n].flags |= PARSE_OPT_HIDDEN;
+		if (part == top && rows[i].parts != top)
+			table[n].short_name = 0;
+		n++;
 	}
-	table[i] = (struct perf_option)OPT_END();
+	table[n] = (struct perf_option)OPT_END();
 }
 
 /* A refused combination: the message, then the usage of just the options in it. */
 static void sched__usage_of(const struct perf_option *table, const char *msg, int a, int b)
 {
 	struct perf_option two[3];
+	char *text = NULL;
+	size_t len = 0;
 	int n = 0;
+	FILE *fp;
 
 	for (; table->type != OPTION_END && n < 2; table++)
 		if (table->short_name == a || table->short_name == b)
 			two[n++] = *table;
 	two[n] = (struct perf_option)OPT_END();
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp;
 
 	fprintf(stderr, " Error: %s\n", msg);
 	fp = open_memstream(&text, &len);
@@ -718,13 +1055,57 @@ static void sched__usage_of(const struct perf_option *table, const char *msg, in
 	free(text);
 }
 
+/* perf sched latency [<options>]: the options after the word, then the story. */
+static int cmd_sched_latency(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			     int argc, const char **argv)
+{
+	sched__options(sc, table, len, SCHED_OPT_LATENCY);
+	argc = parse_options(argc, argv, table, latency_usage, 0);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc > 0 || lat__parse_sort(sc->sort)) {
+		parse_options__usage(stderr, latency_usage, table);
+		return 129;
+	}
+	if (sc->dump) {
+		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
+		return 129;
+	}
+	return sched__latency(sc);
+}
+
+static int cmd_sched_timehist(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			      int argc, const char **argv)
+{
+	sched__options(sc, table, len, SCHED_OPT_TIMEHIST);
+	argc = parse_options(argc, argv, table, timehist_usage, 0);
+	if (argc < 0)
+		return parse_options__exit_status(argc);
+	if (argc > 0) {
+		parse_options__usage(stderr, timehist_usage, table);
+		return 129;
+	}
+	if (sc->summary_only && sc->wakeups) {
+		sched__usage_of(table, "-s and -[n|w] are mutually exclusive.", 's', 'w');
+		return 234;	/* the distro's -EINVAL */
+	}
+	if (sc->dump) {
+		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
+		return 129;
+	}
+	return sched__timehist(sc);
+}
+
 int cmd_sched(int argc, const char **argv)
 {
-	struct sched_cmd sc = { .input = perf_session__default_input(), .callchain = true };
-	struct perf_option table[32];
-	int ret = 129;
+	struct sched_cmd sc = {
+		.input = perf_session__default_input(), .callchain = true, .profile_cpu = -1,
+		.sort = "avg, max, switch, runtime",
+	};
+	struct perf_option table[48];
+	int ret;
 
-	sched__options(&sc, table, ARRAY_SIZE(table), false);
+	sched__options(&sc, table, ARRAY_SIZE(table), SCHED_OPT_TOP);
 	argc = parse_options(argc, argv, table, sched_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
@@ -732,31 +1113,15 @@ int cmd_sched(int argc, const char **argv)
 		parse_options__usage(stderr, sched_usage, table);
 		return 129;
 	}
-	if (strcmp(argv[0], "timehist")) {
-		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist is.\n", argv[0]);
-		goto out;
+	if (!strcmp(argv[0], "timehist")) {
+		ret = cmd_sched_timehist(&sc, table, ARRAY_SIZE(table), argc, argv);
+	} else if (!strcmp(argv[0], "latency") || !strncmp(argv[0], "lat", 3)) {
+		ret = cmd_sched_latency(&sc, table, ARRAY_SIZE(table), argc, argv);
+	} else {
+		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist and latency are.\n",
+			argv[0]);
+		ret = 129;
 	}
-	sched__options(&sc, table, ARRAY_SIZE(table), true);
-	argc = parse_options(argc, argv, table, timehist_usage, 0);
-	if (argc < 0) {
-		ret = parse_options__exit_status(argc);
-		goto out;
-	}
-	if (argc > 0) {
-		parse_options__usage(stderr, timehist_usage, table);
-		goto out;
-	}
-	if (sc.summary_only && sc.wakeups) {
-		sched__usage_of(table, "-s and -[n|w] are mutually exclusive.", 's', 'w');
-		ret = 234;	/* the distro's -EINVAL */
-		goto out;
-	}
-	if (sc.dump) {
-		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
-		goto out;
-	}
-	ret = sched__timehist(&sc);
-out:
 	sample_filter__exit(&sc.filter);
 	return ret;
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf sched timehist prints what the distro's prints, on our files and on the distro's
+# perf sched timehist and latency print what the distro's print, on our files and on the distro's
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -20,14 +20,18 @@ $PERF record -q $EVENTS -a -o ours.data -- sh -c "$WORK" 2>rec.err || { cat rec.
 	{ cat rec.err; fail "the distro's perf sched record"; }
 
 compare() {	# <file> <options...>
-	local f=$1 rc1 rc2; shift
-	$PERF sched timehist -i "$f" "$@" >ours.out 2>ours.err
+	compare_sub timehist "$@"
+}
+
+compare_sub() {	# <subcommand> <file> <options...>
+	local sub=$1 f=$2 rc1 rc2; shift 2
+	$PERF sched "$sub" -i "$f" "$@" >ours.out 2>ours.err
 	rc1=$?
-	"$ORACLE" sched timehist -i "$f" "$@" >distro.out 2>distro.err
+	"$ORACLE" sched "$sub" -i "$f" "$@" >distro.out 2>distro.err
 	rc2=$?
-	crashed $rc1 && fail "timehist $* on $f crashed ($rc1)"
-	[ "$rc1" -eq "$rc2" ] || fail "timehist $* on $f: exit $rc1, the distro's $rc2"
-	cmp -s ours.out distro.out || { diff ours.out distro.out | head -20; fail "timehist $* on $f differs"; }
+	crashed $rc1 && fail "$sub $* on $f crashed ($rc1)"
+	[ "$rc1" -eq "$rc2" ] || fail "$sub $* on $f: exit $rc1, the distro's $rc2"
+	cmp -s ours.out distro.out || { diff ours.out distro.out | head -20; fail "$sub $* on $f differs"; }
 	checked=$((checked + 1))
 }
 
@@ -47,6 +51,11 @@ for f in ours.data distro.data; do
 		# shellcheck disable=SC2086
 		compare "$f" $opts
 	done
+	grep -q '^  sh:' < <("$ORACLE" sched latency -i "$f" 2>/dev/null) || fail "$f: no latency line of sh"
+	for opts in "" "-p" "-s max" "-s runtime,switch" "-s pid" "-C 0" "-C 1 -p"; do
+		# shellcheck disable=SC2086
+		compare_sub latency "$f" $opts
+	done
 done
 
 # Bad input: one line, the distro's exit code.
@@ -56,5 +65,9 @@ grep -q "No sched_switch events" ours.err || fail "no sched_switch: $(cat ours.e
 compare missing.data
 [ "$(wc -l <ours.err)" -eq 1 ] || fail "missing file: $(cat ours.err)"
 compare ours.data --time bogus
-echo "$checked timehist runs equal the distro's"
+compare_sub latency nosched.data
+compare_sub latency missing.data
+compare_sub latency ours.data -s bogus
+grep -q "Unknown --sort key" ours.err || fail "latency -s bogus: $(head -1 ours.err)"
+echo "$checked runs equal the distro's"
 exit 0
