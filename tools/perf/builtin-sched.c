@@ -8,9 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "builtin.h"
+#include "util/cpumap.h"
 #include "util/debug.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/evsel.h"
 #include "util/parse-options.h"
 #include "util/sample-filter.h"
@@ -36,6 +40,11 @@ static const char * const latency_usage[] = {
 	NULL
 };
 
+static const char * const map_usage[] = {
+	"perf sched map [<options>]",
+	NULL
+};
+
 /* The tracepoints timehist reads. */
 enum sched_tp {
 	SCHED_TP_OTHER,
@@ -56,6 +65,10 @@ struct sched_cmd {
 	int profile_cpu;		/* -C; -1: all */
 	bool per_pid;			/* -p: a line per task, not per comm */
 	const char *sort;		/* -s */
+	/* map's options */
+	bool compact;			/* --compact: a column per CPU seen, in order seen */
+	const char *map_cpus;		/* --cpus */
+	const char *color_pids, *color_cpus;	/* colours only a terminal would show */
 
 	struct perf_tool tool;
 	struct perf_session *session;
@@ -955,11 +968,204 @@ out:
 	return cmd_exit_status(err);
 }
 
+/* ---- map -------------------------------------------------------------------- */
+
+#define MAP_MAX_CPUS 4096
+
+/* A task as the map shows it: two characters, given at its first switch in. */
+struct map_task {
+	int tid;
+	char shortname[3];
+	bool comm_changed;	/* a COMM since it was last named */
+};
+
+struct map_state {
+	struct perf_tool tool;
+	struct sched_cmd *sc;
+	struct hashtab tasks;		/* struct map_task, in place */
+	char next[2];			/* the next short name: letter, digit */
+	int nr_cpus;			/* columns without --compact */
+	int curr[MAP_MAX_CPUS];		/* per CPU: the tid switched in last; -1: none */
+	int comp[MAP_MAX_CPUS];		/* --compact: the CPUs in the order seen */
+	int nr_comp;
+	struct cpu_map *cpus;		/* --cpus; NULL: all */
+	u64 nr_lost;
+};
+
+/* The task of @tid (a new one unnamed); the pointer is good until the next call. */
+static struct map_task *map__task(struct map_state *ms, int tid)
+{
+	u64 h = u64__hash((u64)tid);
+	struct map_task *t = hashtab__find(&ms->tasks, &tid, h);
+	struct map_task n = { .tid = tid };
+
+	return t ? t : hashtab__add(&ms->tasks, &n, h);
+}
+
+/* Names @t on its first switch in: ". " for the idle task, else A0, B0, ... Z0, A1 ... */
+static void map__name(struct map_state *ms, struct map_task *t, const char *comm)
+{
+	if (!strcmp(comm, "swapper")) {
+		memcpy(t->shortname, ". ", 3);
+		return;
+	}
+	t->shortname[0] = ms->next[0];
+	t->shortname[1] = ms->next[1];
+	t->shortname[2] = '\0';
+	if (ms->next[0] < 'Z') {
+		ms->next[0]++;
+	} else {
+		ms->next[0] = 'A';
+		ms->next[1] = ms->next[1] < '9' ? ms->next[1] + 1 : '0';
+	}
+}
+
+/* Each CPU's column: '*' marks the CPU that switched, then who runs there. */
+static void map__print_columns(struct map_state *ms, int this_cpu, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		int cpu = ms->sc->compact ? ms->comp[i] : i;
+		struct map_task *t;
+
+		if (ms->cpus && cpu_map__idx(ms->cpus, cpu) < 0)
+			continue;
+		putchar(cpu == this_cpu ? '*' : ' ');
+		t = ms->curr[cpu] != -1 ? map__task(ms, ms->curr[cpu]) : NULL;
+		if (t)
+			printf("%2s ", t->shortname);
+		else
+			printf("   ");
+	}
+}
+
+static int map__switch(struct map_state *ms, struct evsel *e, struct perf_sample *sample,
+		       struct machine *m)
+{
+	int cpu = sample->cpu, next = (int)tp_num(e, sample, "next_pid"), nr = ms->nr_cpus;
+	struct thread *in = machine__findnew_thread(m, -1, next);
+	bool named = false, new_cpu = false;
+	struct map_task *t;
+	char ts[64];
+
+	if (cpu < 0 || cpu >= MAP_MAX_CPUS || !in || !(t = map__task(ms, next)))
+		return cpu < 0 || cpu >= MAP_MAX_CPUS ? -EINVAL : -ENOMEM;
+	if (ms->sc->compact) {
+		int i;
+
+		for (i = 0; i < ms->nr_comp && ms->comp[i] != cpu; i++)
+			;
+		if (i == ms->nr_comp) {
+			ms->comp[ms->nr_comp++] = cpu;
+			new_cpu = true;
+		}
+		nr = ms->nr_comp;
+	} else if (cpu > ms->nr_cpus) {
+		/* As the distro counts: the highest CPU seen, not one more. */
+		ms->nr_cpus = nr = cpu;
+	}
+	ms->curr[cpu] = next;
+	if (!t->shortname[0]) {
+		map__name(ms, t, thread__comm(in));
+		named = true;
+	}
+	printf("  ");
+	map__print_columns(ms, cpu, nr);
+	if (!ms->cpus || cpu_map__idx(ms->cpus, cpu) >= 0) {
+		t = map__task(ms, next);
+		lat__print_time(ts, sizeof(ts), sample->time);
+		printf("  %12s secs ", ts);
+		if (named || t->comm_changed || (verbose > 0 && next)) {
+			printf("%s => %s:%d", t->shortname, thread__comm(in), next);
+			t->comm_changed = false;
+		}
+		if (ms->sc->compact && new_cpu)
+			printf(" (CPU %d)", cpu);
+	}
+	printf("\n");
+	return 0;
+}
+
+static int map__sample(struct perf_tool *tool, union perf_event *event,
+		       struct perf_sample *sample, struct evsel *e, struct machine *m)
+{
+	struct map_state *ms = container_of(tool, struct map_state, tool);
+
+	(void)event;
+	if (sched_tp__of(ms->sc, e) != SCHED_TP_SWITCH)
+		return 0;
+	return map__switch(ms, e, sample, m);
+}
+
+/*
+ * A COMM names the task anew at its next switch in.  The distro takes the
+ * task from the record's sample id, not its tid field: a COMM made up at
+ * the start of a recording without one marks task 0.
+ */
+static int map__other(struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct machine *m)
+{
+	struct map_state *ms = container_of(tool, struct map_state, tool);
+	struct map_task *t;
+
+	(void)m;
+	if (event->header.type != PERF_RECORD_COMM)
+		return 0;
+	t = map__task(ms, (int)sample->tid);
+	if (!t)
+		return -ENOMEM;
+	t->comm_changed = true;
+	return 0;
+}
+
+static int sched__map(struct sched_cmd *sc)
+{
+	struct map_state ms = {
+		.tool = { .sample = map__sample, .other = map__other }, .sc = sc,
+		.next = { 'A', '0' },
+	};
+	int err = 0;
+
+	ms.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	for (int i = 0; i < MAP_MAX_CPUS; i++)
+		ms.curr[i] = -1;
+	if (sc->map_cpus) {
+		ms.cpus = cpu_map__new(sc->map_cpus);
+		if (!ms.cpus) {
+			fprintf(stderr, "failed to get cpus map from %s\n", sc->map_cpus);
+			return 255;
+		}
+	}
+	if (!sched__open(sc)) {
+		cpu_map__put(ms.cpus);
+		return 255;
+	}
+	hashtab__init(&ms.tasks, sizeof(struct map_task), 256, sched_tid__hash, sched_tid__equal,
+		      NULL);
+	if (!sched__has_traces(sc->session->evlist)) {
+		fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
+	} else {
+		err = perf_session__process_events(sc->session, &ms.tool);
+		if (err)
+			fprintf(stderr, "Failed to process events, error %d\n", err);
+	}
+	if (!err && sc->session->nr_lost && sc->session->nr_events)
+		printf("  INFO: %.3f%% lost events (%llu out of %llu, in %llu chunks)\n",
+		       100.0 * sc->session->nr_lost / sc->session->nr_events,
+		       (unsigned long long)sc->session->nr_lost,
+		       (unsigned long long)sc->session->nr_events,
+		       (unsigned long long)sc->session->nr_lost_chunks);
+	hashtab__exit(&ms.tasks);
+	cpu_map__put(ms.cpus);
+	perf_session__delete(sc->session);
+	return cmd_exit_status(err);
+}
+
 /* Which part of perf sched takes an option. */
 enum {
 	SCHED_OPT_TOP = 1 << 0,		/* the command's own: every subcommand takes them too */
 	SCHED_OPT_TIMEHIST = 1 << 1,
 	SCHED_OPT_LATENCY = 1 << 2,
+	SCHED_OPT_MAP = 1 << 3,
 };
 
 /*
@@ -974,6 +1180,7 @@ static void sched__options(struct sched_cmd *sc, struct perf_option *table, size
 	static const char *unused;
 	static int max_stack;
 	const unsigned int top = SCHED_OPT_TOP, th = SCHED_OPT_TIMEHIST, lat = SCHED_OPT_LATENCY;
+	const unsigned int map = SCHED_OPT_MAP;
 	const struct { unsigned int parts; struct perf_option opt; } rows[] = {
 		{ top, OPT_BOOLEAN('D', "dump-raw-trace", &sc->dump, "dump raw trace in ASCII") },
 		{ top, OPT_BOOLEAN('f', "force", &sc->force, "don't complain, do it") },
@@ -1012,6 +1219,12 @@ static void sched__options(struct sched_cmd *sc, struct perf_option *table, size
 				   "latency stats per pid instead of per comm") },
 		{ lat, OPT_STRING('s', "sort", &sc->sort, "key[,key2...]",
 				  "sort by key(s): runtime, switch, avg, max") },
+		{ map, OPT_BOOLEAN(0, "compact", &sc->compact, "map output in compact mode") },
+		{ map, OPT_STRING(0, "color-pids", &sc->color_pids, "pids",
+				  "highlight given pids in map") },
+		{ map, OPT_STRING(0, "color-cpus", &sc->color_cpus, "cpus",
+				  "highlight given CPUs in map") },
+		{ map, OPT_STRING(0, "cpus", &sc->map_cpus, "cpus", "display given CPUs in map") },
 	};
 	size_t i, n = 0;
 
@@ -1055,43 +1268,63 @@ static void sched__usage_of(const struct perf_option *table, const char *msg, in
 	free(text);
 }
 
-/* perf sched latency [<options>]: the options after the word, then the story. */
-static int cmd_sched_latency(struct sched_cmd *sc, struct perf_option *table, size_t len,
-			     int argc, const char **argv)
+/*
+ * The options after the subcommand's word, for @part: -1 to go on, else
+ * the exit status of a command line that ends here.
+ */
+static int sched__parse_sub(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			    unsigned int part, const char * const *usage, int argc, const char **argv)
 {
-	sched__options(sc, table, len, SCHED_OPT_LATENCY);
-	argc = parse_options(argc, argv, table, latency_usage, 0);
+	sched__options(sc, table, len, part);
+	argc = parse_options(argc, argv, table, usage, 0);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
-	if (argc > 0 || lat__parse_sort(sc->sort)) {
-		parse_options__usage(stderr, latency_usage, table);
+	if (argc > 0) {
+		parse_options__usage(stderr, usage, table);
 		return 129;
 	}
 	if (sc->dump) {
 		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
+		return 129;
+	}
+	return -1;
+}
+
+/* perf sched map [<options>] */
+static int cmd_sched_map(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			 int argc, const char **argv)
+{
+	int ret = sched__parse_sub(sc, table, len, SCHED_OPT_MAP, map_usage, argc, argv);
+
+	return ret >= 0 ? ret : sched__map(sc);
+}
+
+/* perf sched latency [<options>] */
+static int cmd_sched_latency(struct sched_cmd *sc, struct perf_option *table, size_t len,
+			     int argc, const char **argv)
+{
+	int ret = sched__parse_sub(sc, table, len, SCHED_OPT_LATENCY, latency_usage, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (lat__parse_sort(sc->sort)) {
+		parse_options__usage(stderr, latency_usage, table);
 		return 129;
 	}
 	return sched__latency(sc);
 }
 
+/* perf sched timehist [<options>] */
 static int cmd_sched_timehist(struct sched_cmd *sc, struct perf_option *table, size_t len,
 			      int argc, const char **argv)
 {
-	sched__options(sc, table, len, SCHED_OPT_TIMEHIST);
-	argc = parse_options(argc, argv, table, timehist_usage, 0);
-	if (argc < 0)
-		return parse_options__exit_status(argc);
-	if (argc > 0) {
-		parse_options__usage(stderr, timehist_usage, table);
-		return 129;
-	}
+	int ret = sched__parse_sub(sc, table, len, SCHED_OPT_TIMEHIST, timehist_usage, argc, argv);
+
+	if (ret >= 0)
+		return ret;
 	if (sc->summary_only && sc->wakeups) {
 		sched__usage_of(table, "-s and -[n|w] are mutually exclusive.", 's', 'w');
 		return 234;	/* the distro's -EINVAL */
-	}
-	if (sc->dump) {
-		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
-		return 129;
 	}
 	return sched__timehist(sc);
 }
@@ -1117,9 +1350,11 @@ int cmd_sched(int argc, const char **argv)
 		ret = cmd_sched_timehist(&sc, table, ARRAY_SIZE(table), argc, argv);
 	} else if (!strcmp(argv[0], "latency") || !strncmp(argv[0], "lat", 3)) {
 		ret = cmd_sched_latency(&sc, table, ARRAY_SIZE(table), argc, argv);
+	} else if (!strcmp(argv[0], "map")) {
+		ret = cmd_sched_map(&sc, table, ARRAY_SIZE(table), argc, argv);
 	} else {
-		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist and latency are.\n",
-			argv[0]);
+		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist, latency and map "
+			"are.\n", argv[0]);
 		ret = 129;
 	}
 	sample_filter__exit(&sc.filter);

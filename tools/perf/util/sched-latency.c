@@ -4,29 +4,18 @@
 #include <string.h>
 #include "sched-latency.h"
 #include "hash.h"
+#include "sched-timehist.h"
 
 struct lat_slot {
 	int tid;
 	struct sched_lat_task *task;
 };
 
-static u64 lat_slot__hash(const void *entry, void *ctx)
-{
-	(void)ctx;
-	return u64__hash((u64)((const struct lat_slot *)entry)->tid);
-}
-
-static bool lat_slot__equal(const void *entry, const void *key, void *ctx)
-{
-	(void)ctx;
-	return ((const struct lat_slot *)entry)->tid == *(const int *)key;
-}
-
 void sched_lat__init(struct sched_lat *sl, int profile_cpu)
 {
 	memset(sl, 0, sizeof(*sl));
 	sl->profile_cpu = profile_cpu;
-	hashtab__init(&sl->tasks, sizeof(struct lat_slot), 256, lat_slot__hash, lat_slot__equal,
+	hashtab__init(&sl->tasks, sizeof(struct lat_slot), 256, sched_tid__hash, sched_tid__equal,
 		      NULL);
 }
 

@@ -11,23 +11,23 @@ struct task_slot {
 	struct sched_task *task;
 };
 
-static u64 task_slot__hash(const void *entry, void *ctx)
+u64 sched_tid__hash(const void *entry, void *ctx)
 {
 	(void)ctx;
-	return u64__hash((u64)((const struct task_slot *)entry)->tid);
+	return u64__hash((u64)*(const int *)entry);
 }
 
-static bool task_slot__equal(const void *entry, const void *key, void *ctx)
+bool sched_tid__equal(const void *entry, const void *key, void *ctx)
 {
 	(void)ctx;
-	return ((const struct task_slot *)entry)->tid == *(const int *)key;
+	return *(const int *)entry == *(const int *)key;
 }
 
 void sched_timehist__init(struct sched_timehist *th)
 {
 	memset(th, 0, sizeof(*th));
-	hashtab__init(&th->tasks, sizeof(struct task_slot), 256, task_slot__hash,
-		      task_slot__equal, NULL);
+	hashtab__init(&th->tasks, sizeof(struct task_slot), 256, sched_tid__hash,
+		      sched_tid__equal, NULL);
 }
 
 void sched_timehist__exit(struct sched_timehist *th)

@@ -45,6 +45,13 @@ struct sched_timehist {
 #define SCHED_TASK_RUNNING		0
 #define SCHED_TASK_UNINTERRUPTIBLE	2
 
+/*
+ * hash() and equal() of a util/hashtab whose entries begin with an int tid,
+ * the key: the tables of perf sched's tasks.
+ */
+u64 sched_tid__hash(const void *entry, void *ctx);
+bool sched_tid__equal(const void *entry, const void *key, void *ctx);
+
 void sched_timehist__init(struct sched_timehist *th);
 void sched_timehist__exit(struct sched_timehist *th);
 /* The task of @tid, new (all zero) on first sight; NULL when out of memory. */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf sched timehist and latency print what the distro's print, on our files and on the distro's
+# perf sched timehist, latency and map print what the distro's print, on our files and on the distro's
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
@@ -56,6 +56,16 @@ for f in ours.data distro.data; do
 		# shellcheck disable=SC2086
 		compare_sub latency "$f" $opts
 	done
+	for opts in "" "--compact" "--cpus 1" "--cpus 0 --compact" "-v"; do
+		# shellcheck disable=SC2086
+		compare_sub map "$f" $opts
+	done
+	# The distro's map crashes on --color-pids for some files: compared only where it does not.
+	if "$ORACLE" sched map -i "$f" --color-pids "$pid" >/dev/null 2>&1; then
+		compare_sub map "$f" --color-pids "$pid"
+	else
+		echo "not compared: the distro's perf sched map --color-pids crashed on $f"
+	fi
 done
 
 # Bad input: one line, the distro's exit code.
@@ -69,5 +79,8 @@ compare_sub latency nosched.data
 compare_sub latency missing.data
 compare_sub latency ours.data -s bogus
 grep -q "Unknown --sort key" ours.err || fail "latency -s bogus: $(head -1 ours.err)"
+compare_sub map nosched.data
+compare_sub map missing.data
+compare_sub map ours.data --cpus bogus
 echo "$checked runs equal the distro's"
 exit 0

@@ -133,6 +133,6 @@ dump_once_then_exit() {
 perf_subcommands() {
 	case $1 in
 	daemon) echo start stop signal ping ;;
-	sched) echo timehist latency ;;
+	sched) echo timehist latency map ;;
 	esac
 }
