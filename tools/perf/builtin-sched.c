@@ -21,6 +21,7 @@
 #include "util/sched-latency.h"
 #include "util/sched-timehist.h"
 #include "util/session.h"
+#include "util/tracepoint.h"
 
 void perf_session__report_open_error(const char *cmd, const char *path, int err,
 				     const char *msg);
@@ -1269,6 +1270,51 @@ static void sched__usage_of(const struct perf_option *table, const char *msg, in
 }
 
 /*
+ * perf sched record [<record options>] [<command>]: perf record, system
+ * wide, a period of 1 and 1024 pages a CPU, with the scheduler's events the
+ * distro's records (those this kernel has), then the words given.  The
+ * distro also passes -R, which our record does not need: a tracepoint's
+ * samples always carry its raw data.
+ */
+static int cmd_sched_record(int argc, const char **argv)
+{
+	static const char * const events[] = {
+		"sched_switch", "sched_stat_wait", "sched_stat_sleep", "sched_stat_iowait",
+		"sched_stat_runtime", "sched_process_fork", "sched_wakeup_new",
+		"sched_migrate_task",
+	};
+	static const char * const head[] = { "record", "-a", "-m", "1024", "-c", "1" };
+	size_t n = 0, cap = ARRAY_SIZE(head) + 2 * (ARRAY_SIZE(events) + 1) + argc + 1;
+	const char **rec = calloc(cap, sizeof(*rec));
+	char names[ARRAY_SIZE(events) + 1][48];
+	size_t nr_names = 0;
+	int ret;
+
+	if (!rec)
+		return 255;
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		rec[n++] = head[i];
+	for (size_t i = 0; i <= ARRAY_SIZE(events); i++) {
+		/* Last: sched_waking where the kernel has it, else sched_wakeup. */
+		const char *name = i < ARRAY_SIZE(events) ? events[i] :
+				   tracepoint__id("sched", "sched_waking") >= 0 ? "sched_waking" :
+				   "sched_wakeup";
+
+		if (tracepoint__id("sched", name) < 0)
+			continue;
+		snprintf(names[nr_names], sizeof(names[0]), "sched:%s", name);
+		rec[n++] = "-e";
+		rec[n++] = names[nr_names++];
+	}
+	for (int i = 1; i < argc; i++)
+		rec[n++] = argv[i];
+	rec[n] = NULL;
+	ret = cmd_record((int)n, rec);
+	free(rec);
+	return ret;
+}
+
+/*
  * The options after the subcommand's word, for @part: -1 to go on, else
  * the exit status of a command line that ends here.
  */
@@ -1329,6 +1375,14 @@ static int cmd_sched_timehist(struct sched_cmd *sc, struct perf_option *table, s
 	return sched__timehist(sc);
 }
 
+/* As the distro takes them: "record" and "latency" also by a start of three letters or more. */
+static bool sched__is_word(const char *word, const char *cmd)
+{
+	size_t len = strlen(word);
+
+	return len > 2 && !strncmp(cmd, word, len);
+}
+
 int cmd_sched(int argc, const char **argv)
 {
 	struct sched_cmd sc = {
@@ -1346,15 +1400,17 @@ int cmd_sched(int argc, const char **argv)
 		parse_options__usage(stderr, sched_usage, table);
 		return 129;
 	}
-	if (!strcmp(argv[0], "timehist")) {
+	if (sched__is_word(argv[0], "record")) {
+		ret = cmd_sched_record(argc, argv);
+	} else if (!strcmp(argv[0], "timehist")) {
 		ret = cmd_sched_timehist(&sc, table, ARRAY_SIZE(table), argc, argv);
-	} else if (!strcmp(argv[0], "latency") || !strncmp(argv[0], "lat", 3)) {
+	} else if (sched__is_word(argv[0], "latency")) {
 		ret = cmd_sched_latency(&sc, table, ARRAY_SIZE(table), argc, argv);
 	} else if (!strcmp(argv[0], "map")) {
 		ret = cmd_sched_map(&sc, table, ARRAY_SIZE(table), argc, argv);
 	} else {
-		fprintf(stderr, "perf sched: '%s' is not done here yet: timehist, latency and map "
-			"are.\n", argv[0]);
+		fprintf(stderr, "perf sched: '%s' is not done here yet: record, timehist, latency "
+			"and map are.\n", argv[0]);
 		ret = 129;
 	}
 	sample_filter__exit(&sc.filter);

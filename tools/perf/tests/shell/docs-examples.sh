@@ -136,7 +136,7 @@ skip: it is the whole suite, this test among it|perf-test.txt|perf test
 pt-list|perf-test.txt|perf test -l ring
 pt-verbose|perf-test.txt|perf test -v 5 "cpu map"
 pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test
-psc-record|perf-sched.txt|perf record -e sched:sched_switch -e sched:sched_wakeup -a -o sched.data -- sleep 2
+psc-record|perf-sched.txt|perf sched record -o sched.data -- sleep 2
 psc-timehist|perf-sched.txt|perf sched -i sched.data timehist -s
 psc-latency|perf-sched.txt|perf sched -i sched.data latency -s max
 psc-map|perf-sched.txt|perf sched -i sched.data map --compact

@@ -19,6 +19,17 @@ $PERF record -q $EVENTS -a -o ours.data -- sh -c "$WORK" 2>rec.err || { cat rec.
 "$ORACLE" sched record -o distro.data -- sh -c "$WORK" >/dev/null 2>rec.err ||
 	{ cat rec.err; fail "the distro's perf sched record"; }
 
+# Our perf sched record asks for what the distro's does: the same events
+# with the same attrs, but for -R (RAW on the dummy event; ours has no -R,
+# a tracepoint's samples carrying their raw data anyway).
+$PERF sched record -o sched.data -- sh -c "$WORK" >/dev/null 2>rec.err ||
+	{ cat rec.err; fail "our perf sched record"; }
+for f in sched.data distro.data; do
+	oracle_ok "evlist $f" evlist -v -i "$f" | sed '/^dummy:HG:/s/|RAW|/|/' >"$f.evlist"
+done
+cmp -s sched.data.evlist distro.data.evlist ||
+	{ diff sched.data.evlist distro.data.evlist; fail "perf sched record: other events than the distro's"; }
+
 compare() {	# <file> <options...>
 	compare_sub timehist "$@"
 }
@@ -36,7 +47,7 @@ compare_sub() {	# <subcommand> <file> <options...>
 }
 
 checked=0
-for f in ours.data distro.data; do
+for f in ours.data distro.data sched.data; do
 	lines=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | wc -l)
 	[ "$lines" -gt 400 ] || fail "$f: the distro shows only $lines lines"
 	# A window in the middle of the file, from the times its lines show.
