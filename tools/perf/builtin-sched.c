@@ -603,6 +603,7 @@ static int timehist__summary(struct sched_cmd *sc)
 static int timehist__setup(struct sched_cmd *sc)
 {
 	struct evsel *sw = sched__find_tp(sc->session->evlist, "sched:sched_switch");
+	struct evsel *e;
 	char err[256];
 
 	if (sc->filter.time_arg) {
@@ -614,9 +615,12 @@ static int timehist__setup(struct sched_cmd *sc)
 		sc->start = sc->filter.times[0].start;
 		sc->end = sc->filter.times[0].end;
 	}
-	if (sc->callchain && sw && !(sw->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		fprintf(stderr, "Samples do not have callchains.\n");
-		sc->callchain = false;
+	/* The distro shows call chains only when every event of the file has them. */
+	evlist__for_each_entry(sc->session->evlist, e) {
+		if (sc->callchain && !(e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			fprintf(stderr, "Samples do not have callchains.\n");
+			sc->callchain = false;
+		}
 	}
 	if (!sw) {
 		fprintf(stderr, "No sched_switch events found. Have you run 'perf sched record'?\n");
