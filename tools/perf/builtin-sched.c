@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "builtin.h"
+#include "util/callchain.h"
 #include "util/cpumap.h"
 #include "util/debug.h"
 #include "util/hash.h"
@@ -81,6 +82,10 @@ struct sched_cmd {
 	u64 skipped;			/* switches of tasks -p/-t left out */
 	u64 hist_start, hist_end;	/* the span of the switches accounted */
 	char comm[32];			/* the name of the last task formatted */
+	struct callchain_frames frames;	/* -g: the chain of the switch at hand */
+	struct callchain_param cc;
+	int max_stack;			/* --max-stack: frames shown, schedule() and friends aside */
+	bool kernel;			/* the sample at hand is the kernel's */
 };
 
 /* ---- tracepoint fields ------------------------------------------------------- */
@@ -215,8 +220,43 @@ static char sched__state_char(bool idle, int state)
 	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
 }
 
+/*
+ * "  f <- g <- h": the frames of the switch, callee first, without the
+ * scheduler's own (the distro reads two frames more than --max-stack for
+ * them), "[unknown]" where no symbol is known.
+ */
+static void timehist__print_chain(struct sched_cmd *sc, struct perf_sample *sample,
+				  struct machine *m)
+{
+	static const char * const hidden[] = { "schedule", "__schedule", "preempt_schedule" };
+	ssize_t nr = callchain_frames__resolve(&sc->frames, m, sample, sc->kernel, &sc->cc,
+					       sc->max_stack + 2);
+	bool first = true;
+
+	printf("  ");
+	for (ssize_t i = 0; i < nr; i++) {
+		const struct symbol *sym = sc->frames.frames[i].sym;
+		size_t k;
+
+		/*
+		 * The distro's timehist reads MMAP records but not MMAP2, which
+		 * every user-space mapping of a current kernel's file is: its user
+		 * frames are all unknown.
+		 */
+		if (!sc->frames.frames[i].kernel)
+			sym = NULL;
+		for (k = 0; sym && k < ARRAY_SIZE(hidden) && strcmp(sym->name, hidden[k]); k++)
+			;
+		if (sym && k < ARRAY_SIZE(hidden))
+			continue;
+		printf("%s %s", first ? "" : " <-", sym ? sym->name : "[unknown]");
+		first = false;
+	}
+}
+
 static void timehist__print_switch(struct sched_cmd *sc, struct perf_sample *sample,
-				   struct thread *t, struct sched_task *rt, u64 time, int state)
+				   struct machine *m, struct thread *t, struct sched_task *rt,
+				   u64 time, int state)
 {
 	const char *name;
 
@@ -238,6 +278,8 @@ static void timehist__print_switch(struct sched_cmd *sc, struct perf_sample *sam
 		printf(" %5c ", sched__state_char(!t, state));
 	if (sc->wakeups)
 		printf("  %-*s", sc->comm_width, "");
+	if (t && sc->callchain)
+		timehist__print_chain(sc, sample, m);
 	printf("\n");
 }
 
@@ -397,7 +439,7 @@ static int timehist__switch(struct sched_cmd *sc, struct evsel *e, struct perf_s
 	if (sample_filter__match_cpu(&sc->filter, sample->cpu))
 		sched_task__account(rt, t, tprev);
 	if (!sc->summary_only)
-		timehist__print_switch(sc, sample, thr, rt, t, state);
+		timehist__print_switch(sc, sample, m, thr, rt, t, state);
 out:
 	if (!sc->hist_start && t >= sc->start)
 		sc->hist_start = t;
@@ -412,8 +454,9 @@ static int timehist__sample(struct perf_tool *tool, union perf_event *event,
 			    struct perf_sample *sample, struct evsel *e, struct machine *m)
 {
 	struct sched_cmd *sc = container_of(tool, struct sched_cmd, tool);
+	u16 mode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-	(void)event;
+	sc->kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 	if ((int)sample->cpu > sc->max_cpu)
 		sc->max_cpu = sample->cpu;
 	switch (sched_tp__of(sc, e)) {
@@ -626,11 +669,7 @@ static int timehist__setup(struct sched_cmd *sc)
 		fprintf(stderr, "No sched_switch events found. Have you run 'perf sched record'?\n");
 		return -1;
 	}
-	if (sc->callchain) {
-		fprintf(stderr, "perf sched timehist: the call chains of %s are not shown yet: "
-			"use --no-call-graph.\n", sc->input);
-		return -1;
-	}
+	callchain_param__init(&sc->cc);
 	sc->ignore_wakeup = sched__find_tp(sc->session->evlist, "sched:sched_waking") != NULL;
 	sc->nr_cpus_online = sc->session->nr_cpus_online ? (int)sc->session->nr_cpus_online : 4;
 	sc->max_cpu = sc->nr_cpus_online;
@@ -673,6 +712,7 @@ static int sched__timehist(struct sched_cmd *sc)
 		err = timehist__summary(sc);
 out:
 	sched_timehist__exit(&sc->th);
+	callchain_frames__exit(&sc->frames);
 	perf_session__delete(sc->session);
 	return cmd_exit_status(err);
 }
@@ -1183,7 +1223,6 @@ static void sched__options(struct sched_cmd *sc, struct perf_option *table, size
 			   unsigned int part)
 {
 	static const char *unused;
-	static int max_stack;
 	const unsigned int top = SCHED_OPT_TOP, th = SCHED_OPT_TIMEHIST, lat = SCHED_OPT_LATENCY;
 	const unsigned int map = SCHED_OPT_MAP;
 	const struct { unsigned int parts; struct perf_option opt; } rows[] = {
@@ -1212,12 +1251,12 @@ static void sched__options(struct sched_cmd *sc, struct perf_option *table, size
 					"list of cpus to profile", sample_filter__opt_cpu) },
 		{ th, OPT_SAMPLE_FILTER(0, "time", &sc->filter, "sched", "str",
 					"Time span for analysis (start,stop)", sample_filter__opt_time) },
-		/* Symbols matter only for call chains, which are not shown yet. */
+		/* Taken, as the distro takes them; symbols come from where perf report finds them. */
 		{ th, OPT_STRING('k', "vmlinux", &unused, "file", "vmlinux pathname") },
 		{ th, OPT_STRING(0, "kallsyms", &unused, "file", "kallsyms pathname") },
 		{ th, OPT_STRING(0, "symfs", &unused, "directory",
 				 "Look for files with symbols relative to this directory") },
-		{ th, OPT_INTEGER(0, "max-stack", &max_stack, "n",
+		{ th, OPT_INTEGER(0, "max-stack", &sc->max_stack, "n",
 				  "Maximum number of functions to display backtrace.") },
 		{ lat, OPT_INTEGER('C', "CPU", &sc->profile_cpu, "n", "CPU to profile on") },
 		{ lat, OPT_BOOLEAN('p', "pids", &sc->per_pid,
@@ -1390,7 +1429,7 @@ static bool sched__is_word(const char *word, const char *cmd)
 int cmd_sched(int argc, const char **argv)
 {
 	struct sched_cmd sc = {
-		.input = perf_session__default_input(), .callchain = true, .profile_cpu = -1,
+		.input = perf_session__default_input(), .callchain = true, .profile_cpu = -1, .max_stack = 5,
 		.sort = "avg, max, switch, runtime",
 	};
 	struct perf_option table[48];
