@@ -25,6 +25,7 @@
 #pragma weak cmd_archive
 #pragma weak cmd_inject
 #pragma weak cmd_daemon
+#pragma weak cmd_sched
 
 struct cmd_struct {
 	const char *name;
@@ -44,6 +45,7 @@ static struct cmd_struct commands[] = {
 	{ "archive", cmd_archive, "Pack the files a perf.data file needs, by build id, into a tarball" },
 	{ "inject",  cmd_inject,  "Filter a perf.data file or stream: decompress it, add build ids" },
 	{ "daemon",  cmd_daemon,  "Run record sessions on background" },
+	{ "sched",   cmd_sched,   "Tool to trace/measure scheduler properties (latencies)" },
 	{ "test",    cmd_test,    "Runs sanity tests" },
 	{ "version", cmd_version, "display the version of perf binary" },
 	{ "help",    cmd_help,    "Display help information about perf" },

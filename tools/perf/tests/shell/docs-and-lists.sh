@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
-for c in record report script evlist inject list test daemon version; do
+for c in record report script evlist inject list test daemon sched version; do
 	"$PERF" help $c >page 2>err || { cat err; fail "perf help $c exited $?"; }
 	grep -q '^NAME$' page && grep -q '^OPTIONS$' page || fail "perf help $c: no NAME/OPTIONS headings"
 	grep -q "^       perf-$c - " page || fail "perf help $c: the NAME line is not indented"
@@ -38,6 +38,7 @@ script --demangle|the default, which --no-demangle turns off
 script --inline|the default, which --no-inline turns off
 record --no-overwrite|the negation of --overwrite, which -h lists
 record --no-tail-synthesize|the negation of --tail-synthesize, which -h lists
+sched --no-call-graph|the negation of timehist's --call-graph, which -h lists
 EOF
 )
 # Named, but not options of a perf command:

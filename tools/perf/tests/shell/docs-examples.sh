@@ -137,6 +137,10 @@ skip: it is the whole suite, this test among it|perf-test.txt|perf test
 pt-list|perf-test.txt|perf test -l ring
 pt-verbose|perf-test.txt|perf test -v 5 "cpu map"
 pt-unit|perf-test.txt|PERF_TEST_NO_SHELL=1 perf test
+psc-record|perf-sched.txt|perf sched record -o sched.data -- sleep 2
+psc-timehist|perf-sched.txt|perf sched -i sched.data timehist -s
+psc-latency|perf-sched.txt|perf sched -i sched.data latency -s max
+psc-map|perf-sched.txt|perf sched -i sched.data map --compact
 pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwarf-unwind'"''
 
 # id | kind | extended regular expression.  Kinds: "must", a line of what
@@ -192,6 +196,10 @@ pt-verbose|must|^ *[0-9]+: CPU map.*: Ok$
 pt-unit|must|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
 pt-unit|every|^ *[0-9]+: .*: (Ok|Skip.*)$|^[0-9]+ passed, 0 failed, [0-9]+ skipped$
 pv-build|exact|
+psc-timehist|must|^Runtime summary$
+psc-timehist|must|^    Total number of unique tasks: [0-9]+$
+psc-map|must|^ +\*[A-Z.][0-9 ] +[0-9]+\.[0-9]{6} secs [A-Z][0-9] => .*:[0-9]+ \(CPU [0-9]+\)$
+psc-latency|must|^  TOTAL: +\| +[0-9]+\.[0-9]{3} ms \| +[0-9]+ \|$
 make-run|must|^== the first dump, decoded
 make-run|must|^\(read with perf script \(ours\); [0-9]+ lines'
 

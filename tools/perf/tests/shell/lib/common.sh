@@ -136,5 +136,6 @@ perf_subcommands() {
 	case $1 in
 	daemon) echo start stop signal ping ;;
 	script) echo report,flamegraph ;;
+	sched) echo timehist latency map ;;
 	esac
 }
