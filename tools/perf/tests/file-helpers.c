@@ -97,3 +97,21 @@ int test__rm_rf(const char *dir)
 	}
 	return 0;
 }
+
+char *test__written(int (*write)(FILE *fp, void *arg), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int err;
+
+	if (!fp)
+		return NULL;
+	err = write(fp, arg);
+	fclose(fp);
+	if (err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

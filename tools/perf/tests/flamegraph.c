@@ -28,24 +28,23 @@ static int fold(struct flamegraph *fg)
 	return 0;
 }
 
+static int write_json(FILE *fp, void *fg)
+{
+	return flamegraph__write_json(fg, fp);
+}
+
+static int write_html(FILE *fp, void *fg)
+{
+	const struct flamegraph_page page = {
+		.title = "Flame graph of a<b>.data", .colorscheme = "orange",
+	};
+
+	return flamegraph__write_html(fg, &page, fp);
+}
+
 static char *to_text(const struct flamegraph *fg, bool html)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	int err;
-
-	if (!fp)
-		return NULL;
-	err = html ? flamegraph__write_html(fg, &(struct flamegraph_page){
-			.title = "Flame graph of a<b>.data", .colorscheme = "orange" }, fp) :
-		flamegraph__write_json(fg, fp);
-	fclose(fp);
-	if (err) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return test__written(html ? write_html : write_json, (void *)fg);
 }
 
 static int test__flamegraph_fold(void)

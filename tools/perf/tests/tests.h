@@ -69,6 +69,8 @@ int test__write_perf_data(const char *path, const struct perf_event_attr *attr,
 			  const void *records, size_t len);
 /* Removes @dir and all below it (symbolic links not followed); 0 or -1, said. */
 int test__rm_rf(const char *dir);
+/* What @write (0: done) wrote to its FILE, as one string to free(); NULL if it failed. */
+char *test__written(int (*write)(FILE *fp, void *arg), void *arg);
 /* Runs a command with its standard output into @out (NUL-terminated); its exit status. */
 int test__run_captured(int (*cmd)(int, const char **), int argc, const char **argv,
 		       char *out, size_t size);

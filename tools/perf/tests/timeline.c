@@ -38,22 +38,23 @@ static int timeline__fill(struct timeline *tl, struct flamegraph *fg)
 	return 0;
 }
 
+struct page_args {
+	struct timeline *tl;
+	struct flamegraph *fg;
+};
+
+static int write_page(FILE *fp, void *arg)
+{
+	struct page_args *a = arg;
+
+	return timeline__write_html(a->tl, a->fg, "Timeline of t", "blue-green", fp);
+}
+
 static char *timeline__page(struct timeline *tl, struct flamegraph *fg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	int err;
+	struct page_args a = { .tl = tl, .fg = fg };
 
-	if (!fp)
-		return NULL;
-	err = timeline__write_html(tl, fg, "Timeline of t", "blue-green", fp);
-	fclose(fp);
-	if (err) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return test__written(write_page, &a);
 }
 
 static const char *const expected[] = {

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
-command -v gcc >/dev/null || skip "gcc is not installed"
+need_gcc
 command -v bzip2 >/dev/null || skip "bzip2 (for tar cjf) is not installed"
 # Not under /tmp/perf-*: the distro perf takes files there for JIT symbol maps.
 TMPD0=$TMPD

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib/hot-prog.sh"
 need_root
 need_oracle
-command -v gcc >/dev/null || skip "gcc is not installed"
+need_gcc
 own_tmpd buildid-fr
 
 hot_prog prog plain 100000000

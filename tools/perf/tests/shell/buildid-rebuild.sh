@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/hot-prog.sh"
 need_root
-command -v gcc >/dev/null || skip "gcc is not installed"
+need_gcc
 own_tmpd buildid-rebuild
 
 hot_prog prog plain 150000000

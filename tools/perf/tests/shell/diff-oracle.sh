@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
-command -v gcc >/dev/null || skip "gcc is not installed: no workload to record"
+need_gcc
 # Not under /tmp/perf-*: the distro takes a program there for a JIT's
 # symbol map and shows none of its symbols.
 own_tmpd diff-oracle

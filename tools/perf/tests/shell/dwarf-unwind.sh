@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_oracle
-command -v gcc >/dev/null || skip "gcc is not installed"
+need_gcc
 own_tmpd dwarf-unwind
 
 cat >dw.c <<'EOF'

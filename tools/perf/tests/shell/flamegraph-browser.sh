@@ -54,13 +54,11 @@ zoom=$(sed -n 1p views.txt)
 read -r hot all rows < <(sed -n 2p views.txt)
 
 url="file://$TMPD/page.html"
-chrome --dump-dom "$url" >plain.dom 2>plain.err || fail "chromium exited $? on the page"
-chrome --dump-dom "$url#zoom=$zoom" >zoom.dom 2>zoom.err || fail "chromium exited $? zoomed"
-chrome --dump-dom "$url#search=fg_leaf_hot" >search.dom 2>search.err ||
-	fail "chromium exited $? searching"
+dom_of plain "$url"
+dom_of zoom "$url#zoom=$zoom"
+dom_of search "$url#search=fg_leaf_hot"
 sed 's|<body |<body><img src="https://example.invalid/x.png"><div |' page.html >fetching.html
-chrome --dump-dom "file://$TMPD/fetching.html" >fetching.dom 2>fetching.err ||
-	fail "chromium exited $? on the fetching page"
+dom_of fetching "file://$TMPD/fetching.html"
 chrome --screenshot="$TMPD/shot.png" "$url" >/dev/null 2>shot.err || fail "chromium exited $? on --screenshot"
 # A differential page: a second run as the baseline.
 cp fg.data new.data
@@ -69,7 +67,7 @@ flame_record base.data
 	fail "--diff exited $?"
 "$PERF" script report flamegraph -i new.data --diff base.data -f json -o diff.json >/dev/null ||
 	fail "--diff -f json exited $?"
-chrome --dump-dom "file://$TMPD/diff.html" >diff.dom 2>diff.err || fail "chromium exited $? on the diff"
+dom_of diff "file://$TMPD/diff.html"
 
 cat >dom.py <<'EOP'
 import sys, urllib.parse

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/report-compare.sh"
 need_root
-command -v gcc >/dev/null || skip "gcc is not installed"
+need_gcc
 own_tmpd report-inline
 
 cat >inl.c <<'EOF'

@@ -53,9 +53,9 @@ range=$(sed -n 1p views.txt)
 read -r all half pid < <(sed -n 2p views.txt)
 
 url="file://$TMPD/tl.html"
-chrome --dump-dom "$url" >plain.dom 2>plain.err || fail "chromium exited $? on the page"
-chrome --dump-dom "$url#range=$range" >range.dom 2>range.err || fail "chromium exited $? on a range"
-chrome --dump-dom "$url#pid=$pid" >pid.dom 2>pid.err || fail "chromium exited $? on a pid"
+dom_of plain "$url"
+dom_of range "$url#range=$range"
+dom_of pid "$url#pid=$pid"
 
 cat >dom.py <<'EOP'
 import json, re, sys

@@ -1,7 +1,8 @@
 # Headless Chromium for the page tests: no sandbox (root has none), no GPU,
 # every host name unresolved and every proxied request sent to a closed
 # port, so that a page can only show what it holds.  Skips when chromium
-# is missing or cannot start.  Usage: chromium_setup; chrome <option> <url>
+# is missing or cannot start.  Usage: chromium_setup; chrome <option> <url>,
+# or dom_of <name> <url> for the rendered DOM in <name>.dom.
 chromium_setup() {
 	command -v python3 >/dev/null || skip "python3 is not installed (it parses the DOM)"
 	CHROMIUM=$(command -v chromium) || skip "chromium is not installed (make deps installs it)"
@@ -14,4 +15,8 @@ chrome() {	# <output option> <url>
 		--user-data-dir="$TMPD/profile" --host-resolver-rules='MAP * ~NOTFOUND' \
 		--proxy-server=127.0.0.1:9 --enable-logging=stderr --v=0 \
 		--window-size=1200,800 --virtual-time-budget=5000 "$@"
+}
+
+dom_of() {	# <name> <url>: the DOM after rendering into <name>.dom, its log in <name>.err
+	chrome --dump-dom "$2" >"$1.dom" 2>"$1.err" || fail "chromium exited $? on $1 ($2)"
 }

@@ -29,6 +29,8 @@ crashed() { [ "$1" -eq 124 ] || { [ "$1" -gt 129 ] && [ "$1" -lt 193 ]; }; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_oracle() { [ -x "$ORACLE" ] || skip "the distro perf ($ORACLE) is not installed"; }
+# The tests that build their own workload need a C compiler.
+need_gcc() { command -v gcc >/dev/null || skip "gcc is not installed: no workload to build"; }
 need_tracefs() {
 	if ! grep -q tracefs /proc/mounts; then
 		[ "$(id -u)" -eq 0 ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
