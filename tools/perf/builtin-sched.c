@@ -1,26 +1,27 @@
 /*
  * perf sched: what the scheduler did, from a file with sched:* events.
  * timehist: one line per context switch, the task switched out with how
- * long it waited, how late it ran after its wakeup and how long it ran
- * (the accounting is util/sched), then optionally a summary per task.
+ * long it waited, how late it ran after its wakeup and how long it ran,
+ * then optionally a summary per task; latency: each task's waits for a
+ * CPU; map: a column per CPU of the task running there.  This file feeds
+ * the events to the accounting and printers of the util/sched* units.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <traceevent/event-parse.h>
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/cpumap.h"
 #include "util/debug.h"
-#include "util/hash.h"
 #include "util/hashtab.h"
 #include "util/evsel.h"
 #include "util/parse-options.h"
 #include "util/sample-filter.h"
-#include "util/sched-latency.h"
-#include "util/sched-timehist.h"
+#include "util/sched-latency-table.h"
+#include "util/sched-map.h"
+#include "util/sched-timehist-print.h"
 #include "util/session.h"
 #include "util/tracepoint.h"
 
@@ -47,281 +48,7 @@ static const char * const map_usage[] = {
 	NULL
 };
 
-/* The tracepoints timehist reads. */
-enum sched_tp {
-	SCHED_TP_OTHER,
-	SCHED_TP_SWITCH,
-	SCHED_TP_WAKEUP,	/* sched_wakeup, sched_waking, sched_wakeup_new */
-	SCHED_TP_MIGRATE,
-	SCHED_TP_RUNTIME,	/* sched_stat_runtime */
-};
-
-struct sched_cmd {
-	const char *input;
-	bool force, dump;
-	/* timehist's options */
-	bool summary_only, with_summary, wakeups, cpu_visual, state, callchain, migrations;
-	struct sample_filter filter;	/* -p, -t, -C; --time in .time_arg */
-	u64 start, end;			/* --time, ns; 0: open */
-	/* latency's options */
-	int profile_cpu;		/* -C; -1: all */
-	bool per_pid;			/* -p: a line per task, not per comm */
-	const char *sort;		/* -s */
-	/* map's options */
-	bool compact;			/* --compact: a column per CPU seen, in order seen */
-	const char *map_cpus;		/* --cpus */
-	const char *color_pids, *color_cpus;	/* colours only a terminal would show */
-
-	struct perf_tool tool;
-	struct perf_session *session;
-	struct sched_timehist th;
-	bool ignore_wakeup;		/* sched_waking is there: sched_wakeup would count twice */
-	int comm_width;			/* grows with the widest task name printed */
-	int max_cpu;			/* the CPUs online, or the highest CPU seen if more */
-	int nr_cpus_online;
-	u64 skipped;			/* switches of tasks -p/-t left out */
-	u64 hist_start, hist_end;	/* the span of the switches accounted */
-	char comm[32];			/* the name of the last task formatted */
-	struct callchain_frames frames;	/* -g: the chain of the switch at hand */
-	struct callchain_param cc;
-	int max_stack;			/* --max-stack: frames shown, schedule() and friends aside */
-	bool kernel;			/* the sample at hand is the kernel's */
-};
-
-/* ---- tracepoint fields ------------------------------------------------------- */
-
-static u64 tp_num(struct evsel *e, struct perf_sample *sample, const char *name)
-{
-	struct tep_format_field *f = e->tp_format ? tep_find_field(e->tp_format, name) : NULL;
-	unsigned long long v = 0;
-
-	if (!f || f->offset + f->size > (int)sample->raw_size)
-		return 0;
-	tep_read_number_field(f, sample->raw_data, &v);
-	return v;
-}
-
-static enum sched_tp sched_tp__of(struct sched_cmd *sc, struct evsel *e)
-{
-	const char *name = evsel__name(e);
-
-	if (!evsel__is_tracepoint(e) || strncmp(name, "sched:", 6))
-		return SCHED_TP_OTHER;
-	name += 6;
-	if (!strcmp(name, "sched_switch"))
-		return SCHED_TP_SWITCH;
-	if ((!strcmp(name, "sched_wakeup") && !sc->ignore_wakeup) ||
-	    !strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup_new"))
-		return SCHED_TP_WAKEUP;
-	if (!strcmp(name, "sched_migrate_task"))
-		return SCHED_TP_MIGRATE;
-	if (!strcmp(name, "sched_stat_runtime"))
-		return SCHED_TP_RUNTIME;
-	return SCHED_TP_OTHER;
-}
-
-/* The event named @name ("sched:sched_switch"), or NULL. */
-static struct evsel *sched__find_tp(struct evlist *evlist, const char *name)
-{
-	struct evsel *e;
-
-	evlist__for_each_entry(evlist, e)
-		if (evsel__is_tracepoint(e) && !strcmp(evsel__name(e), name))
-			return e;
-	return NULL;
-}
-
-/* ---- what is printed ------------------------------------------------------- */
-
-/* "comm[tid]", "comm[tid/pid]" for a thread, or the comm alone for pid 0. */
-static const char *sched__task_name(struct sched_cmd *sc, struct thread *t)
-{
-	const char *comm;
-	int n;
-
-	if (!t) {
-		comm = "<idle>";
-		n = snprintf(sc->comm, sizeof(sc->comm), "%s", comm);
-		goto out;
-	}
-	comm = thread__comm(t);
-	if (t->pid == 0)
-		n = snprintf(sc->comm, sizeof(sc->comm), "%s", comm);
-	else if (t->tid != t->pid)
-		n = snprintf(sc->comm, sizeof(sc->comm), "%s[%d/%d]", comm, t->tid, t->pid);
-	else
-		n = snprintf(sc->comm, sizeof(sc->comm), "%s[%d]", comm, t->tid);
-out:
-	if (n > (int)sizeof(sc->comm) - 1)
-		n = sizeof(sc->comm) - 1;
-	if (n > sc->comm_width)
-		sc->comm_width = n;
-	return sc->comm;
-}
-
-/* Milliseconds with three decimals, truncated: "%*lu.%03lu ". */
-static void print_sched_time(u64 ns, int width)
-{
-	printf("%*llu.%03llu ", width, (unsigned long long)(ns / 1000000),
-	       (unsigned long long)(ns % 1000000 / 1000));
-}
-
-static void print_timestamp(u64 t, int cpu)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%llu.%06llu", (unsigned long long)(t / 1000000000),
-		 (unsigned long long)(t % 1000000000 / 1000));
-	printf("%15s [%04d] ", buf, cpu);
-}
-
-static const char dashes[] =
-	"-----------------------------------------------------------------------------------"
-	"-----------------------------------------------------------------------------------";
-
-static void timehist__header(struct sched_cmd *sc)
-{
-	int ncpus = sc->max_cpu + 1;
-
-	printf("%15s %6s ", "time", "cpu");
-	if (sc->cpu_visual) {
-		printf(" ");
-		for (int i = 0; i < ncpus; i++)
-			printf("%x", i % 16);
-		printf(" ");
-	}
-	printf(" %-*s  %9s  %9s  %9s", sc->comm_width, "task name", "wait time", "sch delay",
-	       "run time");
-	if (sc->state)
-		printf("  %s", "state");
-	printf("\n%15s %-6s ", "", "");
-	if (sc->cpu_visual)
-		printf(" %*s ", ncpus, "");
-	printf(" %-*s  %9s  %9s  %9s", sc->comm_width, "[tid/pid]", "(msec)", "(msec)", "(msec)");
-	if (sc->state)
-		printf("  %5s", "");
-	printf("\n%.15s %.6s ", dashes, dashes);
-	if (sc->cpu_visual)
-		printf(" %.*s ", ncpus, dashes);
-	printf(" %.*s  %.9s  %.9s  %.9s", sc->comm_width, dashes, dashes, dashes, dashes);
-	if (sc->state)
-		printf("  %.5s", dashes);
-	printf("\n");
-}
-
-/* The letter of a prev_state, as the distro's table has them; 'I' for the idle task. */
-static char sched__state_char(bool idle, int state)
-{
-	static const char letters[] = "RSDTtZXxKWP";
-	int bit = state ? __builtin_ffs(state) : 0;
-
-	if (idle)
-		return 'I';
-	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
-}
-
-/*
- * "  f <- g <- h": the frames of the switch, callee first, without the
- * scheduler's own (the distro reads two frames more than --max-stack for
- * them), "[unknown]" where no symbol is known.
- */
-static void timehist__print_chain(struct sched_cmd *sc, struct perf_sample *sample,
-				  struct machine *m)
-{
-	static const char * const hidden[] = { "schedule", "__schedule", "preempt_schedule" };
-	ssize_t nr = callchain_frames__resolve(&sc->frames, m, sample, sc->kernel, &sc->cc,
-					       sc->max_stack + 2);
-	bool first = true;
-
-	printf("  ");
-	for (ssize_t i = 0; i < nr; i++) {
-		const struct symbol *sym = sc->frames.frames[i].sym;
-		size_t k;
-
-		/*
-		 * The distro's timehist reads MMAP records but not MMAP2, which
-		 * every user-space mapping of a current kernel's file is: its user
-		 * frames are all unknown.
-		 */
-		if (!sc->frames.frames[i].kernel)
-			sym = NULL;
-		for (k = 0; sym && k < ARRAY_SIZE(hidden) && strcmp(sym->name, hidden[k]); k++)
-			;
-		if (sym && k < ARRAY_SIZE(hidden))
-			continue;
-		printf("%s %s", first ? "" : " <-", sym ? sym->name : "[unknown]");
-		first = false;
-	}
-}
-
-static void timehist__print_switch(struct sched_cmd *sc, struct perf_sample *sample,
-				   struct machine *m, struct thread *t, struct sched_task *rt,
-				   u64 time, int state)
-{
-	const char *name;
-
-	if (!sample_filter__match_cpu(&sc->filter, sample->cpu))
-		return;
-	print_timestamp(time, sample->cpu);
-	if (sc->cpu_visual) {
-		printf(" ");
-		for (int i = 0; i < sc->max_cpu + 1; i++)
-			putchar(i == (int)sample->cpu ? (t ? 's' : 'i') : ' ');
-		printf(" ");
-	}
-	name = sched__task_name(sc, t);
-	printf(" %-*s ", sc->comm_width, name);
-	print_sched_time(rt->dt_sleep + rt->dt_iowait + rt->dt_preempt, 6);
-	print_sched_time(rt->dt_delay, 6);
-	print_sched_time(rt->dt_run, 6);
-	if (sc->state)
-		printf(" %5c ", sched__state_char(!t, state));
-	if (sc->wakeups)
-		printf("  %-*s", sc->comm_width, "");
-	if (t && sc->callchain)
-		timehist__print_chain(sc, sample, m);
-	printf("\n");
-}
-
-/* A wakeup or migration line: who did it, and to whom. */
-static void timehist__print_event(struct sched_cmd *sc, struct perf_sample *sample,
-				  struct thread *by, struct thread *to, char mark, const char *what)
-{
-	print_timestamp(sample->time, sample->cpu);
-	/* The distro pads a migration's CPU column one wider on each side than a wakeup's. */
-	if (sc->cpu_visual && !mark) {
-		printf(" %*s ", sc->max_cpu + 1, "");
-	} else if (sc->cpu_visual) {
-		printf("  ");
-		for (int i = 0; i < sc->max_cpu + 1; i++)
-			putchar(i == (int)sample->cpu ? mark : ' ');
-		printf("  ");
-	}
-	printf(" %-*s ", sc->comm_width, sched__task_name(sc, by));
-	printf("  %9s  %9s  %9s ", "", "", "");
-	printf("%s: %s", what, sched__task_name(sc, to));
-}
-
 /* ---- the events ------------------------------------------------------------- */
-
-static bool sched__filtered(struct sched_cmd *sc, struct thread *t)
-{
-	struct sample_filter *f = &sc->filter;
-	int pid = t ? t->pid : 0, tid = t ? t->tid : 0;
-	bool ok = true;
-
-	if (f->nr_pids) {
-		ok = false;
-		for (int i = 0; i < f->nr_pids; i++)
-			ok |= f->pids[i] == pid;
-	}
-	if (ok && f->nr_tids) {
-		ok = false;
-		for (int i = 0; i < f->nr_tids; i++)
-			ok |= f->tids[i] == tid;
-	}
-	return !ok;
-}
 
 static bool sched__in_window(struct sched_cmd *sc, u64 time)
 {
@@ -336,7 +63,7 @@ static bool sched__in_window(struct sched_cmd *sc, u64 time)
 static int timehist__subject(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
 			     struct machine *m, struct thread **thr, struct sched_task **rt)
 {
-	int tid = (int)tp_num(e, sample, "pid");
+	int tid = (int)sched_tp__num(e, sample, "pid");
 
 	*thr = machine__findnew_thread(m, 0, tid);
 	*rt = sched_timehist__task(&sc->th, tid);
@@ -393,8 +120,8 @@ static int timehist__migrate(struct sched_cmd *sc, struct evsel *e, struct perf_
 		return 0;
 	ret = timehist__event_line(sc, sample, m, moved, 'm', "migrated");
 	if (ret > 0)
-		printf(" cpu %d => %d\n", (int)tp_num(e, sample, "orig_cpu"),
-		       (int)tp_num(e, sample, "dest_cpu"));
+		printf(" cpu %d => %d\n", (int)sched_tp__num(e, sample, "orig_cpu"),
+		       (int)sched_tp__num(e, sample, "dest_cpu"));
 	return ret < 0 ? ret : 0;
 }
 
@@ -406,12 +133,12 @@ static int timehist__migrate(struct sched_cmd *sc, struct evsel *e, struct perf_
 static int timehist__switch(struct sched_cmd *sc, struct evsel *e, struct perf_sample *sample,
 			    struct machine *m)
 {
-	int state = (int)tp_num(e, sample, "prev_state");
+	int state = (int)sched_tp__num(e, sample, "prev_state");
 	u64 t = sample->time, tprev;
 	struct sched_task *rt = NULL;
 	struct thread *thr = NULL;
 
-	if (tp_num(e, sample, "prev_pid") == 0) {
+	if (sched_tp__num(e, sample, "prev_pid") == 0) {
 		rt = sched_timehist__idle(&sc->th, sample->cpu);
 	} else {
 		thr = machine__findnew_thread(m, sample->pid, sample->tid ? sample->tid : sample->pid);
@@ -500,147 +227,6 @@ static int timehist__other(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
-/* ---- the summary ------------------------------------------------------------ */
-
-struct summary_row {
-	struct thread *thread;
-	struct sched_task *task;
-};
-
-/* The distro lists threads by their hash bucket (tid modulo 256), then by tid. */
-static int summary_row__cmp(const void *a, const void *b)
-{
-	const struct summary_row *x = a, *y = b;
-	unsigned int bx = (unsigned int)x->thread->tid % 256, by = (unsigned int)y->thread->tid % 256;
-
-	if (bx != by)
-		return bx < by ? -1 : 1;
-	return x->thread->tid < y->thread->tid ? -1 : x->thread->tid > y->thread->tid;
-}
-
-struct summary_totals {
-	u64 tasks, switches, run;
-};
-
-static void summary__print_task(struct sched_cmd *sc, struct summary_row *r,
-				struct summary_totals *tot)
-{
-	const struct sched_task *t = r->task;
-	const char *name = sched__task_name(sc, r->thread);
-
-	tot->tasks++;
-	tot->switches += t->runs.n;
-	tot->run += t->total_run;
-	printf("%*s   %5d  %9llu ", sc->comm_width, name,
-	       t->parent != -1 ? t->parent : r->thread->ppid,
-	       (unsigned long long)t->runs.n);
-	print_sched_time(t->total_run, 8);
-	if (sc->state) {
-		print_sched_time(t->total_sleep, 6);
-		printf(" ");
-		print_sched_time(t->total_iowait, 6);
-		printf(" ");
-		print_sched_time(t->total_preempt, 6);
-		printf(" ");
-		print_sched_time(t->total_delay, 6);
-		printf("\n");
-		return;
-	}
-	print_sched_time(t->runs.min, 6);
-	printf(" ");
-	print_sched_time((u64)t->runs.mean, 6);
-	printf(" ");
-	print_sched_time(t->runs.max, 6);
-	printf("  %5.2f   %5llu\n", sched_stats__rel_stddev(&t->runs),
-	       (unsigned long long)t->migrations);
-}
-
-/* The tasks that ran, live ones first and then those that exited. */
-static int summary__print_tasks(struct sched_cmd *sc, struct machine *m,
-				struct summary_totals *tot)
-{
-	struct summary_row *rows = calloc(sc->th.tasks.nr + 1, sizeof(*rows));
-	size_t nr = 0, i, live = 0;
-	struct { int tid; struct sched_task *task; } *slot;
-
-	if (!rows)
-		return -ENOMEM;
-	hashtab__for_each(&sc->th.tasks, i, slot) {
-		struct thread *t = machine__findnew_thread(m, -1, slot->tid);
-
-		if (!t || !slot->task->runs.n || sched__filtered(sc, t))
-			continue;
-		rows[nr++] = (struct summary_row){ t, slot->task };
-	}
-	qsort(rows, nr, sizeof(*rows), summary_row__cmp);
-	for (i = 0; i < nr; i++)
-		if (!rows[i].thread->exited) {
-			summary__print_task(sc, &rows[i], tot);
-			live++;
-		}
-	if (!live)
-		printf("<no still running tasks>\n");
-	printf("\nTerminated tasks:\n");
-	for (i = 0; i < nr; i++)
-		if (rows[i].thread->exited)
-			summary__print_task(sc, &rows[i], tot);
-	if (live == nr)
-		printf("<no terminated tasks>\n");
-	free(rows);
-	return 0;
-}
-
-static int timehist__summary(struct sched_cmd *sc)
-{
-	u64 span = sc->hist_end - sc->hist_start;
-	struct summary_totals tot = { 0 };
-	int ncpus = sc->nr_cpus_online;
-
-	printf("\n%s summary\n", sc->state ? "Wait-time" : "Runtime");
-	printf("%*s  parent   sched-in  ", sc->comm_width, "comm");
-	if (sc->state)
-		printf("   run-time      sleep      iowait     preempt       delay\n");
-	else
-		printf("   run-time    min-run     avg-run     max-run  stddev  migrations\n");
-	printf("%*s            (count)  ", sc->comm_width, "");
-	printf("     (msec)     (msec)      (msec)      (msec)       %s\n",
-	       sc->state ? "(msec)" : "%");
-	printf("%.117s\n", dashes);
-	if (summary__print_tasks(sc, &sc->session->machine, &tot))
-		return -ENOMEM;
-	/* Idle times are not known when switches were left out. */
-	if (sc->skipped)
-		return 0;
-	printf("\nIdle stats:\n");
-	if (sc->th.nr_cpus > ncpus)
-		ncpus = sc->th.nr_cpus;
-	for (int i = 0; i < ncpus; i++) {
-		struct sched_task *idle = sched_timehist__idle_seen(&sc->th, i);
-
-		if (!sample_filter__match_cpu(&sc->filter, i))
-			continue;
-		if (!idle && i >= sc->nr_cpus_online)
-			continue;
-		if (idle && idle->runs.n) {
-			tot.switches += idle->runs.n;
-			printf("    CPU %2d idle for ", i);
-			print_sched_time(idle->total_run, 6);
-			printf(" msec  (%6.2f%%)\n", 100.0 * idle->total_run / span);
-		} else {
-			printf("    CPU %2d idle entire time window\n", i);
-		}
-	}
-	printf("\n    Total number of unique tasks: %llu\n"
-	       "Total number of context switches: %llu\n",
-	       (unsigned long long)tot.tasks, (unsigned long long)tot.switches);
-	printf("           Total run time (msec): ");
-	print_sched_time(tot.run, 2);
-	printf("\n    Total scheduling time (msec): ");
-	print_sched_time(span, 2);
-	printf(" (x %d)\n", sc->max_cpu);
-	return 0;
-}
-
 /* ---- timehist --------------------------------------------------------------- */
 
 static int timehist__setup(struct sched_cmd *sc)
@@ -719,223 +305,6 @@ out:
 
 /* ---- latency ---------------------------------------------------------------- */
 
-/* The waits of one comm's tasks added up (of one task with -p). */
-struct lat_group {
-	const char *comm;
-	int tid;		/* of the first task (the highest tid of the comm) */
-	int nr_merged;		/* tasks added up; 0 with -p */
-	u64 runtime, nr_waits, total_lat, max_lat, max_lat_start, max_lat_end;
-	size_t order;		/* its place before sorting: equal keys keep it */
-};
-
-typedef int (*lat_key_cmp)(const struct lat_group *, const struct lat_group *);
-
-static int lat_cmp_u64(u64 a, u64 b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static int lat_cmp_pid(const struct lat_group *l, const struct lat_group *r)
-{
-	return l->tid < r->tid ? -1 : l->tid > r->tid;
-}
-
-static int lat_cmp_avg(const struct lat_group *l, const struct lat_group *r)
-{
-	return lat_cmp_u64(l->total_lat / l->nr_waits, r->total_lat / r->nr_waits);
-}
-
-static int lat_cmp_max(const struct lat_group *l, const struct lat_group *r)
-{
-	return lat_cmp_u64(l->max_lat, r->max_lat);
-}
-
-static int lat_cmp_switch(const struct lat_group *l, const struct lat_group *r)
-{
-	return lat_cmp_u64(l->nr_waits, r->nr_waits);
-}
-
-static int lat_cmp_runtime(const struct lat_group *l, const struct lat_group *r)
-{
-	return lat_cmp_u64(l->runtime, r->runtime);
-}
-
-/* The --sort keys, in the order asked; the end marked by NULL. */
-static lat_key_cmp lat_keys[8];
-
-/* Biggest first by the keys; equal ones in their order before. */
-static int lat_group__cmp(const void *a, const void *b)
-{
-	const struct lat_group *l = a, *r = b;
-
-	for (size_t i = 0; lat_keys[i]; i++) {
-		int c = lat_keys[i](l, r);
-
-		if (c)
-			return -c;
-	}
-	return l->order < r->order ? -1 : l->order > r->order;
-}
-
-/* -s: "avg, max" into lat_keys; -EINVAL naming a key there is not. */
-static int lat__parse_sort(const char *arg)
-{
-	static const struct { const char *name; lat_key_cmp cmp; } keys[] = {
-		{ "pid", lat_cmp_pid }, { "avg", lat_cmp_avg }, { "max", lat_cmp_max },
-		{ "switch", lat_cmp_switch }, { "runtime", lat_cmp_runtime },
-	};
-	char *copy = strdup(arg), *save = NULL, *tok;
-	size_t n = 0;
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ", ", &save); tok && !ret; tok = strtok_r(NULL, ", ", &save)) {
-		size_t k;
-
-		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(keys[k].name, tok); k++)
-			;
-		if (k == ARRAY_SIZE(keys)) {
-			fprintf(stderr, "  Error: Unknown --sort key: `%s'\n", tok);
-			ret = -EINVAL;
-		} else if (n < ARRAY_SIZE(lat_keys) - 1) {
-			lat_keys[n++] = keys[k].cmp;
-		}
-	}
-	lat_keys[n] = NULL;
-	free(copy);
-	return ret;
-}
-
-static int lat_task__cmp_tid_desc(const void *a, const void *b)
-{
-	const struct sched_lat_task *l = *(struct sched_lat_task * const *)a;
-	const struct sched_lat_task *r = *(struct sched_lat_task * const *)b;
-
-	return l->tid > r->tid ? -1 : l->tid < r->tid;
-}
-
-static int lat_group__cmp_comm_desc(const void *a, const void *b)
-{
-	const struct lat_group *l = a, *r = b;
-	int c = strcmp(r->comm, l->comm);
-
-	return c ? c : (l->order < r->order ? -1 : l->order > r->order);
-}
-
-/*
- * The lines, in the distro's order: tasks by tid from the highest, added
- * up by comm unless -p (then by comm from the last in strcmp order), then
- * sorted by the keys.  *@nr of them, in an array the caller frees.
- */
-static struct lat_group *lat__groups(struct sched_cmd *sc, struct sched_lat *sl, size_t *nr)
-{
-	size_t nt, ng = 0, i, j;
-	struct sched_lat_task **tasks = sched_lat__tasks(sl, &nt);
-	struct lat_group *g = tasks ? calloc(nt + 1, sizeof(*g)) : NULL;
-
-	if (!g) {
-		free(tasks);
-		return NULL;
-	}
-	qsort(tasks, nt, sizeof(*tasks), lat_task__cmp_tid_desc);
-	for (i = 0; i < nt; i++) {
-		const struct sched_lat_task *t = tasks[i];
-		struct thread *thr = machine__findnew_thread(&sc->session->machine, -1, t->tid);
-		const char *comm = thr ? thread__comm(thr) : "";
-
-		for (j = 0; !sc->per_pid && j < ng && strcmp(g[j].comm, comm); j++)
-			;
-		if (sc->per_pid || j == ng) {
-			g[ng] = (struct lat_group){ .comm = comm, .tid = t->tid, .order = ng };
-			j = ng++;
-		}
-		if (!sc->per_pid)
-			g[j].nr_merged++;
-		g[j].runtime += t->total_runtime;
-		g[j].nr_waits += t->nr_waits;
-		g[j].total_lat += t->total_lat;
-		if (t->max_lat > g[j].max_lat) {
-			g[j].max_lat = t->max_lat;
-			g[j].max_lat_start = t->max_lat_start;
-			g[j].max_lat_end = t->max_lat_end;
-		}
-	}
-	free(tasks);
-	if (!sc->per_pid) {
-		qsort(g, ng, sizeof(*g), lat_group__cmp_comm_desc);
-		for (i = 0; i < ng; i++)
-			g[i].order = i;
-	}
-	/* Tasks that never waited are not shown, nor the idle tasks. */
-	for (i = j = 0; i < ng; i++)
-		if (g[i].nr_waits && strcmp(g[i].comm, "swapper"))
-			g[j++] = g[i];
-	qsort(g, j, sizeof(*g), lat_group__cmp);
-	*nr = j;
-	return g;
-}
-
-static void lat__print_time(char *buf, size_t len, u64 t)
-{
-	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000),
-		 (unsigned long long)(t % 1000000000 / 1000));
-}
-
-static void lat__print(struct sched_cmd *sc, struct sched_lat *sl, struct lat_group *g, size_t nr)
-{
-	u64 all_runtime = 0, all_count = 0;
-
-	printf("\n %.139s\n", dashes);
-	printf("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    "
-	       "| Max delay start           | Max delay end          |\n");
-	printf(" %.139s\n", dashes);
-	for (size_t i = 0; i < nr; i++) {
-		char start[32], end[32];
-		int n;
-
-		all_runtime += g[i].runtime;
-		all_count += g[i].nr_waits;
-		if (g[i].nr_merged > 1)
-			n = printf("  %s:(%d) ", g[i].comm, g[i].nr_merged);
-		else
-			n = printf("  %s:%d ", g[i].comm, g[i].tid);
-		printf("%*s", n < 24 ? 24 - n : 0, "");
-		lat__print_time(start, sizeof(start), g[i].max_lat_start);
-		lat__print_time(end, sizeof(end), g[i].max_lat_end);
-		printf("|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: %12s s "
-		       "| max end: %12s s\n", (double)g[i].runtime / 1e6,
-		       (unsigned long long)g[i].nr_waits,
-		       (double)(g[i].total_lat / g[i].nr_waits) / 1e6, (double)g[i].max_lat / 1e6,
-		       start, end);
-	}
-	printf(" %.113s\n", dashes);
-	printf("  TOTAL:                |%11.3f ms |%9llu |\n", (double)all_runtime / 1e6,
-	       (unsigned long long)all_count);
-	printf(" %.51s\n", dashes);
-	if (sl->nr_unordered_timestamps && sl->nr_timestamps)
-		printf("  INFO: %.3f%% unordered timestamps (%llu out of %llu)\n",
-		       100.0 * sl->nr_unordered_timestamps / sl->nr_timestamps,
-		       (unsigned long long)sl->nr_unordered_timestamps,
-		       (unsigned long long)sl->nr_timestamps);
-	if (sc->session->nr_lost && sc->session->nr_events)
-		printf("  INFO: %.3f%% lost events (%llu out of %llu, in %llu chunks)\n",
-		       100.0 * sc->session->nr_lost / sc->session->nr_events,
-		       (unsigned long long)sc->session->nr_lost,
-		       (unsigned long long)sc->session->nr_events,
-		       (unsigned long long)sc->session->nr_lost_chunks);
-	if (sl->nr_context_switch_bugs && sl->nr_timestamps) {
-		printf("  INFO: %.3f%% context switch bugs (%llu out of %llu)",
-		       100.0 * sl->nr_context_switch_bugs / sl->nr_timestamps,
-		       (unsigned long long)sl->nr_context_switch_bugs,
-		       (unsigned long long)sl->nr_timestamps);
-		if (sc->session->nr_lost)
-			printf(" (due to lost events?)");
-		printf("\n");
-	}
-	printf("\n");
-}
-
 struct lat_tool {
 	struct perf_tool tool;
 	struct sched_cmd *sc;
@@ -952,39 +321,30 @@ static int latency__sample(struct perf_tool *tool, union perf_event *event,
 	switch (sched_tp__of(lt->sc, e)) {
 	case SCHED_TP_SWITCH:
 		return sched_lat__switch(&lt->lat, sample->cpu, sample->time,
-					 (int)tp_num(e, sample, "prev_pid"),
-					 (int)tp_num(e, sample, "prev_state"),
-					 (int)tp_num(e, sample, "next_pid"));
+					 (int)sched_tp__num(e, sample, "prev_pid"),
+					 (int)sched_tp__num(e, sample, "prev_state"),
+					 (int)sched_tp__num(e, sample, "next_pid"));
 	case SCHED_TP_WAKEUP:
 		/* The distro's latency takes sched_wakeup and sched_wakeup_new, not sched_waking. */
 		if (!strcmp(evsel__name(e), "sched:sched_waking"))
 			return 0;
-		return sched_lat__wakeup(&lt->lat, (int)tp_num(e, sample, "pid"), sample->time);
+		return sched_lat__wakeup(&lt->lat, (int)sched_tp__num(e, sample, "pid"),
+					 sample->time);
 	case SCHED_TP_MIGRATE:
-		return sched_lat__migrate(&lt->lat, (int)tp_num(e, sample, "pid"), sample->time);
+		return sched_lat__migrate(&lt->lat, (int)sched_tp__num(e, sample, "pid"),
+					  sample->time);
 	case SCHED_TP_RUNTIME:
-		return sched_lat__runtime(&lt->lat, (int)tp_num(e, sample, "pid"),
-					  tp_num(e, sample, "runtime"), sample->time);
+		return sched_lat__runtime(&lt->lat, (int)sched_tp__num(e, sample, "pid"),
+					  sched_tp__num(e, sample, "runtime"), sample->time);
 	default:
 		return 0;
 	}
 }
 
-/* Whether any event of the file carries tracepoint data. */
-static bool sched__has_traces(struct evlist *evlist)
-{
-	struct evsel *e;
-
-	evlist__for_each_entry(evlist, e)
-		if (e->attr.sample_type & PERF_SAMPLE_RAW)
-			return true;
-	return false;
-}
-
 static int sched__latency(struct sched_cmd *sc)
 {
 	struct lat_tool lt = { .tool.sample = latency__sample, .sc = sc };
-	struct lat_group *g = NULL;
+	struct sched_lat_group *g = NULL;
 	size_t nr = 0;
 	int err = 0;
 
@@ -1000,12 +360,12 @@ static int sched__latency(struct sched_cmd *sc)
 			goto out;
 		}
 	}
-	g = lat__groups(sc, &lt.lat, &nr);
+	g = sched_lat__groups(sc, &lt.lat, &nr);
 	if (!g) {
 		err = -ENOMEM;
 		goto out;
 	}
-	lat__print(sc, &lt.lat, g, nr);
+	sched_lat__print(sc, &lt.lat, g, nr);
 out:
 	free(g);
 	sched_lat__exit(&lt.lat);
@@ -1014,131 +374,15 @@ out:
 }
 
 /* ---- map -------------------------------------------------------------------- */
-
-#define MAP_MAX_CPUS 4096
-
-/* A task as the map shows it: two characters, given at its first switch in. */
-struct map_task {
-	int tid;
-	char shortname[3];
-	bool comm_changed;	/* a COMM since it was last named */
-};
-
-struct map_state {
-	struct perf_tool tool;
-	struct sched_cmd *sc;
-	struct hashtab tasks;		/* struct map_task, in place */
-	char next[2];			/* the next short name: letter, digit */
-	int nr_cpus;			/* columns without --compact */
-	int curr[MAP_MAX_CPUS];		/* per CPU: the tid switched in last; -1: none */
-	int comp[MAP_MAX_CPUS];		/* --compact: the CPUs in the order seen */
-	int nr_comp;
-	struct cpu_map *cpus;		/* --cpus; NULL: all */
-	u64 nr_lost;
-};
-
-/* The task of @tid (a new one unnamed); the pointer is good until the next call. */
-static struct map_task *map__task(struct map_state *ms, int tid)
-{
-	u64 h = u64__hash((u64)tid);
-	struct map_task *t = hashtab__find(&ms->tasks, &tid, h);
-	struct map_task n = { .tid = tid };
-
-	return t ? t : hashtab__add(&ms->tasks, &n, h);
-}
-
-/* Names @t on its first switch in: ". " for the idle task, else A0, B0, ... Z0, A1 ... */
-static void map__name(struct map_state *ms, struct map_task *t, const char *comm)
-{
-	if (!strcmp(comm, "swapper")) {
-		memcpy(t->shortname, ". ", 3);
-		return;
-	}
-	t->shortname[0] = ms->next[0];
-	t->shortname[1] = ms->next[1];
-	t->shortname[2] = '\0';
-	if (ms->next[0] < 'Z') {
-		ms->next[0]++;
-	} else {
-		ms->next[0] = 'A';
-		ms->next[1] = ms->next[1] < '9' ? ms->next[1] + 1 : '0';
-	}
-}
-
-/* Each CPU's column: '*' marks the CPU that switched, then who runs there. */
-static void map__print_columns(struct map_state *ms, int this_cpu, int nr)
-{
-	for (int i = 0; i < nr; i++) {
-		int cpu = ms->sc->compact ? ms->comp[i] : i;
-		struct map_task *t;
-
-		if (ms->cpus && cpu_map__idx(ms->cpus, cpu) < 0)
-			continue;
-		putchar(cpu == this_cpu ? '*' : ' ');
-		t = ms->curr[cpu] != -1 ? map__task(ms, ms->curr[cpu]) : NULL;
-		if (t)
-			printf("%2s ", t->shortname);
-		else
-			printf("   ");
-	}
-}
-
-static int map__switch(struct map_state *ms, struct evsel *e, struct perf_sample *sample,
-		       struct machine *m)
-{
-	int cpu = sample->cpu, next = (int)tp_num(e, sample, "next_pid"), nr = ms->nr_cpus;
-	struct thread *in = machine__findnew_thread(m, -1, next);
-	bool named = false, new_cpu = false;
-	struct map_task *t;
-	char ts[64];
-
-	if (cpu < 0 || cpu >= MAP_MAX_CPUS || !in || !(t = map__task(ms, next)))
-		return cpu < 0 || cpu >= MAP_MAX_CPUS ? -EINVAL : -ENOMEM;
-	if (ms->sc->compact) {
-		int i;
-
-		for (i = 0; i < ms->nr_comp && ms->comp[i] != cpu; i++)
-			;
-		if (i == ms->nr_comp) {
-			ms->comp[ms->nr_comp++] = cpu;
-			new_cpu = true;
-		}
-		nr = ms->nr_comp;
-	} else if (cpu > ms->nr_cpus) {
-		/* As the distro counts: the highest CPU seen, not one more. */
-		ms->nr_cpus = nr = cpu;
-	}
-	ms->curr[cpu] = next;
-	if (!t->shortname[0]) {
-		map__name(ms, t, thread__comm(in));
-		named = true;
-	}
-	printf("  ");
-	map__print_columns(ms, cpu, nr);
-	if (!ms->cpus || cpu_map__idx(ms->cpus, cpu) >= 0) {
-		t = map__task(ms, next);
-		lat__print_time(ts, sizeof(ts), sample->time);
-		printf("  %12s secs ", ts);
-		if (named || t->comm_changed || (verbose > 0 && next)) {
-			printf("%s => %s:%d", t->shortname, thread__comm(in), next);
-			t->comm_changed = false;
-		}
-		if (ms->sc->compact && new_cpu)
-			printf(" (CPU %d)", cpu);
-	}
-	printf("\n");
-	return 0;
-}
-
 static int map__sample(struct perf_tool *tool, union perf_event *event,
 		       struct perf_sample *sample, struct evsel *e, struct machine *m)
 {
-	struct map_state *ms = container_of(tool, struct map_state, tool);
+	struct sched_map *ms = container_of(tool, struct sched_map, tool);
 
 	(void)event;
 	if (sched_tp__of(ms->sc, e) != SCHED_TP_SWITCH)
 		return 0;
-	return map__switch(ms, e, sample, m);
+	return sched_map__switch(ms, e, sample, m);
 }
 
 /*
@@ -1149,13 +393,13 @@ static int map__sample(struct perf_tool *tool, union perf_event *event,
 static int map__other(struct perf_tool *tool, union perf_event *event,
 		      struct perf_sample *sample, struct machine *m)
 {
-	struct map_state *ms = container_of(tool, struct map_state, tool);
-	struct map_task *t;
+	struct sched_map *ms = container_of(tool, struct sched_map, tool);
+	struct sched_map_task *t;
 
 	(void)m;
 	if (event->header.type != PERF_RECORD_COMM)
 		return 0;
-	t = map__task(ms, (int)sample->tid);
+	t = sched_map__task(ms, (int)sample->tid);
 	if (!t)
 		return -ENOMEM;
 	t->comm_changed = true;
@@ -1164,14 +408,14 @@ static int map__other(struct perf_tool *tool, union perf_event *event,
 
 static int sched__map(struct sched_cmd *sc)
 {
-	struct map_state ms = {
+	struct sched_map ms = {
 		.tool = { .sample = map__sample, .other = map__other }, .sc = sc,
 		.next = { 'A', '0' },
 	};
 	int err = 0;
 
 	ms.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	for (int i = 0; i < MAP_MAX_CPUS; i++)
+	for (int i = 0; i < SCHED_MAP_MAX_CPUS; i++)
 		ms.curr[i] = -1;
 	if (sc->map_cpus) {
 		ms.cpus = cpu_map__new(sc->map_cpus);
@@ -1184,8 +428,8 @@ static int sched__map(struct sched_cmd *sc)
 		cpu_map__put(ms.cpus);
 		return 255;
 	}
-	hashtab__init(&ms.tasks, sizeof(struct map_task), 256, sched_tid__hash, sched_tid__equal,
-		      NULL);
+	hashtab__init(&ms.tasks, sizeof(struct sched_map_task), 256, sched_tid__hash,
+		      sched_tid__equal, NULL);
 	if (!sched__has_traces(sc->session->evlist)) {
 		fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
 	} else {
@@ -1396,7 +640,7 @@ static int cmd_sched_latency(struct sched_cmd *sc, struct perf_option *table, si
 
 	if (ret >= 0)
 		return ret;
-	if (lat__parse_sort(sc->sort)) {
+	if (sched_lat__parse_sort(sc->sort)) {
 		parse_options__usage(stderr, latency_usage, table);
 		return 129;
 	}
