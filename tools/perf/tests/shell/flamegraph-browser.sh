@@ -49,6 +49,8 @@ for name in path:
 print(urllib.parse.quote(";".join(path), safe=""))
 # The zoomed chart's rows: its callers' and the deepest of its subtree's.
 print(hits(root, "fg_leaf_hot"), total(root), deepest(node, len(path)) + 1)
+# The whole chart's rows, for a screenshot as tall as the chart.
+print(deepest(root, 0) + 1)
 EOP
 zoom=$(sed -n 1p views.txt)
 read -r hot all rows < <(sed -n 2p views.txt)
@@ -59,7 +61,12 @@ dom_of zoom "$url#zoom=$zoom"
 dom_of search "$url#search=fg_leaf_hot"
 sed 's|<body |<body><img src="https://example.invalid/x.png"><div |' page.html >fetching.html
 dom_of fetching "file://$TMPD/fetching.html"
-chrome --screenshot="$TMPD/shot.png" "$url" >/dev/null 2>shot.err || fail "chromium exited $? on --screenshot"
+# The root is the chart's bottom row: a window of 800 pixels shows only
+# the top of a deep chart, which may be empty.  The window holds it all
+# (18-pixel rows below the title and the search box).
+chart_rows=$(sed -n 3p views.txt)
+chrome --screenshot="$TMPD/shot.png" --window-size=1200,$((160 + 20 * chart_rows)) "$url" \
+	>/dev/null 2>shot.err || fail "chromium exited $? on --screenshot"
 # A differential page: a second run as the baseline.
 cp fg.data new.data
 flame_record base.data
@@ -206,7 +213,7 @@ if depth != 8 or ctype not in (2, 6):
     sys.exit("an unexpected PNG layout: depth %d, colour type %d" % (depth, ctype))
 bpp = 3 if ctype == 2 else 4
 raw, stride = zlib.decompress(idat), w * bpp
-prev, colours, other = bytearray(stride), set(), 0
+prev, colours, other, hued = bytearray(stride), set(), 0, 0
 for y in range(h):
     f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
     for i in range(stride):
@@ -226,10 +233,15 @@ for y in range(h):
         px = bytes(line[x:x + 3])
         colours.add(px)
         other += px != b"\xff\xff\xff"
+        hued += max(px) - min(px) > 40
     prev = line
 share = other / (w * h)
-print("screenshot %dx%d: %d colours, %.1f%% not white" % (w, h, len(colours), 100 * share))
-if len(colours) < 8 or share < 0.02:
-    sys.exit("%d colours, %.1f%% of the pixels not white" % (len(colours), 100 * share))
+print("screenshot %dx%d: %d colours, %.1f%% not white, %d pixels in colour" %
+      (w, h, len(colours), 100 * share, hued))
+# Text, the search box and the grey root are not in colour; the frames
+# are.  The process's frame alone spans the width, some 18 rows high:
+# how many other frames there are is the recording's business.
+if len(colours) < 8 or hued < 5000:
+    sys.exit("%d colours, %d pixels in colour" % (len(colours), hued))
 EOP
 exit 0
