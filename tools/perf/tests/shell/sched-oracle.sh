@@ -49,7 +49,10 @@ compare_sub() {	# <subcommand> <file> <options...>
 checked=0
 for f in ours.data distro.data sched.data; do
 	lines=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | wc -l)
-	[ "$lines" -gt 400 ] || fail "$f: the distro shows only $lines lines"
+	# A round blocks at least one side in its read (the other may find
+	# the answer there already when its CPU is busy elsewhere): over 100
+	# switch lines, whatever the load.  Loaded, 360 were seen, idle 450.
+	[ "$lines" -gt 100 ] || fail "$f: the distro shows only $lines lines"
 	# A window in the middle of the file, from the times its lines show.
 	first=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | awk 'NR == 4 { print $1 }')
 	last=$("$ORACLE" sched timehist -i "$f" 2>/dev/null | tail -1 | awk '{ print $1 }')
