@@ -4,7 +4,8 @@
 # from its file with the network cut off (no DNS, a dead proxy).  From
 # the DOM after rendering (--dump-dom), parsed: the page's script ran with
 # no error and fetched nothing (its own counts on <body>, and no console
-# message at all); the workload's functions are frames; a zoom (the
+# message at all), and says in whole ms when it was drawn; the workload's
+# functions are frames; a zoom (the
 # fragment's #zoom=, which draws as a click does) leaves only the zoomed
 # frame's subtree, full width, and its callers, in a chart no taller than
 # they are; a search (#search=) marks
@@ -122,6 +123,8 @@ views = {v: load(v + ".dom") for v in ("plain", "zoom", "search", "fetching")}
 for v, d in views.items():
     if d.body.get("data-rendered") != "1":
         fail("%s: the page did not render (body %r)" % (v, d.body))
+    if not d.body.get("data-render-ms", "").isdigit():
+        fail("%s: no time to render in ms for the bench (body %r)" % (v, d.body))
     if v != "fetching" and ("data-errors" in d.body or "data-blocked" in d.body or
                             d.body.get("data-requests") != "0"):
         fail("%s: errors or requests: %r" % (v, d.body))
