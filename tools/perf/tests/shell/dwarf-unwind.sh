@@ -108,8 +108,12 @@ if grep -q '(inlined)$' dist.txt; then
 	grep '(inlined)$' dist.txt | sort -u >dist.inl
 	grep '(inlined)$' ours.txt | sort -u >ours.inl
 	[ -s ours.inl ] || fail "the distro shows inlined functions, we show none"
-	# Assembler functions named from the symbol table by addr2line are left out.
-	comm -23 dist.inl ours.inl | grep -v '__GI_' >missing.inl
+	# Assembler functions named from the symbol table by addr2line are left
+	# out: the __GI_ aliases, and the loader's and libc's string functions
+	# (memcpy and friends, from sysdeps/.../*.S), which the distro shows as
+	# inlined into themselves when a sample falls in one; ours shows the
+	# symbol once.  Which of them a run samples is the machine's business.
+	comm -23 dist.inl ours.inl | grep -v -E '__GI_| (mem(cpy|move|set|cmp)|str[a-z]*)\+0x[0-9a-f]+ \(inlined\)$' >missing.inl
 	[ -s missing.inl ] && { head -3 missing.inl; fail "inlined functions the distro shows are missing"; }
 fi
 
