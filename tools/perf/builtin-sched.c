@@ -300,6 +300,7 @@ out:
 	sched_timehist__exit(&sc->th);
 	callchain_frames__exit(&sc->frames);
 	perf_session__delete(sc->session);
+	sc->nr_kinds = 0;
 	return cmd_exit_status(err);
 }
 
@@ -370,6 +371,7 @@ out:
 	free(g);
 	sched_lat__exit(&lt.lat);
 	perf_session__delete(sc->session);
+	sc->nr_kinds = 0;
 	return cmd_exit_status(err);
 }
 
@@ -446,6 +448,7 @@ static int sched__map(struct sched_cmd *sc)
 	hashtab__exit(&ms.tasks);
 	cpu_map__put(ms.cpus);
 	perf_session__delete(sc->session);
+	sc->nr_kinds = 0;
 	return cmd_exit_status(err);
 }
 

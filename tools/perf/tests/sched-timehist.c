@@ -1,6 +1,10 @@
 /* sched-timehist: run, wait and delay times of two tasks and an idle CPU from synthetic switches. */
 #include "tests.h"
 #include "util/sched-timehist.h"
+#include <stdio.h>
+#include <string.h>
+#include "util/sched-cmd.h"
+#include "util/debug.h"
 
 #define MS 1000000ULL
 
@@ -73,3 +77,54 @@ static int test__sched_timehist(void)
 }
 
 DEFINE_SUITE(sched_timehist, "sched-timehist: run, wait and delay times from synthetic switches");
+
+/*
+ * timehist's hand-made number columns against the printf forms they stand
+ * for, over the edges: zero, carries, widths the number overflows.
+ */
+static const unsigned long long print_ns[] = {
+	0, 999, 1000, 999999, 1000000, 1234567, 99999999999ULL, 18446744073709551615ULL,
+};
+static const int print_cpus[] = { 0, 7, 123, 9999, 10000, -1 };
+
+static int print_columns(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (size_t i = 0; i < ARRAY_SIZE(print_ns); i++) {
+		sched__print_msec(print_ns[i], 6);
+		sched__print_msec(print_ns[i], 0);
+		sched__print_timestamp(print_ns[i] * 1000, print_cpus[i % ARRAY_SIZE(print_cpus)]);
+		sched__print_left(i % 2 ? "sh[12/10]" : "", 9 - (int)i);
+		putchar('\n');
+	}
+	return 0;
+}
+
+static int test__sched_print_columns(void)
+{
+	static char got[4096], want[4096];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(print_ns); i++) {
+		unsigned long long ns = print_ns[i], t = ns * 1000;
+		char stamp[48];
+
+		for (int w = 6; w >= 0; w -= 6)
+			n += snprintf(want + n, sizeof(want) - n, "%*llu.%03llu ", w, ns / 1000000,
+				      ns % 1000000 / 1000);
+		snprintf(stamp, sizeof(stamp), "%llu.%06llu", t / 1000000000, t % 1000000000 / 1000);
+		n += snprintf(want + n, sizeof(want) - n, "%15s [%04d] ", stamp,
+			      print_cpus[i % ARRAY_SIZE(print_cpus)]);
+		n += snprintf(want + n, sizeof(want) - n, " %-*s \n", 9 - (int)i,
+			      i % 2 ? "sh[12/10]" : "");
+	}
+	TEST_ASSERT_VAL("captured", test__run_captured(print_columns, 0, NULL, got, sizeof(got)) == 0);
+	if (strcmp(got, want)) {
+		pr_debug("got:\n%swant:\n%s", got, want);
+		return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
+DEFINE_SUITE(sched_print_columns, "sched-print-columns: timehist's number columns as printf forms them");

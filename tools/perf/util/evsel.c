@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <traceevent/event-parse.h>
 #include "evsel.h"
 #include "clockid.h"
 #include "evlist.h"
@@ -692,4 +693,23 @@ void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size)
 			 name, strerror(-err));
 		break;
 	}
+}
+
+struct tep_format_field *evsel__tp_field(struct evsel *e, const char *name)
+{
+	struct tep_format_field *f;
+	unsigned int i;
+
+	if (!e->tp_format)
+		return NULL;
+	for (i = 0; i < e->nr_tp_fields; i++)
+		if (e->tp_fields[i].name == name)
+			return e->tp_fields[i].field;
+	f = tep_find_field(e->tp_format, name);
+	if (i < ARRAY_SIZE(e->tp_fields)) {
+		e->tp_fields[i].name = name;
+		e->tp_fields[i].field = f;
+		e->nr_tp_fields++;
+	}
+	return f;
 }

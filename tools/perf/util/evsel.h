@@ -11,6 +11,7 @@ struct record_opts;
 struct cpu_map;
 struct thread_map;
 struct tep_event;
+struct tep_format_field;
 
 /* Per-event settings written inside /.../ in an -e string. */
 enum evsel_term_type {
@@ -55,6 +56,11 @@ struct evsel {
 	char *tp_sys, *tp_name;		/* tracepoints only */
 	struct tep_event *tp_format;	/* tracepoints only, once formats are loaded */
 	bool tp_checked;		/* ... and a reader checked the file's format of it */
+	struct {			/* evsel__tp_field's answers: name (by pointer) to field */
+		const char *name;
+		struct tep_format_field *field;
+	} tp_fields[8];
+	unsigned int nr_tp_fields;
 
 	/* Which ring buffer the event goes to: backward, overwritable (aux evlist). */
 	bool overwrite;
@@ -157,5 +163,13 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 /* Only the time of such a record: (u64)-1 if it has none, -EFAULT if too short. */
 int perf_event__time(const struct perf_event_attr *attr, const union perf_event *event,
 		     u64 *time);
+
+/*
+ * The field @name of a tracepoint's format, NULL when it has none or the
+ * event is not a tracepoint.  @name is kept by pointer (pass a literal or
+ * a string that outlives @e): readers ask for the same few fields on
+ * every sample, and a name is looked up in the format once.
+ */
+struct tep_format_field *evsel__tp_field(struct evsel *e, const char *name);
 
 #endif

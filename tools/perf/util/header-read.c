@@ -183,6 +183,7 @@ void perf_session__check_tp_formats(struct perf_session *s)
 			continue;
 		e->tp_checked = true;
 		e->tp_format = tep_find_event(s->tep, (int)e->attr.config);
+		e->nr_tp_fields = 0;
 		why = e->tp_format ? tracepoint__format_problem(e->tp_format, buf, sizeof(buf)) :
 				     "it has no format for it";
 		type = e->tp_format ? tep_find_common_field(e->tp_format, "common_type") : NULL;

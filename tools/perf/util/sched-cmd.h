@@ -51,6 +51,11 @@ struct sched_cmd {
 	struct callchain_param cc;
 	int max_stack;			/* --max-stack: frames shown, schedule() and friends aside */
 	bool kernel;			/* the sample at hand is the kernel's */
+	struct {			/* sched_tp__of's answers so far */
+		struct evsel *evsel;
+		enum sched_tp kind;
+	} kinds[16];
+	unsigned int nr_kinds;
 };
 
 /* The numeric field @name of a tracepoint sample; 0 when it has none. */
@@ -63,6 +68,8 @@ bool sched__has_traces(struct evlist *evlist);
 /* "comm[tid]" of @t (NULL: the idle task) in sc->comm; widens sc->comm_width. */
 const char *sched__task_name(struct sched_cmd *sc, struct thread *t);
 /* Milliseconds with three decimals, truncated, and a space. */
+/* " %-*s ": @s left-aligned in @width columns, a blank each side. */
+void sched__print_left(const char *s, int width);
 void sched__print_msec(u64 ns, int width);
 /* "seconds.micros [cpu] " as timehist's lines begin. */
 void sched__print_timestamp(u64 t, int cpu);

@@ -99,7 +99,7 @@ void timehist__print_switch(struct sched_cmd *sc, struct perf_sample *sample,
 		printf(" ");
 	}
 	name = sched__task_name(sc, t);
-	printf(" %-*s ", sc->comm_width, name);
+	sched__print_left(name, sc->comm_width);
 	sched__print_msec(rt->dt_sleep + rt->dt_iowait + rt->dt_preempt, 6);
 	sched__print_msec(rt->dt_delay, 6);
 	sched__print_msec(rt->dt_run, 6);
