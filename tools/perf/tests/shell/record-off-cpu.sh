@@ -1,0 +1,90 @@
+#!/bin/bash
+# perf record --off-cpu: a workload's waits in wait_here() as the offcpu-time event, read alike by the distro; ignored with the warning without BPF
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_gcc
+own_tmpd record-off-cpu
+
+# wait_here() sleeps through a function of its own: libc's nanosleep has
+# no frame pointer, so the frame under it (sleep_once) is never seen, and
+# wait_here is the first frame of the stack that waited.
+cat >w.c <<'C'
+#include <stdlib.h>
+#include <time.h>
+__attribute__((noinline)) void sleep_once(void)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	__asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void wait_here(int n)
+{
+	for (int i = 0; i < n; i++)
+		sleep_once();
+	__asm__ volatile("" ::: "memory");
+}
+int main(int argc, char **argv)
+{
+	wait_here(atoi(argv[1]));
+	return 0;
+}
+C
+gcc -O0 -g -fno-omit-frame-pointer -o w w.c || fail "cannot build the workload"
+N=20
+
+"$PERF" record --off-cpu -e dummy -o o.data ./w $N >out 2>err
+rc=$?
+if grep -q "option \`off-cpu' is being ignored because" err; then
+	skip "no BPF here: $(sed -n 's/.*being ignored because //p' err)"
+fi
+[ $rc -eq 0 ] || { cat err; fail "record --off-cpu exited $rc"; }
+attrs=$("$PERF" evlist -v -i o.data) || fail "evlist -v failed"
+echo "$attrs" | grep -q '^offcpu-time: type: 1, size: 128, config: 0xa,' ||
+	fail "no offcpu-time event of type 1, config 0xa (PERF_COUNT_SW_BPF_OUTPUT): $attrs"
+echo "$attrs" | grep '^offcpu-time' | grep -q 'sample_type: IP|TID|TIME|CALLCHAIN|CPU|PERIOD' ||
+	fail "offcpu-time's samples lack a callchain or period: $attrs"
+
+# The heaviest stack holds wait_here, and at least N sleeps of 5 ms: a
+# sleep never ends early, so the sum of the waits is at least N * 5 ms.
+# Each reader's total equals the sum of the periods it lists.
+check_reader() {	# <perf>
+	local who=$1 tot sum top
+	"$who" script -i o.data -F period,ip,sym >s.txt 2>s.err || fail "$who script failed: $(cat s.err)"
+	top=$(awk '/^ *[0-9]+ *$/ { p = $1; n++ } !/^ *[0-9]+ *$/ && NF { s[n] = s[n] " " $2; v[n] = p }
+		   END { for (i in v) if (v[i] > best) { best = v[i]; b = i }; print best, s[b] }' s.txt)
+	echo "$who: heaviest offcpu-time stack: $top"
+	case " $top " in
+	*" wait_here "*) ;;
+	*) fail "$who: wait_here is not in the heaviest off-CPU stack: $top" ;;
+	esac
+	[ "${top%% *}" -ge $((N * 5000000)) ] ||
+		fail "$who: the heaviest stack waited ${top%% *} ns, less than $N sleeps of 5 ms"
+	sum=$(awk '/^ *[0-9]+ *$/ { s += $1 } END { print s }' s.txt)
+	"$who" report -i o.data --stdio >r.txt 2>r.err || fail "$who report failed: $(cat r.err)"
+	tot=$(sed -n "/of event 'offcpu-time'/{n;s/^# Event count (approx.): //p}" r.txt)
+	[ "$tot" = "$sum" ] || fail "$who report: event count '$tot', the samples' periods add up to $sum"
+	grep -q 'wait_here' r.txt || fail "$who report does not show wait_here: $(cat r.txt)"
+	sed -n '/^#/!p' r.txt | grep -v '^$' >"$(basename "$who").stacks"
+}
+check_reader "$PERF"
+if [ -x "$ORACLE" ]; then
+	check_reader "$ORACLE"
+	cmp -s perf.stacks "$(basename "$ORACLE").stacks" ||
+		{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
+fi
+
+# Without the rights BPF needs, the option is ignored with the warning and
+# the rest is recorded, as the distro's perf ignores it (it has no BPF
+# program); exit 0.
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 &&
+   setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$PERF"; then
+	chmod 777 "$TMPD"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERF" record --off-cpu -e dummy -o "$TMPD/u.data" true >u.out 2>u.err
+	rc=$?
+	[ $rc -eq 0 ] || { cat u.err; fail "record --off-cpu as nobody exited $rc, not 0"; }
+	grep -q "^ Warning: option \`off-cpu' is being ignored because .*root" u.err ||
+		fail "as nobody, no warning that --off-cpu is ignored: $(cat u.err)"
+	"$PERF" evlist -i u.data | grep -q offcpu-time && fail "as nobody, the file has offcpu-time"
+fi
+exit 0
