@@ -47,7 +47,7 @@ struct off_cpu_conf {
 
 struct off_cpu {
 	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct bpf_link *link, *fork_link;
 	int conf_fd, tasks_fd, sums_fd, stacks_fd;
 };
 
@@ -66,10 +66,23 @@ static int off_cpu__map_fd(struct off_cpu *oc, const char *name)
 	return map ? bpf_map__fd(map) : -1;
 }
 
+static struct bpf_link *off_cpu__attach(struct off_cpu *oc, const char *prog_name,
+					const char *tp, char *why, size_t len)
+{
+	struct bpf_program *prog = bpf_object__find_program_by_name(oc->obj, prog_name);
+	struct bpf_link *link = prog ? bpf_program__attach(prog) : NULL;
+
+	if (!link)
+		snprintf(why, len, "it cannot attach its BPF program to %s: %s", tp,
+			 strerror(prog ? errno : ENOENT));
+	return link;
+}
+
 void off_cpu__delete(struct off_cpu *oc)
 {
 	if (!oc)
 		return;
+	bpf_link__destroy(oc->fork_link);
 	bpf_link__destroy(oc->link);
 	bpf_object__close(oc->obj);
 	free(oc);
@@ -78,7 +91,6 @@ void off_cpu__delete(struct off_cpu *oc)
 struct off_cpu *off_cpu__load(char *why, size_t len)
 {
 	struct off_cpu *oc = calloc(1, sizeof(*oc));
-	struct bpf_program *prog;
 	int err;
 
 	if (!oc) {
@@ -101,13 +113,11 @@ struct off_cpu *off_cpu__load(char *why, size_t len)
 	oc->tasks_fd = off_cpu__map_fd(oc, "tgids");
 	oc->sums_fd = off_cpu__map_fd(oc, "off_cpu");
 	oc->stacks_fd = off_cpu__map_fd(oc, "stacks");
-	prog = bpf_object__find_program_by_name(oc->obj, "on_switch");
-	oc->link = prog ? bpf_program__attach(prog) : NULL;
-	if (!oc->link) {
-		snprintf(why, len, "it cannot attach its BPF program to sched_switch: %s",
-			 strerror(errno));
+	oc->link = off_cpu__attach(oc, "on_switch", "sched_switch", why, len);
+	if (oc->link)
+		oc->fork_link = off_cpu__attach(oc, "on_newtask", "task_newtask", why, len);
+	if (!oc->fork_link)
 		goto out_delete;
-	}
 	return oc;
 
 out_delete:

@@ -73,6 +73,13 @@ if [ -x "$ORACLE" ]; then
 		{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
 fi
 
+# A process the workload forks is counted too, as the events follow it:
+# here the workload is a shell, and w its child.
+"$PERF" record --off-cpu -e dummy -o c.data -- sh -c "./w $N; true" >out 2>err ||
+	{ cat err; fail "record --off-cpu of a shell running w failed"; }
+"$PERF" report -i c.data --stdio -s comm --no-children >c.txt 2>&1 || fail "report of c.data failed"
+grep -q '%  w *$' c.txt || fail "the shell's child w has no off-CPU time: $(cat c.txt)"
+
 # Without the rights BPF needs, the option is ignored with the warning and
 # the rest is recorded, as the distro's perf ignores it (it has no BPF
 # program); exit 0.

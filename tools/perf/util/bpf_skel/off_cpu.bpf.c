@@ -154,4 +154,25 @@ int on_switch(__u64 *ctx)
 	return 0;
 }
 
+/*
+ * A process forked by one that is counted is counted too, as the events
+ * of a workload or -p are inherited by its children: its tgid joins the
+ * filter when it is created (an exec keeps it).
+ */
+SEC("tp_btf/task_newtask")
+int on_newtask(__u64 *ctx)
+{
+	struct task_struct *task = (void *)ctx[0];
+	struct task_struct *parent = (void *)bpf_get_current_task_btf();
+	__u32 zero = 0, tgid;
+	struct off_cpu_conf *c = bpf_map_lookup_elem(&conf, &zero);
+	__u8 one = 1;
+
+	if (!c || !c->by_tgid || !counts(c, parent))
+		return 0;
+	tgid = BPF_CORE_READ(task, tgid);
+	bpf_map_update_elem(&tgids, &tgid, &one, BPF_ANY);
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";
