@@ -235,6 +235,24 @@ static void record__remember_file(struct record *rec, const char *name)
 		rec->last_file = strdup(name);
 }
 
+static int record__write_off_cpu_sample(void *arg, const union perf_event *event)
+{
+	struct record *rec = arg;
+
+	return record_output__write_event(&rec->out, event);
+}
+
+/* The off-CPU sums since the last file as samples of offcpu-time, after its other records. */
+static int record__write_off_cpu(struct record *rec)
+{
+	int nr = off_cpu__write(rec->off_cpu, rec->evlist, record__write_off_cpu_sample, rec);
+
+	if (nr < 0 && nr != -EINVAL)
+		pr_err("Cannot write the off-CPU samples: %s\n", strerror(-nr));
+	pr_debug("off-cpu: %d samples\n", nr);
+	return nr < 0 ? nr : 0;
+}
+
 /*
  * Completes the current file: its tail records and header, and with
  * --switch-output its timestamped name.  The next file is the caller's.
@@ -242,9 +260,10 @@ static void record__remember_file(struct record *rec, const char *name)
 static int record__end_file(struct record *rec)
 {
 	char *name = NULL;
-	int err;
+	int err = rec->off_cpu ? record__write_off_cpu(rec) : 0;
 
-	err = record__finish_output(rec);
+	if (!err)
+		err = record__finish_output(rec);
 	if (err)
 		return err;
 	if (!rec->opts.switch_output) {
@@ -564,6 +583,8 @@ static int record__mmap(struct record *rec)
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
 	if (!rec->fr)
 		return record_events__mmap_error(&rec->opts, -ENOMEM, true);
+	if (rec->off_cpu)
+		flight_recorder__describe_since_dump(rec->fr);
 	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages, !rec->opts.dump_pause);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, true);
@@ -885,24 +906,6 @@ static int record__start(struct record *rec)
 	return 0;
 }
 
-static int record__write_off_cpu_sample(void *arg, const union perf_event *event)
-{
-	struct record *rec = arg;
-
-	return record_output__write_event(&rec->out, event);
-}
-
-/* The off-CPU sums as samples of offcpu-time, after everything else the file holds. */
-static int record__write_off_cpu(struct record *rec)
-{
-	int nr = off_cpu__write(rec->off_cpu, rec->evlist, record__write_off_cpu_sample, rec);
-
-	if (nr < 0 && nr != -EINVAL)
-		pr_err("Cannot write the off-CPU samples: %s\n", strerror(-nr));
-	pr_debug("off-cpu: %d samples\n", nr);
-	return nr < 0 ? nr : 0;
-}
-
 /* Recording until done, then the last pass: counters stopped, everything read, the last dump. */
 static int record__run(struct record *rec, const sigset_t *loop_mask)
 {
@@ -912,9 +915,9 @@ static int record__run(struct record *rec, const sigset_t *loop_mask)
 		return err;
 	rec->exiting = true;
 	evlist__disable(rec->evlist);
+	if (rec->off_cpu)
+		off_cpu__stop(rec->off_cpu);
 	err = record__mmap_read_all(rec) < 0 ? -EIO : 0;
-	if (!err && rec->off_cpu)
-		err = record__write_off_cpu(rec);
 	if (!err)
 		err = record__dump(rec);
 	return err;

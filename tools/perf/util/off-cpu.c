@@ -21,6 +21,8 @@
 
 /* The BPF program's stack_trace map: frames per stack, zero after the last. */
 #define OFF_CPU_MAX_STACK	32
+/* The max_entries of its map of sums. */
+#define OFF_CPU_MAX_SUMS	16384
 /*
  * Sample times as the distro writes them: not when the task waited (the
  * sums have no one time) but past any real time, one apart, so that
@@ -215,17 +217,30 @@ static int off_cpu__sample(struct off_cpu *oc, const struct evsel *evsel,
 	return n;
 }
 
+void off_cpu__stop(struct off_cpu *oc)
+{
+	struct off_cpu_conf off = { 0 };
+	u32 zero = 0;
+
+	bpf_map_update_elem(oc->conf_fd, &zero, &off, BPF_ANY);
+}
+
+/* The sum of one key taken out of the map, so that the next file starts from nothing. */
+static int off_cpu__take(struct off_cpu *oc, struct off_cpu_key *key, u64 *period)
+{
+	if (bpf_map_get_next_key(oc->sums_fd, NULL, key))
+		return -ENOENT;
+	return bpf_map_lookup_and_delete_elem(oc->sums_fd, key, period) ? -errno : 0;
+}
+
 int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn write, void *arg)
 {
 	struct evsel *evsel = off_cpu__find_event(evlist);
-	struct off_cpu_conf off = { 0 };
-	struct off_cpu_key key, *prev = NULL;
+	struct off_cpu_key key;
 	u64 buf[1 + OFF_CPU_MAX_STACK + 10];
-	u64 time = OFF_CPU_TIME;
-	u32 zero = 0;
+	u64 time = OFF_CPU_TIME, period;
 	int nr = 0;
 
-	bpf_map_update_elem(oc->conf_fd, &zero, &off, BPF_ANY);
 	if (!evsel)
 		return -ENOENT;
 	if (evsel->attr.sample_type & ~OFF_CPU_SAMPLE_TYPES) {
@@ -234,14 +249,11 @@ int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn 
 		       (unsigned long long)evsel->attr.sample_type);
 		return -EINVAL;
 	}
-	while (!bpf_map_get_next_key(oc->sums_fd, prev, &key)) {
+	/* Bounded: the program may add keys while they are taken. */
+	for (int i = 0; i < OFF_CPU_MAX_SUMS && !off_cpu__take(oc, &key, &period); i++) {
 		struct perf_event_header *hdr = (struct perf_event_header *)buf;
-		u64 period;
 		int n, err;
 
-		prev = &key;
-		if (bpf_map_lookup_elem(oc->sums_fd, &key, &period))
-			continue;
 		n = off_cpu__sample(oc, evsel, &key, period, time++, buf + 1);
 		hdr->type = PERF_RECORD_SAMPLE;
 		hdr->misc = PERF_RECORD_MISC_USER;

@@ -33,10 +33,15 @@ int off_cpu__add_event(struct evlist *evlist);
  */
 int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid);
 
+/* Counting stops: the end of recording. */
+void off_cpu__stop(struct off_cpu *oc);
+
 typedef int (*off_cpu__write_fn)(void *arg, const union perf_event *event);
 /*
- * Counting stops, and each sum is written through @write as a sample of
- * @evlist's offcpu-time event.  The number of samples, or -errno.
+ * Each sum counted since the last call is taken out and written through
+ * @write as a sample of @evlist's offcpu-time event, so that each file
+ * (each dump) holds the waits since the one before.  The number of
+ * samples, or -errno.
  */
 int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn write, void *arg);
 

@@ -672,11 +672,6 @@ int record_opts__check(struct record_opts *opts)
 
 		opts->output = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
-	if (opts->off_cpu && opts->overwrite) {
-		pr_err("--off-cpu does not work with --overwrite yet: record off-CPU time without "
-		       "--overwrite.\n");
-		return 255;
-	}
 	if (!strcmp(opts->output, "-") && opts->switch_output) {
 		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
 		return 255;

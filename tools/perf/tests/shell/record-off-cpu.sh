@@ -80,6 +80,29 @@ fi
 "$PERF" report -i c.data --stdio -s comm --no-children >c.txt 2>&1 || fail "report of c.data failed"
 grep -q '%  w *$' c.txt || fail "the shell's child w has no off-CPU time: $(cat c.txt)"
 
+# Flight recorder: each dump holds the waits since the dump before, its
+# tasks named.  The shell runs w, asks for a dump, waits for its file and
+# runs w again: each dump has the wait_here stack of its own w only.
+timeout 60 "$PERF" record --overwrite --switch-output --off-cpu -e dummy -o d.data -- \
+	sh -c "./w $N; kill -USR2 \$PPID; while ! ls d.data.2* >/dev/null 2>&1; do sleep 0.05; done; ./w $N" \
+	>out 2>err || { cat err; fail "record --off-cpu --overwrite --switch-output failed"; }
+dumps=$(ls d.data.2* 2>/dev/null)
+[ "$(echo "$dumps" | wc -l)" -eq 2 ] || fail "2 dumps expected, found: $dumps"
+# The pids of the samples whose stack holds wait_here, one line per dump.
+waiters() {
+	"$1" script -i "$2" -F comm,pid,ip,sym 2>/dev/null |
+		awk '/^[^\t]/ { pid = $2 } /\twait_here *$/ || / wait_here$/ { print pid }' | sort -u | tr '\n' ' '
+}
+readers=$PERF
+[ -x "$ORACLE" ] && readers="$readers $ORACLE"
+for who in $readers; do
+	w1=$(waiters "$who" "$(echo "$dumps" | sed -n 1p)")
+	w2=$(waiters "$who" "$(echo "$dumps" | sed -n 2p)")
+	echo "$who: wait_here in the dumps by pid: '$w1' then '$w2'"
+	[ -n "$w1" ] && [ -n "$w2" ] || fail "$who: a dump lacks w's wait_here stack: '$w1', '$w2'"
+	[ "$w1" != "$w2" ] || fail "$who: the second dump repeats the first one's waits ($w1)"
+done
+
 # Without the rights BPF needs, the option is ignored with the warning and
 # the rest is recorded, as the distro's perf ignores it (it has no BPF
 # program); exit 0.
