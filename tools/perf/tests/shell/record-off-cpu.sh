@@ -71,6 +71,10 @@ if [ -x "$ORACLE" ]; then
 	check_reader "$ORACLE"
 	cmp -s perf.stacks "$(basename "$ORACLE").stacks" ||
 		{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
+	# perf script byte for byte: a bpf-output sample ends with its data's empty line.
+	"$ORACLE" script -i o.data >ds.txt 2>/dev/null
+	"$PERF" script -i o.data >os.txt 2>&1
+	cmp -s ds.txt os.txt || { diff ds.txt os.txt; fail "perf script of offcpu-time differs from the distro's"; }
 fi
 
 # A process the workload forks is counted too, as the events follow it:
