@@ -968,7 +968,7 @@ void flight_recorder__describe_since_dump(struct flight_recorder *fr)
 	fr->since_dump = true;
 }
 
-/* The process table's tasks of the dump's time: its samples', or all since the last dump up to @now. */
+/* The table's tasks of the dump's time: its samples', or all from the last dump to @now. */
 static int fr__describe(struct flight_recorder *fr, const struct flight_recorder_writer *w,
 			struct flight_recorder_dump *d, u64 now)
 {

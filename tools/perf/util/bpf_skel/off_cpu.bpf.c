@@ -42,7 +42,7 @@ struct off_cpu_key {
 	__u64 cgroup_id;
 };
 
-/* Key 0: whether recording counts yet, and whether only the processes (or threads) in 'tgids' do. */
+/* Key 0: whether recording counts yet; whether only the processes (threads) in 'tgids' do. */
 struct off_cpu_conf {
 	__u32 enabled;
 	__u32 by_tgid;
