@@ -33,6 +33,7 @@
 #include "util/record-opts.h"
 #include "util/record-output.h"
 #include "util/record-read.h"
+#include "util/off-cpu.h"
 #include "util/record-signals.h"
 #include "util/run-command.h"
 #include "util/session.h"
@@ -46,6 +47,7 @@ struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
 	struct flight_recorder *fr;		/* --overwrite: the backward buffers, or NULL */
+	struct off_cpu *off_cpu;		/* --off-cpu: its BPF program, or NULL */
 	struct flight_recorder_dump dump;	/* what the last dump held */
 	u64 failed_dumps;
 	struct record_output out;		/* the current file, its header and buffers */
@@ -233,6 +235,24 @@ static void record__remember_file(struct record *rec, const char *name)
 		rec->last_file = strdup(name);
 }
 
+static int record__write_off_cpu_sample(void *arg, const union perf_event *event)
+{
+	struct record *rec = arg;
+
+	return record_output__write_event(&rec->out, event);
+}
+
+/* The off-CPU sums since the last file as samples of offcpu-time, after its other records. */
+static int record__write_off_cpu(struct record *rec)
+{
+	int nr = off_cpu__write(rec->off_cpu, rec->evlist, record__write_off_cpu_sample, rec);
+
+	if (nr < 0 && nr != -EINVAL)
+		pr_err("Cannot write the off-CPU samples: %s\n", strerror(-nr));
+	pr_debug("off-cpu: %d samples\n", nr);
+	return nr < 0 ? nr : 0;
+}
+
 /*
  * Completes the current file: its tail records and header, and with
  * --switch-output its timestamped name.  The next file is the caller's.
@@ -240,9 +260,10 @@ static void record__remember_file(struct record *rec, const char *name)
 static int record__end_file(struct record *rec)
 {
 	char *name = NULL;
-	int err;
+	int err = rec->off_cpu ? record__write_off_cpu(rec) : 0;
 
-	err = record__finish_output(rec);
+	if (!err)
+		err = record__finish_output(rec);
 	if (err)
 		return err;
 	if (!rec->opts.switch_output) {
@@ -562,6 +583,8 @@ static int record__mmap(struct record *rec)
 	rec->fr = flight_recorder__new(rec->evlist, rec->opts.sideband_max);
 	if (!rec->fr)
 		return record_events__mmap_error(&rec->opts, -ENOMEM, true);
+	if (rec->off_cpu)
+		flight_recorder__describe_since_dump(rec->fr);
 	err = flight_recorder__mmap(rec->fr, rec->opts.mmap_pages, !rec->opts.dump_pause);
 	if (err)
 		return record_events__mmap_error(&rec->opts, err, true);
@@ -741,6 +764,22 @@ static int record__fork_workload(struct record *rec)
 	return child_process__start(cp);
 }
 
+/*
+ * --off-cpu needs BPF.  Without it the option is ignored with a warning,
+ * as the distro's perf ignores it (its build has no BPF program), and
+ * the rest is recorded.
+ */
+static void record__load_off_cpu(struct record *rec)
+{
+	char why[256];
+
+	rec->off_cpu = off_cpu__load(why, sizeof(why));
+	if (rec->off_cpu)
+		return;
+	fprintf(stderr, " Warning: option `off-cpu' is being ignored because %s\n", why);
+	rec->opts.off_cpu = false;
+}
+
 /* The events set up and the workload forked, corked until the start.  0 or -errno. */
 static int record__setup(struct record *rec)
 {
@@ -755,6 +794,8 @@ static int record__setup(struct record *rec)
 			return err;
 		}
 	}
+	if (opts->off_cpu)
+		record__load_off_cpu(rec);
 	err = record_events__setup(rec->evlist, &rec->opts);
 	if (err || !opts->workload)
 		return err;
@@ -840,6 +881,17 @@ static int record__start(struct record *rec)
 	rec->enabled = !opts->delay_ms;
 	if (opts->delay_ms && !opts->quiet)
 		fprintf(stderr, "Events disabled\n");
+	if (rec->off_cpu) {
+		bool all = opts->system_wide || opts->cpu_list;
+
+		err = off_cpu__start(rec->off_cpu, all ? NULL : rec->evlist->threads,
+				     opts->target_tid && !opts->target_pid);
+		if (err) {
+			pr_err("Cannot start counting off-CPU time: %s\n", strerror(-err));
+			record_output__abandon(&rec->out);
+			return err;
+		}
+	}
 	if (opts->workload) {
 		err = child_process__release(&rec->workload);
 		if (err) {
@@ -863,6 +915,8 @@ static int record__run(struct record *rec, const sigset_t *loop_mask)
 		return err;
 	rec->exiting = true;
 	evlist__disable(rec->evlist);
+	if (rec->off_cpu)
+		off_cpu__stop(rec->off_cpu);
 	err = record__mmap_read_all(rec) < 0 ? -EIO : 0;
 	if (!err)
 		err = record__dump(rec);
@@ -921,6 +975,7 @@ out_kill:
 	child_process__kill(&rec.workload, SIGTERM);
 	child_process__wait(&rec.workload, true);
 out_delete:
+	off_cpu__delete(rec.off_cpu);
 	flight_recorder__delete(rec.fr);
 	control__close(&rec.ctl);
 	free(rec.last_file);

@@ -479,6 +479,12 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			script__print_srcline(sc, &al, sample->ip);
 	}
 	script__print_tail(sc, evsel, f, sample);
+	/*
+	 * A bpf-output sample's data ends with a line break of its own, even
+	 * when there is none (offcpu-time's), as the distro prints it.
+	 */
+	if ((f & F_BPF_OUTPUT) && evsel__is_bpf_output(evsel) && !sample->raw_size)
+		outbuf__putc(&sc->ob, '\n');
 	outbuf__putc(&sc->ob, '\n');
 	return 0;
 }

@@ -47,6 +47,7 @@ struct record_opts {
 	bool no_buildid_cache;		/* -N: no build-id cache */
 	bool buildid_all;		/* --buildid-all: every mapped DSO, hit or not */
 	bool switch_events;		/* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) records */
+	bool off_cpu;			/* --off-cpu: the offcpu-time event, from BPF (util/off-cpu) */
 	bool use_clockid;		/* -k: sample times in clockid, not the perf clock */
 	int clockid;
 	bool switch_output;

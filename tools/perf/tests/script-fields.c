@@ -30,6 +30,14 @@ static int test__script_fields(void)
 	TEST_ASSERT_EQUAL("unknown type", script_fields__parse(&sf, "gpu:comm"), -EINVAL);
 	TEST_ASSERT_EQUAL("mixed", script_fields__parse(&sf, "comm,+ip"), -EINVAL);
 	evsel__delete(evsel);
+	/* A bpf-output event (perf record --off-cpu's offcpu-time) shows its BPF data too. */
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	evsel = evsel__new(&attr);
+	TEST_ASSERT_VAL("bpf-output evsel", evsel);
+	memset(&sf, 0, sizeof(sf));
+	TEST_ASSERT_EQUAL("bpf-output defaults", script_fields__get(&sf, evsel, false),
+			  defaults | F_BPF_OUTPUT);
+	evsel__delete(evsel);
 	return TEST_OK;
 }
 DEFINE_SUITE(script_fields, "perf script -F: field lists, per-type lists, edits, missing sample fields");

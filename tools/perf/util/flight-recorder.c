@@ -89,6 +89,7 @@ struct flight_recorder {
 	u64 need_from;			/* the table was pruned up to here */
 	u64 fwd_first;			/* the oldest forward sample in the file */
 	u64 file_first, file_last;	/* the file's samples */
+	bool since_dump;		/* the table describes all since the last dump */
 	/* Where this thread may run; a dump moves it to buffers' CPUs and back. */
 	cpu_set_t *home;
 	size_t set_size;
@@ -962,6 +963,29 @@ static void fr__end_file(struct flight_recorder *fr)
 	fr->file_last = 0;
 }
 
+void flight_recorder__describe_since_dump(struct flight_recorder *fr)
+{
+	fr->since_dump = true;
+}
+
+/* The table's tasks of the dump's time: its samples', or all from the last dump to @now. */
+static int fr__describe(struct flight_recorder *fr, const struct flight_recorder_writer *w,
+			struct flight_recorder_dump *d, u64 now)
+{
+	u64 first = d->first, last = d->last;
+	int err;
+
+	if (fr->since_dump) {
+		first = min_t(u64, first, fr->dump_bound);
+		last = max_t(u64, last, now);
+	}
+	if (!fr->table || first > last)
+		return 0;
+	err = sideband__emit(fr->table, first, last, w->event, w->arg, &d->tasks);
+	fr->described = true;
+	return err;
+}
+
 int flight_recorder__dump(struct flight_recorder *fr, const struct flight_recorder_writer *w)
 {
 	struct flight_recorder_dump d = { .samples = 0 };
@@ -994,10 +1018,8 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		d.held_ns = max_t(u64, held_to - held_from, 1);
 	d.first = fr->file_first;
 	d.last = fr->file_last;
-	if (!err && fr->table && d.first <= d.last) {
-		err = sideband__emit(fr->table, d.first, d.last, w->event, w->arg, &d.tasks);
-		fr->described = true;
-	}
+	if (!err)
+		err = fr__describe(fr, w, &d, bound);
 	if (!err && d.bytes)
 		err = w->write(w->arg, &round, sizeof(round));
 	if (!err)

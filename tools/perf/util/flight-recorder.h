@@ -142,6 +142,13 @@ bool flight_recorder__comm(const struct flight_recorder *fr, u32 tid, u64 time, 
 			   size_t size);
 
 /*
+ * Each dump describes every task alive since the dump before, not only
+ * those its samples name: --off-cpu's samples, written with the dump, sum
+ * up the waits of that whole time.
+ */
+void flight_recorder__describe_since_dump(struct flight_recorder *fr);
+
+/*
  * Between dumps, once per pass of the recorder's loop: learns how far back
  * each buffer still reaches (without pausing it) and prunes the process
  * table of what no dump can need.

@@ -11,6 +11,7 @@
 #include "debug.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "off-cpu.h"
 #include "page-size.h"
 #include "parse-events.h"
 #include "record-opts.h"
@@ -108,6 +109,11 @@ int record_events__setup(struct evlist *evlist, struct record_opts *opts)
 			pr_err("Cannot set up the default event 'cycles': %s\n", strerror(-err));
 			return err;
 		}
+	}
+	if (opts->off_cpu) {
+		err = off_cpu__add_event(evlist);
+		if (err)
+			return err;
 	}
 	evlist__for_each_entry(evlist, evsel) {
 		struct evsel_config_term *t;

@@ -614,6 +614,8 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 		    "do not add the DSOs to the build-id cache"),
 	OPT_BOOLEAN(0, "buildid-all", &o->buildid_all, "record the build ids of all DSOs, hit or not"),
 	OPT_BOOLEAN(0, "switch-events", &o->switch_events, "record context switch events"),
+	OPT_BOOLEAN(0, "off-cpu", &o->off_cpu,
+		    "record where tasks wait off the CPU, and how long (BPF; the offcpu-time event)"),
 	OPT_CALLBACK_NOOPT('T', "timestamp", cl, "record each sample's time (always recorded)",
 			   opt_always_recorded),
 	OPT_CALLBACK_NOOPT(0, "sample-cpu", cl, "record each sample's CPU (always recorded)",

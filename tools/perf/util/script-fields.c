@@ -17,7 +17,7 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "addr", F_ADDR }, { "callindent", F_CALLINDENT }, { "srcline", F_SRCLINE },
 	{ "tod", F_TOD }, { "weight", F_WEIGHT }, { "ins_lat", F_INS_LAT }, { "iregs", F_IREGS },
 	{ "uregs", F_UREGS }, { "phys_addr", F_PHYS_ADDR }, { "data_page_size", F_DATA_PAGE_SIZE },
-	{ "code_page_size", F_CODE_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE }, { "bpf-output", F_BPF_OUTPUT },
 };
 
 /* The event types -F "type:fields" names, as the distro names them. */
@@ -50,7 +50,7 @@ static unsigned script_fields__defaults(struct evsel *evsel)
 	if (evsel__is_tracepoint(evsel))
 		return F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
 	return F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
-	       F_DSO;
+	       F_DSO | (evsel__is_bpf_output(evsel) ? F_BPF_OUTPUT : 0);
 }
 
 /* The fields of @evsel; fields it cannot have are dropped, *@missing says the first asked for. */
@@ -216,7 +216,7 @@ int script_fields__parse(struct script_fields *sf, const char *arg)
 			fprintf(stderr, "perf script: unknown field '%s' in -F.\n"
 				"Known fields: comm,tid,pid,cpu,time,event,trace,ip,sym,symoff,dso,"
 				"period,addr,callindent,srcline,tod,weight,ins_lat,iregs,uregs,"
-				"phys_addr,data_page_size,code_page_size\n", tok);
+				"phys_addr,data_page_size,code_page_size,bpf-output\n", tok);
 			err = -EINVAL;
 			break;
 		}

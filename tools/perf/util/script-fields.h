@@ -26,6 +26,8 @@ enum script_field {
 	/* Sample fields of their own, printed as the distro prints them. */
 	F_WEIGHT = 1 << 16, F_INS_LAT = 1 << 17, F_IREGS = 1 << 18, F_UREGS = 1 << 19,
 	F_PHYS_ADDR = 1 << 20, F_DATA_PAGE_SIZE = 1 << 21, F_CODE_PAGE_SIZE = 1 << 22,
+	/* What a BPF program wrote into a bpf-output event's sample (offcpu-time's: nothing). */
+	F_BPF_OUTPUT = 1 << 23,
 };
 
 struct script_fields {
@@ -59,6 +61,13 @@ static inline bool evsel__addr_is_code_or_data(const struct evsel *evsel)
 	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
 	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
 		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/* The bpf-output software event, which a BPF program writes its samples into. */
+static inline bool evsel__is_bpf_output(const struct evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	       evsel->attr.config == PERF_COUNT_SW_BPF_OUTPUT;
 }
 
 #endif

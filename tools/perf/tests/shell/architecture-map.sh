@@ -18,7 +18,7 @@ cd "$TMPD"
 # util/foo.c is as wrong as leaving util/foo.h out.
 present() {
 	(cd "$src" && ls util/*.c util/*.h util/*.y util/*.l builtin-*.c 2>/dev/null) |
-		grep -Ev '^util/(parse-events-(flex|bison)\.|(flamegraph|timeline)-page\.h$)' | sort -u
+		grep -Ev '^util/(parse-events-(flex|bison)\.|(flamegraph|timeline)-page\.h$|off-cpu-bpf\.h$)' | sort -u
 }
 named() {
 	grep -oE '^- `(util/[A-Za-z0-9_-]+\.(\[[chly]+\]|[chly])|builtin-[a-z0-9-]+\.c)`' "$map" |

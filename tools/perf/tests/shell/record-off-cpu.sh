@@ -1,0 +1,124 @@
+#!/bin/bash
+# perf record --off-cpu: a workload's waits in wait_here() as the offcpu-time event, read alike by the distro; ignored with the warning without BPF
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_gcc
+own_tmpd record-off-cpu
+
+# wait_here() sleeps through a function of its own: libc's nanosleep has
+# no frame pointer, so the frame under it (sleep_once) is never seen, and
+# wait_here is the first frame of the stack that waited.
+cat >w.c <<'C'
+#include <stdlib.h>
+#include <time.h>
+__attribute__((noinline)) void sleep_once(void)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	__asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void wait_here(int n)
+{
+	for (int i = 0; i < n; i++)
+		sleep_once();
+	__asm__ volatile("" ::: "memory");
+}
+int main(int argc, char **argv)
+{
+	wait_here(atoi(argv[1]));
+	return 0;
+}
+C
+gcc -O0 -g -fno-omit-frame-pointer -o w w.c || fail "cannot build the workload"
+N=20
+
+"$PERF" record --off-cpu -e dummy -o o.data ./w $N >out 2>err
+rc=$?
+if grep -q "option \`off-cpu' is being ignored because" err; then
+	skip "no BPF here: $(sed -n 's/.*being ignored because //p' err)"
+fi
+[ $rc -eq 0 ] || { cat err; fail "record --off-cpu exited $rc"; }
+attrs=$("$PERF" evlist -v -i o.data) || fail "evlist -v failed"
+echo "$attrs" | grep -q '^offcpu-time: type: 1, size: 128, config: 0xa,' ||
+	fail "no offcpu-time event of type 1, config 0xa (PERF_COUNT_SW_BPF_OUTPUT): $attrs"
+echo "$attrs" | grep '^offcpu-time' | grep -q 'sample_type: IP|TID|TIME|CALLCHAIN|CPU|PERIOD' ||
+	fail "offcpu-time's samples lack a callchain or period: $attrs"
+
+# The heaviest stack holds wait_here, and at least N sleeps of 5 ms: a
+# sleep never ends early, so the sum of the waits is at least N * 5 ms.
+# Each reader's total equals the sum of the periods it lists.
+check_reader() {	# <perf>
+	local who=$1 tot sum top
+	"$who" script -i o.data -F period,ip,sym >s.txt 2>s.err || fail "$who script failed: $(cat s.err)"
+	top=$(awk '/^ *[0-9]+ *$/ { p = $1; n++ } !/^ *[0-9]+ *$/ && NF { s[n] = s[n] " " $2; v[n] = p }
+		   END { for (i in v) if (v[i] > best) { best = v[i]; b = i }; print best, s[b] }' s.txt)
+	echo "$who: heaviest offcpu-time stack: $top"
+	case " $top " in
+	*" wait_here "*) ;;
+	*) fail "$who: wait_here is not in the heaviest off-CPU stack: $top" ;;
+	esac
+	[ "${top%% *}" -ge $((N * 5000000)) ] ||
+		fail "$who: the heaviest stack waited ${top%% *} ns, less than $N sleeps of 5 ms"
+	sum=$(awk '/^ *[0-9]+ *$/ { s += $1 } END { print s }' s.txt)
+	"$who" report -i o.data --stdio >r.txt 2>r.err || fail "$who report failed: $(cat r.err)"
+	tot=$(sed -n "/of event 'offcpu-time'/{n;s/^# Event count (approx.): //p}" r.txt)
+	[ "$tot" = "$sum" ] || fail "$who report: event count '$tot', the samples' periods add up to $sum"
+	grep -q 'wait_here' r.txt || fail "$who report does not show wait_here: $(cat r.txt)"
+	sed -n '/^#/!p' r.txt | grep -v '^$' >"$(basename "$who").stacks"
+}
+check_reader "$PERF"
+if [ -x "$ORACLE" ]; then
+	check_reader "$ORACLE"
+	cmp -s perf.stacks "$(basename "$ORACLE").stacks" ||
+		{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
+	# perf script byte for byte: a bpf-output sample ends with its data's empty line.
+	"$ORACLE" script -i o.data >ds.txt 2>/dev/null
+	"$PERF" script -i o.data >os.txt 2>&1
+	cmp -s ds.txt os.txt || { diff ds.txt os.txt; fail "perf script of offcpu-time differs from the distro's"; }
+fi
+
+# A process the workload forks is counted too, as the events follow it:
+# here the workload is a shell, and w its child.
+"$PERF" record --off-cpu -e dummy -o c.data -- sh -c "./w $N; true" >out 2>err ||
+	{ cat err; fail "record --off-cpu of a shell running w failed"; }
+"$PERF" report -i c.data --stdio -s comm --no-children >c.txt 2>&1 || fail "report of c.data failed"
+grep -q '%  w *$' c.txt || fail "the shell's child w has no off-CPU time: $(cat c.txt)"
+
+# Flight recorder: each dump holds the waits since the dump before, its
+# tasks named.  The shell runs w, asks for a dump, waits for its file and
+# runs w again: each dump has the wait_here stack of its own w only.
+timeout 60 "$PERF" record --overwrite --switch-output --off-cpu -e dummy -o d.data -- \
+	sh -c "./w $N; kill -USR2 \$PPID; while ! ls d.data.2* >/dev/null 2>&1; do sleep 0.05; done; ./w $N" \
+	>out 2>err || { cat err; fail "record --off-cpu --overwrite --switch-output failed"; }
+dumps=$(ls d.data.2* 2>/dev/null)
+[ "$(echo "$dumps" | wc -l)" -eq 2 ] || fail "2 dumps expected, found: $dumps"
+# The pids of the samples whose stack holds wait_here, one line per dump.
+waiters() {
+	"$1" script -i "$2" -F comm,pid,ip,sym 2>/dev/null |
+		awk '/^[^\t]/ { pid = $2 } /\twait_here *$/ || / wait_here$/ { print pid }' | sort -u | tr '\n' ' '
+}
+readers=$PERF
+[ -x "$ORACLE" ] && readers="$readers $ORACLE"
+for who in $readers; do
+	w1=$(waiters "$who" "$(echo "$dumps" | sed -n 1p)")
+	w2=$(waiters "$who" "$(echo "$dumps" | sed -n 2p)")
+	echo "$who: wait_here in the dumps by pid: '$w1' then '$w2'"
+	[ -n "$w1" ] && [ -n "$w2" ] || fail "$who: a dump lacks w's wait_here stack: '$w1', '$w2'"
+	[ "$w1" != "$w2" ] || fail "$who: the second dump repeats the first one's waits ($w1)"
+done
+
+# Without the rights BPF needs, the option is ignored with the warning and
+# the rest is recorded, as the distro's perf ignores it (it has no BPF
+# program); exit 0.
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 &&
+   setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$PERF"; then
+	chmod 777 "$TMPD"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERF" record --off-cpu -e dummy -o "$TMPD/u.data" true >u.out 2>u.err
+	rc=$?
+	[ $rc -eq 0 ] || { cat u.err; fail "record --off-cpu as nobody exited $rc, not 0"; }
+	grep -q "^ Warning: option \`off-cpu' is being ignored because .*root" u.err ||
+		fail "as nobody, no warning that --off-cpu is ignored: $(cat u.err)"
+	"$PERF" evlist -i u.data | grep -q offcpu-time && fail "as nobody, the file has offcpu-time"
+fi
+exit 0
