@@ -200,7 +200,7 @@ int flamegraph__write_json(const struct flamegraph *fg, FILE *fp)
 	return ferror(fp) ? -EIO : 0;
 }
 
-static void html__text(FILE *fp, const char *s)
+void html__text(FILE *fp, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {

@@ -73,6 +73,8 @@ struct flamegraph_page {
 	size_t script_len;
 };
 
+/* @s as text or an attribute's value of HTML or XML: & < > " escaped. */
+void html__text(FILE *fp, const char *s);
 /* A JSON string; @in_html: inside a <script> element, '<' escaped. */
 void json__string(FILE *fp, const char *s, bool in_html);
 /* The nodes, each given its id in preorder from the root's 0; returns how many. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "array.h"
 #include "flamegraph.h"
 #include "hash.h"
 #include "hashtab.h"
@@ -60,24 +61,9 @@ void timeline__exit(struct timeline *tl)
 	memset(tl, 0, sizeof(*tl));
 }
 
-/* Room in *@p (of *@cap entries of @size bytes) for one more after @nr. */
-static int array__room(void **p, size_t *cap, size_t nr, size_t size)
-{
-	size_t n = *cap ? *cap * 2 : 1024;
-	void *q;
-
-	if (nr < *cap)
-		return 0;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 #define ROOM(tl, what) \
-	array__room((void **)&(tl)->what, &(tl)->cap_##what, (tl)->nr_##what, sizeof(*(tl)->what))
+	array__room((void **)&(tl)->what, &(tl)->cap_##what, (tl)->nr_##what, sizeof(*(tl)->what), \
+		    1024)
 
 /* The index of task @tid, made with @comm if new; its pid learnt when known.  -1: ENOMEM. */
 static long timeline__task(struct timeline *tl, int pid, int tid, const char *comm, size_t len)

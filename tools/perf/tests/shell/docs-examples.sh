@@ -141,6 +141,8 @@ psc-record|perf-sched.txt|perf sched record -o sched.data -- sleep 2
 psc-timehist|perf-sched.txt|perf sched -i sched.data timehist -s
 psc-latency|perf-sched.txt|perf sched -i sched.data latency -s max
 psc-map|perf-sched.txt|perf sched -i sched.data map --compact
+ptc-record|perf-timechart.txt|perf timechart record -T -- sleep 1
+ptc-chart|perf-timechart.txt|perf timechart -o tc.svg
 pv-build|perf-version.txt|perf version --build-options | grep -E '"'version|dwarf-unwind'"''
 
 # id | kind | extended regular expression.  Kinds: "must", a line of what
@@ -200,6 +202,7 @@ psc-timehist|must|^Runtime summary$
 psc-timehist|must|^    Total number of unique tasks: [0-9]+$
 psc-map|must|^ +\*[A-Z.][0-9 ] +[0-9]+\.[0-9]{6} secs [A-Z][0-9] => .*:[0-9]+ \(CPU [0-9]+\)$
 psc-latency|must|^  TOTAL: +\| +[0-9]+\.[0-9]{3} ms \| +[0-9]+ \|$
+ptc-chart|must|^Written [0-9]+\.[0-9] seconds of trace to tc\.svg\.$
 make-run|must|^== the first dump, decoded
 make-run|must|^\(read with perf script \(ours\); [0-9]+ lines'
 
@@ -516,6 +519,13 @@ emit 'bg; sleep 0.3'
 step pr-fr-kill
 emit 'wait_dump'
 extra pr-fr-stop 'kill -INT $REC; wait $REC'
+queue 120
+
+# perf-timechart(1): a second of the scheduler's events, then the picture.
+begin perf-timechart
+step ptc-record
+step ptc-chart
+extra ptc-svg 'python3 -c "import xml.etree.ElementTree as E; E.parse(\"tc.svg\")"'
 queue 120
 
 # perf-test(1).

@@ -9,7 +9,7 @@
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
 # These must be on the table: a command that falls off it fails here.
-CONVERTED="evlist buildid-list buildid-cache list inject archive script version daemon test record report sched"
+CONVERTED="evlist buildid-list buildid-cache list inject archive script version daemon test record report sched timechart"
 not_yet=""
 checked=0
 for f in "$DOC"/perf-*.txt; do
