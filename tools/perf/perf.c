@@ -193,13 +193,16 @@ static const char * const main_usage[] = { "perf [--version] [--help] COMMAND [A
 
 int main(int argc, const char **argv)
 {
-	bool version = false, help = false;
+	bool version = false, help = false, list_cmds = false;
 	const char *buildid_dir = NULL;
 	const struct perf_option options[] = {
 		OPT_BOOLEAN('v', "version", &version, "display the version of perf binary"),
 		OPT_BOOLEAN('h', "help", &help, "list the commands"),
 		OPT_STRING(0, "buildid-dir", &buildid_dir, "dir",
 			   "where the build-id cache is, for this command only"),
+		/* For the shell's completion, so not in the usage. */
+		{ .type = OPTION_BOOLEAN, .long_name = "list-cmds", .value = &list_cmds,
+		  .help = "list the commands, on one line", .flags = PARSE_OPT_HIDDEN },
 		OPT_END()
 	};
 	struct cmd_struct *cmd;
@@ -210,6 +213,13 @@ int main(int argc, const char **argv)
 		return parse_options__exit_status(argc);
 	if (version)
 		return cmd_version(0, NULL);
+	if (list_cmds) {
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (commands[i].fn)
+				printf("%s ", commands[i].name);
+		putchar('\n');
+		return 0;
+	}
 	if (help) {
 		print_commands(stdout);
 		return 0;
