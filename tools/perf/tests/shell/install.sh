@@ -27,6 +27,22 @@ grep -q 'perf record \[-e <event>\] \[<options>\] -- <command>' <<<"$out" ||
 	fail "perf-record's synopsis lost its -- (asciidoctor's dash): $(grep -m1 'perf record \[' <<<"$out")"
 ! grep -q 'linkperf:' <<<"$out" || fail "perf-record's page shows linkperf: as it is"
 
+# perf help opens the installed page with man: man's layout (its heading
+# line), not the asciidoc source laid out by perf itself.
+out=$(cd / && MANPAGER=cat MANWIDTH=80 "$P/bin/perf" help record 2>&1) || fail "perf help record exited $?"
+grep -q '^PERF-RECORD(1) .*perf Manual' <<<"$out" || fail "perf help record did not open the installed page: $(head -2 <<<"$out")"
+out=$(cd / && MANPAGER=cat MANWIDTH=80 "$P/bin/perf" record --help 2>&1)
+grep -q '^PERF-RECORD(1) .*perf Manual' <<<"$out" || fail "perf record --help did not open the installed page"
+# The tree's perf finds it through MANPATH; with neither, it shows the page itself.
+out=$(MANPATH=$P/share/man MANPAGER=cat "$PERF" help record 2>&1)
+grep -q '^PERF-RECORD(1) .*perf Manual' <<<"$out" || fail "perf help record with MANPATH set did not open its page"
+out=$(env -u MANPATH "$PERF" help record 2>&1)
+grep -q '^perf-record(1)$' <<<"$out" || fail "the tree's perf help record did not show its own page: $(head -2 <<<"$out")"
+# Without man, the page is shown as it is today.
+mkdir "$TMPD/bin" && ln -s "$(command -v bash)" "$TMPD/bin/bash"
+out=$(PATH=$TMPD/bin "$P/bin/perf" help record 2>&1)
+grep -q '^perf-record(1)$' <<<"$out" || fail "without man, perf help record showed: $(head -2 <<<"$out")"
+
 # The completion is sourced by bash without a word on stderr, and completes.
 out=$(bash --norc -c ". '$P/share/bash-completion/completions/perf' && complete -p perf" 2>&1)
 [ "$out" = "complete -F _perf perf" ] || fail "sourcing the installed completion gave: $out"
