@@ -9,6 +9,10 @@
 #   make sweep    every record command line of tools/perf/tests/sweep, read by
 #                 our readers and the distro's, compared (needs root and the
 #                 distro perf; its figures at the end)
+#   make install   the binary, manual pages, completion, systemd unit and
+#                  examples under prefix (/usr/local), DESTDIR, bindir, mandir
+#                  as GNU makefiles take them; builds first if needed
+#   make uninstall removes what install put
 #   make clean
 
 PERF_DIR := tools/perf
@@ -18,15 +22,19 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
 # Debian packages the build, the tests and the benchmarks need (chromium:
 # the flame graph page is loaded headless by its test, about a minute to
-# install).
+# install; asciidoctor: the manual pages in roff, for make install).
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps xxd \
-	    chromium
+	    asciidoctor chromium
 
-.PHONY: all deps run test test-unit test-asan bench bench-quick fuzz sweep clean
+.PHONY: all man install uninstall deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 
 all:
 	$(MAKE) -j$(JOBS) -C $(PERF_DIR)
+
+# prefix, DESTDIR and the rest reach tools/perf's Makefile from the command line.
+man install uninstall:
+	$(MAKE) -j$(JOBS) -C $(PERF_DIR) $@
 
 deps:
 	@missing=""; \

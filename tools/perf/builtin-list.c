@@ -23,6 +23,7 @@ struct list_state {
 	const char *sys_glob;	/* tracepoints: their system, and */
 	const char *tp_glob;	/* their name; NULL: any */
 	bool ids;		/* --ids: "sys:name id" per tracepoint, for tests */
+	bool raw;		/* --raw-dump: the names on one line, for completion */
 	const char *searched;	/* the first word or globs given (not a kind) */
 	int printed;
 	/* Tracepoints found, "sys:name" then NUL then the id as text. */
@@ -73,6 +74,10 @@ static void list__symbols(struct list_state *st, u32 type, const char *kind)
 		/* Hardware events this machine cannot count are left out, as the distro leaves them. */
 		if (type == PERF_TYPE_HARDWARE && !list__supported(type, sym->config))
 			continue;
+		if (st->raw) {
+			printf("%s ", sym->name);
+			continue;
+		}
 		printf("  %-50s [%s]\n", name, kind);
 		st->printed++;
 	}
@@ -116,7 +121,9 @@ static void list__print_tracepoints(struct list_state *st)
 	for (size_t i = 0; i < st->nr_tps; i++) {
 		const char *full = st->tps[i];
 
-		if (st->ids)
+		if (st->raw)
+			printf("%s ", full);
+		else if (st->ids)
 			printf("%s %s\n", full, full + strlen(full) + 1);
 		else
 			printf("  %-50s [Tracepoint event]\n", full);
@@ -197,12 +204,23 @@ int cmd_list(int argc, const char **argv)
 	struct list_state st = { 0 };
 	const struct perf_option options[] = {
 		OPT_BOOLEAN(0, "ids", &st.ids, "print each matching tracepoint with its id"),
+		/* For the shell's completion: hidden from -h, as the distro hides it. */
+		{ .type = OPTION_BOOLEAN, .long_name = "raw-dump", .value = &st.raw,
+		  .help = "the event names alone, on one line", .flags = PARSE_OPT_HIDDEN },
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, options, list_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		return parse_options__exit_status(argc);
+	/* The names alone, for a shell's completion: no kinds, no words. */
+	if (st.raw) {
+		list__symbols(&st, PERF_TYPE_HARDWARE, NULL);
+		list__symbols(&st, PERF_TYPE_SOFTWARE, NULL);
+		list__tracepoints(&st);
+		putchar('\n');
+		return 0;
+	}
 	/* The distro heads the list on a terminal (its pager) only. */
 	if (!st.ids && isatty(STDOUT_FILENO))
 		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");

@@ -130,24 +130,73 @@ int cmd_version(int argc, const char **argv)
 	return 0;
 }
 
+/* The directory of the running binary, in @buf; -1 if /proc cannot say. */
+static int exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
 /* Where Documentation/ lives: next to the binary, else the source tree. */
 static int doc_path(char *buf, size_t len, const char *cmd)
 {
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(buf, len, "%s/Documentation/perf-%s.txt", exe, cmd);
-			if (access(buf, R_OK) == 0)
-				return 0;
-		}
+	if (!exe_dir(exe, sizeof(exe))) {
+		snprintf(buf, len, "%s/Documentation/perf-%s.txt", exe, cmd);
+		if (access(buf, R_OK) == 0)
+			return 0;
 	}
 	snprintf(buf, len, "%s/Documentation/perf-%s.txt", PERF_SRCDIR, cmd);
 	return access(buf, R_OK) == 0 ? 0 : -ENOENT;
+}
+
+/* perf-@cmd.1 (or .1.gz) in the man1 of the manual tree @dir, in @buf. */
+static bool man_page_in(char *buf, size_t len, const char *dir, size_t dlen, const char *cmd)
+{
+	static const char * const suffixes[] = { "", ".gz" };
+
+	for (size_t i = 0; dlen && i < ARRAY_SIZE(suffixes); i++) {
+		snprintf(buf, len, "%.*s/man1/perf-%s.1%s", (int)dlen, dir, cmd, suffixes[i]);
+		if (access(buf, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The installed page of @cmd: the one make install put beside this binary
+ * (<bindir>/../share/man), else one in a tree of $MANPATH.  man's default
+ * trees are not searched: on Debian /usr/share/man has the distro perf's
+ * pages, which describe another program.
+ */
+static bool man_page(char *buf, size_t len, const char *cmd)
+{
+	const char *p = getenv("MANPATH");
+	char dir[PATH_MAX + 16];
+
+	if (!exe_dir(dir, PATH_MAX)) {
+		strcat(dir, "/../share/man");
+		if (man_page_in(buf, len, dir, strlen(dir), cmd))
+			return true;
+	}
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+
+		if (man_page_in(buf, len, p, n, cmd))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
 }
 
 int cmd_help(int argc, const char **argv)
@@ -159,6 +208,16 @@ int cmd_help(int argc, const char **argv)
 	if (argc < 2) {
 		print_commands(stdout);
 		return 0;
+	}
+	/*
+	 * An installed page is shown by man, as the distro shows its own;
+	 * if man cannot be run, the asciidoc is rendered as without one.
+	 * man itself pages only on a terminal.
+	 */
+	if (!getenv("PERF_HELP_RAW") && man_page(path, sizeof(path), argv[1])) {
+		execlp("man", "man", "-l", path, (char *)NULL);
+		pr_debug("perf help: cannot run man (%s), showing the page itself\n",
+			 strerror(errno));
 	}
 	if (doc_path(path, sizeof(path), argv[1]) < 0) {
 		fprintf(stderr, "No manual entry for perf-%s: no such command or no page for it.\n"
@@ -195,13 +254,16 @@ static const char * const main_usage[] = { "perf [--version] [--help] COMMAND [A
 
 int main(int argc, const char **argv)
 {
-	bool version = false, help = false;
+	bool version = false, help = false, list_cmds = false;
 	const char *buildid_dir = NULL;
 	const struct perf_option options[] = {
 		OPT_BOOLEAN('v', "version", &version, "display the version of perf binary"),
 		OPT_BOOLEAN('h', "help", &help, "list the commands"),
 		OPT_STRING(0, "buildid-dir", &buildid_dir, "dir",
 			   "where the build-id cache is, for this command only"),
+		/* For the shell's completion, so not in the usage. */
+		{ .type = OPTION_BOOLEAN, .long_name = "list-cmds", .value = &list_cmds,
+		  .help = "list the commands, on one line", .flags = PARSE_OPT_HIDDEN },
 		OPT_END()
 	};
 	struct cmd_struct *cmd;
@@ -212,6 +274,13 @@ int main(int argc, const char **argv)
 		return parse_options__exit_status(argc);
 	if (version)
 		return cmd_version(0, NULL);
+	if (list_cmds) {
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (commands[i].fn)
+				printf("%s ", commands[i].name);
+		putchar('\n');
+		return 0;
+	}
 	if (help) {
 		print_commands(stdout);
 		return 0;

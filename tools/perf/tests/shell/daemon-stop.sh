@@ -16,7 +16,7 @@ trap daemon_cleanup EXIT
 step=$(tr -s '\n\t ' '   ' <"$DOC/perf-daemon.txt" | grep -o 'in three steps given [0-9]* seconds each' |
 	grep -o '[0-9]*')
 [ -n "$step" ] || fail "the manual's stop does not state its three steps' seconds"
-unit=$DOC/examples/perf-daemon.service
+unit=$DOC/examples/perf-daemon.service.in
 grep -q "three steps of $step s each" "$unit" || fail "the unit file does not state the manual's $step s per step"
 limit=$(sed -n 's/^TimeoutStopSec=\([0-9]*\)$/\1/p' "$unit")
 [ -n "$limit" ] && [ "$limit" -gt $((3 * step)) ] ||

@@ -32,6 +32,7 @@ PERF_HELP_RAW=1 "$PERF" help report | grep -q '^--children::$' || fail "PERF_HEL
 # not there.  Not listed by -h, but taken: --help, and these (each checked):
 TAKEN=$(cat <<'EOF'
 report --task|the distro's spelling of --tasks
+list --raw-dump|for the shell's completion, hidden from -h as the distro hides it
 report --demangle|the default, which --no-demangle turns off
 report --inline|the default, which --no-inline turns off
 script --demangle|the default, which --no-demangle turns off

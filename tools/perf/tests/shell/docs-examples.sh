@@ -123,7 +123,7 @@ pd-ping|perf-daemon.txt|perf daemon ping
 pd-signal|perf-daemon.txt|perf daemon signal --session cycles --wait
 pd-report|perf-daemon.txt|perf report -i /var/lib/perf-daemon/session-cycles/perf.data.2026120314051532
 pd-stop|perf-daemon.txt|perf daemon stop
-pd-cp|perf-daemon.txt|cp Documentation/examples/perf-daemon.service /etc/systemd/system/
+pd-cp|perf-daemon.txt|cp Documentation/examples/perf-daemon.conf /etc/perf-daemon.conf
 skip: it makes systemd read its units again, on the machine itself|perf-daemon.txt|systemctl daemon-reload
 skip: it starts a service on the machine and at every boot|perf-daemon.txt|systemctl enable --now perf-daemon
 pi-pipe|perf-inject.txt|perf record -o - -a sleep 1 | perf inject -b | perf report -i -
@@ -475,11 +475,10 @@ step plain-report distro
 queue 120
 
 # perf-daemon(1): two sessions from ~/.perfconfig, listed, pinged, one
-# signalled and its dump read, all stopped; the unit file installed.
+# signalled and its dump read, all stopped; the unit's config installed.
 begin perf-daemon
 echo "$S/home/.perfconfig" >"$S/daemon-configs"
 doc_output pd-cat | localize >"$S/home/.perfconfig"
-mkdir -p "$ROOT/etc/systemd/system"
 step pd-cat
 step pd-start
 emit 'cat root/var/lib/perf-daemon/lock >daemon-pids; wait_sessions 2'
@@ -491,7 +490,7 @@ step pd-report
 step pd-stop
 emit "cd $SRC"
 step pd-cp
-extra pd-cp-same "cmp Documentation/examples/perf-daemon.service $ROOT/etc/systemd/system/perf-daemon.service"
+extra pd-cp-same "cmp Documentation/examples/perf-daemon.conf $ROOT/etc/perf-daemon.conf"
 queue 120
 
 # perf-inject(1): through pipes.
