@@ -331,17 +331,27 @@ long long daemon_session__now(void)
 	return now_ns() / 1000000;
 }
 
-bool daemon_session__reap(struct daemon_session *s)
+bool daemon_session__collect(struct daemon_session *s)
 {
-	time_t now = time(NULL);
-
 	if (child_process__wait(&s->child, false) != 1)
 		return false;
 	s->last_status = s->child.status;
-	if (now - s->start >= SESSION_BACKOFF_RESET)
+	return true;
+}
+
+void daemon_session__schedule_restart(struct daemon_session *s)
+{
+	if (time(NULL) - s->start >= SESSION_BACKOFF_RESET)
 		s->backoff = SESSION_BACKOFF_MIN;
 	s->restart_at = daemon_session__now() + s->backoff * 1000LL;
 	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
+}
+
+bool daemon_session__reap(struct daemon_session *s)
+{
+	if (!daemon_session__collect(s))
+		return false;
+	daemon_session__schedule_restart(s);
 	return true;
 }
 

@@ -90,6 +90,10 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms);
  * then doubles up to the cap, or starts over after a long run).
  */
 bool daemon_session__reap(struct daemon_session *s);
+/* The first half of the reap: collects the exit and notes its status, schedules nothing. */
+bool daemon_session__collect(struct daemon_session *s);
+/* The second half: the restart after the current delay, which then grows. */
+void daemon_session__schedule_restart(struct daemon_session *s);
 /* The clock restarts are scheduled on: monotonic milliseconds. */
 long long daemon_session__now(void);
 /* What a line the recorder answered on the ack fifo says. */
