@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
+#include "daemon-target.h"
 #include "clockid.h"
 #include "debug.h"
 
@@ -91,6 +92,7 @@ void daemon_session__delete(struct daemon_session *s)
 	free(s->name);
 	free(s->run);
 	free(s->dir);
+	daemon_target__delete(s->target);
 	free(s);
 }
 
@@ -138,13 +140,20 @@ static void session__exec_failed(struct daemon_session *s, const char *perf, int
 static int session__fork(struct daemon_session *s, const char *perf, bool append)
 {
 	struct child_process *cp = &s->child;
+	char *line, **argv, *args = NULL;
 	sigset_t none, dfl;
-	char *line, **argv;
 	int err;
 
+	if (s->target) {
+		args = daemon_target__args(s->target);
+		if (!args)
+			return -ENOMEM;
+	}
 	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
-	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
-		     s->run) < 0)
+	err = asprintf(&line, "perf record --control=fifo:%s,%s %s%s%s", SESSION_CONTROL,
+		       SESSION_ACK, s->run, args ? " " : "", args ? args : "");
+	free(args);
+	if (err < 0)
 		return -ENOMEM;
 	/* The config check let no unclosed quote through: only memory can fail here. */
 	err = argv__split(line, &argv);
