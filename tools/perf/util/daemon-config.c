@@ -11,6 +11,7 @@
 #include "config.h"
 #include "daemon-config.h"
 #include "daemon-session.h"
+#include "daemon-target.h"
 
 struct daemon_session *daemon_sessions__find(struct list_head *list, const char *name)
 {
@@ -32,11 +33,83 @@ void daemon_sessions__delete(struct list_head *list)
 	}
 }
 
+/* The session of section @name, made (with no run line yet) if it is new. */
+static struct daemon_session *config_session(struct daemon_config *cfg, const char *name)
+{
+	struct daemon_session *s = daemon_sessions__find(&cfg->sessions, name);
+
+	if (s)
+		return s;
+	/* The directory is filled in once the base is known. */
+	s = daemon_session__new("", name, "");
+	if (s)
+		list_add_tail(&s->node, &cfg->sessions);
+	return s;
+}
+
+static int config_run(struct daemon_config *cfg, const char *section, const char *value,
+		      int line)
+{
+	struct daemon_session *s;
+	char **argv, *run;
+
+	if (!value || !*value) {
+		fprintf(stderr, "%s:%d: expected 'run = <perf record arguments>'\n", cfg->path,
+			line);
+		return -EINVAL;
+	}
+	if (argv__split(value, &argv) < 0) {
+		fprintf(stderr, "%s:%d: expected a closing quote in the run line\n", cfg->path,
+			line);
+		return -EINVAL;
+	}
+	free(argv);
+	/* A second run line for a session replaces the first, as perf config reads it. */
+	s = config_session(cfg, section + 8);
+	run = strdup(value);
+	if (!s || !run) {
+		free(run);
+		return -ENOMEM;
+	}
+	free(s->run);
+	s->run = run;
+	return 0;
+}
+
+/* 'process = COMM' or 'cgroup = PATH': what the session follows. */
+static int config_target(struct daemon_config *cfg, const char *section, const char *key,
+			 const char *value, int line)
+{
+	enum daemon_target_kind kind = !strcmp(key, "process") ? TARGET_PROCESS : TARGET_CGROUP;
+	const char *why = daemon_target__bad_name(kind, value);
+	struct daemon_session *s;
+	struct daemon_target *t;
+
+	if (why) {
+		fprintf(stderr, "%s:%d: session '%s': %s\n", cfg->path, line, section + 8, why);
+		return -EINVAL;
+	}
+	s = config_session(cfg, section + 8);
+	if (!s)
+		return -ENOMEM;
+	if (s->target && s->target->kind != kind) {
+		fprintf(stderr, "%s:%d: session '%s': '%s' and '%s' exclude each other: keep "
+			"one\n", cfg->path, line, s->name, key, daemon_target__key(s->target));
+		return -EINVAL;
+	}
+	t = daemon_target__new(kind, value, line);
+	if (!t)
+		return -ENOMEM;
+	daemon_target__delete(s->target);
+	s->target = t;
+	return 0;
+}
+
 static int config_item(const char *section, const char *key, const char *value, int line,
 		       void *data)
 {
 	struct daemon_config *cfg = data;
-	struct daemon_session *s;
+	bool run;
 
 	if (!strcmp(section, "daemon") && !strcmp(key, "base")) {
 		if (!value || !*value) {
@@ -47,44 +120,49 @@ static int config_item(const char *section, const char *key, const char *value, 
 		cfg->base = strdup(value);
 		return cfg->base ? 0 : -ENOMEM;
 	}
+	run = !strcmp(key, "run");
 	/* Other perf settings share the file: they are not ours to judge. */
-	if (strncmp(section, "session-", 8) || strcmp(key, "run"))
+	if (strncmp(section, "session-", 8) ||
+	    (!run && strcmp(key, "process") && strcmp(key, "cgroup")))
 		return 0;
 	if (!section[8]) {
 		fprintf(stderr, "%s:%d: expected a name after '[session-'\n", cfg->path, line);
 		return -EINVAL;
 	}
-	if (!value || !*value) {
-		fprintf(stderr, "%s:%d: expected 'run = <perf record arguments>'\n", cfg->path,
-			line);
-		return -EINVAL;
-	}
-	{
-		char **argv;
+	if (run)
+		return config_run(cfg, section, value, line);
+	return config_target(cfg, section, key, value, line);
+}
 
-		if (argv__split(value, &argv) < 0) {
-			fprintf(stderr, "%s:%d: expected a closing quote in the run line\n",
-				cfg->path, line);
+/*
+ * What can only be judged once the whole file is read, as keys come in
+ * any order: a followed session has a run line, and that line does not
+ * choose what to record itself.
+ */
+static int config_check_targets(struct daemon_config *cfg)
+{
+	struct daemon_session *s;
+	const char *opt;
+	char buf[32];
+
+	list_for_each_entry(s, &cfg->sessions, node) {
+		if (!s->target)
+			continue;
+		if (!*s->run) {
+			fprintf(stderr, "%s:%d: session '%s' has '%s' but no run line: add "
+				"'run = <perf record arguments>'\n", cfg->path, s->target->line,
+				s->name, daemon_target__key(s->target));
 			return -EINVAL;
 		}
-		free(argv);
+		opt = daemon_target__conflict(s->run, buf, sizeof(buf));
+		if (opt) {
+			fprintf(stderr, "%s:%d: session '%s': '%s' cannot go with %s in its run "
+				"line (the daemon adds %s): remove it\n", cfg->path,
+				s->target->line, s->name, daemon_target__key(s->target), opt,
+				s->target->kind == TARGET_PROCESS ? "-p" : "-a -G");
+			return -EINVAL;
+		}
 	}
-	/* A second run line for a session replaces the first, as perf config reads it. */
-	s = daemon_sessions__find(&cfg->sessions, section + 8);
-	if (s) {
-		char *run = strdup(value);
-
-		if (!run)
-			return -ENOMEM;
-		free(s->run);
-		s->run = run;
-		return 0;
-	}
-	/* The directory is filled in once the base is known. */
-	s = daemon_session__new("", section + 8, value);
-	if (!s)
-		return -ENOMEM;
-	list_add_tail(&s->node, &cfg->sessions);
 	return 0;
 }
 
@@ -101,7 +179,9 @@ int daemon_config__read(struct daemon_config *cfg, const char *path)
 	cfg->base = NULL;
 	INIT_LIST_HEAD(&cfg->sessions);
 	ret = config__parse_file(path, config_item, cfg, &err);
-	if (ret == -EINVAL && err.line)
+	if (!ret)
+		ret = config_check_targets(cfg);
+	else if (ret == -EINVAL && err.line)
 		fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
 	else if (ret && !err.line && err.msg[0])
 		fprintf(stderr, "perf daemon: cannot read the config file %s: %s\n", path, err.msg);

@@ -2,7 +2,8 @@
 #define PERF_UTIL_DAEMON_CONFIG_H
 /*
  * perf daemon's view of a perf config file: daemon.base and the
- * [session-NAME] sections whose 'run' line is a perf record command line.
+ * [session-NAME] sections whose 'run' line is a perf record command line,
+ * and whose 'process' or 'cgroup' names what the session follows.
  * Other sections and keys share the file and are left alone.
  */
 #include "list.h"

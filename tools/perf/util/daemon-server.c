@@ -23,6 +23,7 @@
 #include "daemon-config.h"
 #include "daemon-server.h"
 #include "daemon-session.h"
+#include "daemon-target.h"
 #include "debug.h"
 
 #define DAEMON_SOCKET	"control"
@@ -89,10 +90,37 @@ static void daemon__log(const char *fmt, ...)
 
 /* ---- sessions under the daemon -------------------------------------------- */
 
+/*
+ * Looks for what session @s follows: true if it is there.  Going from
+ * there (or from not looked for yet) to absent is logged, once.
+ */
+static bool daemon__target_found(struct daemon_session *s)
+{
+	struct daemon_target *t = s->target;
+	bool was = t->present || !t->checks;
+	char what[PATH_MAX + 16];
+
+	t->next_check = daemon_session__now() + DAEMON_TARGET_POLL_MS;
+	if (daemon_target__look(t))
+		return true;
+	if (was) {
+		daemon_target__describe(t, what, sizeof(what));
+		daemon__log("session '%s' is waiting for %s\n", s->name, what);
+	}
+	return false;
+}
+
 static void daemon__start_session(struct daemon *d, struct daemon_session *s, bool restart)
 {
-	int err = daemon_session__start(s, d->perf, restart);
+	int err;
 
+	/* A session that follows a process or a cgroup waits until it is there. */
+	if (s->target && !daemon__target_found(s)) {
+		s->restart_at = 0;
+		return;
+	}
+	/* The output of the recorders before stays: a restart, or a target back again. */
+	err = daemon_session__start(s, d->perf, restart || (s->target && s->start));
 	if (err) {
 		daemon__log("session '%s' could not start: %s\n", s->name, strerror(-err));
 		s->restart_at = daemon_session__now() + s->backoff * 1000LL;
@@ -100,6 +128,14 @@ static void daemon__start_session(struct daemon *d, struct daemon_session *s, bo
 	}
 	if (restart)
 		s->restarts++;
+	if (s->target) {
+		char *args = daemon_target__args(s->target);
+
+		daemon__log("session '%s' started (pid %d): %s %s\n", s->name, s->child.pid,
+			    s->run, args ? args : "");
+		free(args);
+		return;
+	}
 	daemon__log("session '%s' started (pid %d): %s\n", s->name, s->child.pid, s->run);
 }
 
@@ -129,16 +165,21 @@ static int daemon__apply(struct daemon *d, struct daemon_config *cfg)
 			daemon_session__delete(s);
 			continue;
 		}
-		if (!strcmp(want->run, s->run))
+		if (!strcmp(want->run, s->run) && daemon_target__same(want->target, s->target))
 			continue;
-		daemon__log("session '%s' has a new run line: restarting it\n", s->name);
+		daemon__log("session '%s' has a new %s: restarting it\n", s->name,
+			    strcmp(want->run, s->run) ? "run line" : "process or cgroup to follow");
 		daemon__stop_session(d, s);
 		free(s->run);
 		s->run = strdup(want->run);
-		if (!s->run)
+		daemon_target__delete(s->target);
+		s->target = daemon_target__dup(want->target);
+		if (!s->run || (want->target && !s->target))
 			return -ENOMEM;
 		s->restarts = 0;
 		s->last_status = -1;
+		/* Its output starts afresh, as for a new run line. */
+		s->start = 0;
 		s->backoff = SESSION_BACKOFF_MIN;
 		daemon__start_session(d, s, false);
 	}
@@ -149,6 +190,9 @@ static int daemon__apply(struct daemon *d, struct daemon_config *cfg)
 		if (!s)
 			return -ENOMEM;
 		list_add_tail(&s->node, &d->sessions);
+		s->target = daemon_target__dup(want->target);
+		if (want->target && !s->target)
+			return -ENOMEM;
 		daemon__start_session(d, s, false);
 	}
 	return 0;
@@ -185,6 +229,25 @@ static void daemon__reload(struct daemon *d)
 	daemon_config__exit(&cfg);
 }
 
+/*
+ * The recorder of @s has ended (@how): if what it followed is gone, that
+ * is why, and the session waits for it again, with no restart counted
+ * nor delayed.  False for a session that follows nothing, or whose
+ * process or cgroup is still there (its recorder failed: the delays).
+ */
+static bool daemon__target_left(struct daemon_session *s, const char *how)
+{
+	char what[PATH_MAX + 16];
+
+	if (!s->target || !daemon_target__gone(s->target))
+		return false;
+	s->target->present = false;
+	s->restart_at = 0;
+	daemon_target__describe(s->target, what, sizeof(what));
+	daemon__log("session '%s' %s: %s is gone; waiting for it\n", s->name, how, what);
+	return true;
+}
+
 /* Reaps the recorders that ended, and schedules their restarts. */
 static void daemon__reap(struct daemon *d)
 {
@@ -192,12 +255,15 @@ static void daemon__reap(struct daemon *d)
 	char how[64];
 
 	list_for_each_entry(s, &d->sessions, node) {
-		if (!daemon_session__reap(s))
+		if (!daemon_session__collect(s))
 			continue;
 		daemon_session__describe_status(s->last_status, how, sizeof(how));
 		/* A dump completed just before the end was still answered. */
 		daemon__read_acks(d, s);
 		daemon__fail_dumps(d, s, NULL, how);
+		if (daemon__target_left(s, how))
+			continue;
+		daemon_session__schedule_restart(s);
 		daemon__log("session '%s' %s; starting it again in %.1f s\n", s->name, how,
 			    (s->restart_at - daemon_session__now()) / 1000.0);
 	}
@@ -218,6 +284,53 @@ static int daemon__restart_due(struct daemon *d)
 			next = s->restart_at;
 	}
 	return next ? (int)(next - now) : -1;
+}
+
+/*
+ * One look for session @s's process or cgroup: its recorder starts when
+ * it appears, and is stopped (writing its last dump) when a cgroup it
+ * records is removed.  A recorder that follows processes ends by itself
+ * when they all have exited; the reap sends the session back to waiting.
+ */
+static void daemon__follow_one(struct daemon *d, struct daemon_session *s)
+{
+	struct daemon_target *t = s->target;
+	char how[64];
+
+	t->next_check = daemon_session__now() + DAEMON_TARGET_POLL_MS;
+	if (s->child.pid < 0) {
+		/* A recorder that failed waits for its restart, which looks itself. */
+		if (!s->restart_at && daemon__target_found(s))
+			daemon__start_session(d, s, false);
+		return;
+	}
+	if (t->kind != TARGET_CGROUP)
+		return;
+	t->checks++;
+	if (!daemon_target__gone(t))
+		return;
+	daemon__stop_session(d, s);
+	s->last_status = s->child.status;
+	daemon_session__describe_status(s->last_status, how, sizeof(how));
+	daemon__target_left(s, how);
+}
+
+/* The looks that are due; returns the poll timeout until the next one (ms), or -1. */
+static int daemon__follow(struct daemon *d)
+{
+	long long now = daemon_session__now(), next = -1;
+	struct daemon_session *s;
+
+	list_for_each_entry(s, &d->sessions, node) {
+		if (!s->target)
+			continue;
+		if (s->target->next_check <= now)
+			daemon__follow_one(d, s);
+		if (next < 0 || s->target->next_check < next)
+			next = s->target->next_check;
+	}
+	now = daemon_session__now();
+	return next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
 }
 
 /* Every recorder ended, all at once: stop, then SIGTERM, then SIGKILL. */
@@ -271,8 +384,42 @@ static long minutes_since(time_t t)
 	return (long)(time(NULL) - t) / 60;
 }
 
+/*
+ * Where a session that follows a process or cgroup is: "waiting for
+ * process 'nginx'", "recording process 'nginx'", or, while a recorder
+ * that failed waits for its restart, "waiting to restart for ...".
+ */
+static void session_state(const struct daemon_session *s, char *buf, size_t size)
+{
+	char what[PATH_MAX + 16];
+
+	daemon_target__describe(s->target, what, sizeof(what));
+	if (s->child.pid >= 0)
+		snprintf(buf, size, "recording %s", what);
+	else if (s->restart_at)
+		snprintf(buf, size, "waiting to restart for %s", what);
+	else
+		snprintf(buf, size, "waiting for %s", what);
+}
+
+/* The plain list's line of a session that follows a process or cgroup. */
+static void list_target_session(const struct daemon_session *s, FILE *out, const char *state)
+{
+	char *args;
+
+	if (s->child.pid < 0) {
+		reply(out, 'o', "[%d:%s] %s: perf record %s", s->child.pid, s->name, state, s->run);
+		return;
+	}
+	args = daemon_target__args(s->target);
+	reply(out, 'o', "[%d:%s] perf record %s %s", s->child.pid, s->name, s->run,
+	      args ? args : "");
+	free(args);
+}
+
 static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 {
+	char state[PATH_MAX + 64];
 	struct daemon_session *s;
 	char how[64];
 
@@ -297,10 +444,20 @@ static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 				s->child.pid < 0 ? 0 : minutes_since(s->start));
 			if (verbose)
 				fprintf(out, "%c%d%c%s", sep, s->restarts, sep, how);
+			/* Only sessions that follow something have the state, last. */
+			if (s->target) {
+				session_state(s, state, sizeof(state));
+				fprintf(out, "%c%s", sep, state);
+			}
 			fputc('\n', out);
 			continue;
 		}
-		reply(out, 'o', "[%d:%s] perf record %s", s->child.pid, s->name, s->run);
+		if (s->target) {
+			session_state(s, state, sizeof(state));
+			list_target_session(s, out, state);
+		} else {
+			reply(out, 'o', "[%d:%s] perf record %s", s->child.pid, s->name, s->run);
+		}
 		if (!verbose)
 			continue;
 		reply(out, 'o', "  base:    %s", s->dir);
@@ -314,6 +471,10 @@ static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 		if (s->child.pid < 0 && s->restart_at)
 			reply(out, 'o', "  next start: in %.1f s",
 			      (s->restart_at - daemon_session__now()) / 1000.0);
+		if (s->target) {
+			reply(out, 'o', "  state:   %s", state);
+			reply(out, 'o', "  checks:  %lu", s->target->checks);
+		}
 	}
 	return 0;
 }
@@ -450,6 +611,15 @@ static int request_signal(struct daemon *d, FILE *out, const char *name, int wai
 		if (!session_wanted(s, name))
 			continue;
 		found = true;
+		if (s->child.pid < 0 && s->target && !s->restart_at) {
+			char what[PATH_MAX + 16];
+
+			daemon_target__describe(s->target, what, sizeof(what));
+			reply(out, 'e', "session '%s' is waiting for %s: no signal sent", s->name,
+			      what);
+			ret = 1;
+			continue;
+		}
 		if (s->child.pid < 0) {
 			daemon_session__describe_status(s->last_status, how, sizeof(how));
 			reply(out, 'e', "session '%s' is not running (last end: %s): no signal sent",
@@ -888,6 +1058,7 @@ static void daemon__run(struct daemon *d, int ready_fd)
 	}
 	while (!d->done) {
 		int timeout = daemon__restart_due(d), dumps = daemon__dump_deadlines(d), nr;
+		int looks = daemon__follow(d);
 		struct pollfd *pfd = daemon__pollfds(d, &nr);
 		struct daemon_session *s;
 		bool reload = false;
@@ -898,6 +1069,8 @@ static void daemon__run(struct daemon *d, int ready_fd)
 		}
 		if (dumps >= 0 && (timeout < 0 || dumps < timeout))
 			timeout = dumps;
+		if (looks >= 0 && (timeout < 0 || looks < timeout))
+			timeout = looks;
 		if (poll(pfd, nr, timeout) < 0 && errno != EINTR) {
 			free(pfd);
 			break;

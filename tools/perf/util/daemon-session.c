@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "daemon-session.h"
+#include "daemon-target.h"
 #include "clockid.h"
 #include "debug.h"
 
@@ -91,6 +92,7 @@ void daemon_session__delete(struct daemon_session *s)
 	free(s->name);
 	free(s->run);
 	free(s->dir);
+	daemon_target__delete(s->target);
 	free(s);
 }
 
@@ -138,13 +140,20 @@ static void session__exec_failed(struct daemon_session *s, const char *perf, int
 static int session__fork(struct daemon_session *s, const char *perf, bool append)
 {
 	struct child_process *cp = &s->child;
+	char *line, **argv, *args = NULL;
 	sigset_t none, dfl;
-	char *line, **argv;
 	int err;
 
+	if (s->target) {
+		args = daemon_target__args(s->target);
+		if (!args)
+			return -ENOMEM;
+	}
 	/* argv[0] is "perf", as if run from a shell as "perf record ...". */
-	if (asprintf(&line, "perf record --control=fifo:%s,%s %s", SESSION_CONTROL, SESSION_ACK,
-		     s->run) < 0)
+	err = asprintf(&line, "perf record --control=fifo:%s,%s %s%s%s", SESSION_CONTROL,
+		       SESSION_ACK, s->run, args ? " " : "", args ? args : "");
+	free(args);
+	if (err < 0)
 		return -ENOMEM;
 	/* The config check let no unclosed quote through: only memory can fail here. */
 	err = argv__split(line, &argv);
@@ -331,17 +340,27 @@ long long daemon_session__now(void)
 	return now_ns() / 1000000;
 }
 
-bool daemon_session__reap(struct daemon_session *s)
+bool daemon_session__collect(struct daemon_session *s)
 {
-	time_t now = time(NULL);
-
 	if (child_process__wait(&s->child, false) != 1)
 		return false;
 	s->last_status = s->child.status;
-	if (now - s->start >= SESSION_BACKOFF_RESET)
+	return true;
+}
+
+void daemon_session__schedule_restart(struct daemon_session *s)
+{
+	if (time(NULL) - s->start >= SESSION_BACKOFF_RESET)
 		s->backoff = SESSION_BACKOFF_MIN;
 	s->restart_at = daemon_session__now() + s->backoff * 1000LL;
 	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
+}
+
+bool daemon_session__reap(struct daemon_session *s)
+{
+	if (!daemon_session__collect(s))
+		return false;
+	daemon_session__schedule_restart(s);
 	return true;
 }
 

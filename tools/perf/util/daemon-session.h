@@ -18,6 +18,8 @@
 #include "list.h"
 #include "run-command.h"
 
+struct daemon_target;
+
 #define SESSION_OUTPUT	"output"
 #define SESSION_CONTROL	"control"
 #define SESSION_ACK	"ack"
@@ -33,6 +35,7 @@ struct daemon_session {
 	char *name;
 	char *run;		/* perf record's arguments, as the config wrote them */
 	char *dir;		/* BASE/session-NAME */
+	struct daemon_target *target;	/* the process or cgroup followed (owned); NULL: none */
 	struct child_process child;	/* the recorder; .pid -1 while none runs */
 	time_t start;		/* when the current (or last) recorder started */
 	int restarts;		/* recorders started again after one died */
@@ -49,7 +52,8 @@ struct daemon_session *daemon_session__new(const char *base, const char *name, c
 void daemon_session__delete(struct daemon_session *s);
 
 /*
- * Forks `@perf record --control=fifo:control,ack <run>` in the session
+ * Forks `@perf record --control=fifo:control,ack <run>` (followed by the
+ * target's -p or -G, when the session follows one) in the session
  * directory (created if needed, with the fifos, whose ack end the session
  * keeps open for reading) with its own process group and the
  * default signal mask.  @append keeps the output of the recorder before
@@ -90,6 +94,10 @@ void daemon_session__stop(struct daemon_session *s, int timeout_ms);
  * then doubles up to the cap, or starts over after a long run).
  */
 bool daemon_session__reap(struct daemon_session *s);
+/* The first half of the reap: collects the exit and notes its status, schedules nothing. */
+bool daemon_session__collect(struct daemon_session *s);
+/* The second half: the restart after the current delay, which then grows. */
+void daemon_session__schedule_restart(struct daemon_session *s);
 /* The clock restarts are scheduled on: monotonic milliseconds. */
 long long daemon_session__now(void);
 /* What a line the recorder answered on the ack fifo says. */
