@@ -110,7 +110,8 @@ class Browser:
                                " ".join(str(a.get("value", a.get("description"))) for a in p["args"]))
         elif method == "Runtime.exceptionThrown":
             d = p["exceptionDetails"]
-            self.errors.append("exception: %s" % d.get("exception", {}).get("description", d["text"]))
+            text = d.get("exception", {}).get("description", d["text"])
+            self.errors.append("exception: %s" % text.splitlines()[0])	# not its stack
         elif method == "Log.entryAdded" and p["entry"]["level"] == "error":
             self.errors.append("log: %s" % p["entry"]["text"])
 
@@ -150,8 +151,9 @@ class Browser:
     def eval(self, expr):
         r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
         if "exceptionDetails" in r:
-            fail(self.step, "%s threw %s" % (expr, r["exceptionDetails"].get("exception", {})
-                                              .get("description", r["exceptionDetails"]["text"])))
+            d = r["exceptionDetails"]
+            text = d.get("exception", {}).get("description", d["text"])
+            fail(self.step, "%s threw %s" % (expr, text.splitlines()[0]))
         return r["result"].get("value")
 
     def wait(self, step, expr, timeout=10):
@@ -163,7 +165,9 @@ class Browser:
             if v:
                 return v
             if time.monotonic() > deadline:
-                fail(step, "%s was still %r after %d s" % (expr, v, timeout))
+                self.eval("1")	# the events sent so far are read
+                why = "; the page reported " + "; ".join(self.errors) if self.errors else ""
+                fail(step, "%s was still %r after %d s%s" % (expr, v, timeout, why))
             # Let the page run before asking again: an empty round trip.
             self.call("Runtime.evaluate", expression="new Promise(r => setTimeout(r, 20))",
                       awaitPromise=True)
