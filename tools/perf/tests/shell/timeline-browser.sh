@@ -12,7 +12,8 @@
 # page's data has in that range, fewer than all, and a process (#pid=)
 # with only that process's node under the root.  Then as a user drives
 # it, over the DevTools protocol (lib/cdp.py): a drag across the rows
-# selects the range under the mouse and redraws the flame graph with the
+# shows the range under the mouse while the button is held, selects it
+# and redraws the flame graph with the
 # samples in it, a click on the workload's row leaves only its process;
 # no request, no console error or exception, and a screenshot that is
 # not blank.
@@ -155,7 +156,8 @@ for v in plain range pid; do
 done
 
 # As a user drives it, over the DevTools protocol: a drag across the
-# rows from a tenth of the way to the middle selects a range starting
+# rows from a tenth of the way to the middle shows the range's box while
+# the button is held, and selects a range starting
 # and ending there, and the flame graph is redrawn with exactly the
 # samples the data has in it, fewer than all; a click on the workload's
 # label leaves only its process under the root; no request and no
@@ -175,7 +177,11 @@ root = "[...document.querySelectorAll('#chart .frame')].find(f => f.dataset.name
 b = Browser()
 b.open(url)
 x, y, r = b.centre("find the timeline", "document.getElementById('tl-plot')")
-b.drag(r[0] + 0.1 * r[2], y, r[0] + 0.5 * r[2])
+x0, x1 = r[0] + 0.1 * r[2], r[0] + 0.5 * r[2]
+# While the button is held the box is drawn where the mouse went.
+box = "(() => { const b = document.getElementById('tl-selection').getBoundingClientRect();" \
+      " return b.width > 0 && Math.abs(b.left - %f) <= 2 && Math.abs(b.right - %f) <= 2; })()" % (x0, x1)
+b.drag(x0, y, x1, held=lambda: b.wait("drag across the timeline, the button held", box))
 sel = b.wait("drag across the timeline", "tl.sel.range")
 # The page's times are the drag's pixels: a pixel either way at most.
 for got, f in zip(sel, (0.1, 0.5)):

@@ -191,11 +191,14 @@ class Browser:
         self.mouse("mousePressed", x, y, buttons=1, button="left", clickCount=1)
         self.mouse("mouseReleased", x, y, button="left", clickCount=1)
 
-    def drag(self, x0, y, x1, steps=5):
+    def drag(self, x0, y, x1, steps=5, held=None):
+        """A drag from @x0 to @x1 along @y; @held() is called before the button is let go."""
         self.mouse("mouseMoved", x0, y)
         self.mouse("mousePressed", x0, y, buttons=1, button="left", clickCount=1)
         for i in range(1, steps + 1):
             self.mouse("mouseMoved", x0 + (x1 - x0) * i / steps, y, buttons=1, button="left")
+        if held:
+            held()
         self.mouse("mouseReleased", x1, y, button="left", clickCount=1)
 
     def type(self, text):
