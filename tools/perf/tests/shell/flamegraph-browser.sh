@@ -4,7 +4,8 @@
 # from its file with the network cut off (no DNS, a dead proxy).  Driven
 # as a user drives it, over the DevTools protocol (lib/cdp.py): a click
 # on fg_leaf_cold zooms it to the chart's width and hides fg_leaf_hot,
-# the mouse over it shows its samples and share, a click on "Reset zoom"
+# the mouse over it shows its samples and share (all of it inside the
+# window, at the window's edge too), a click on "Reset zoom"
 # and typing fg_leaf_hot into the search box mark exactly the frames
 # that hold the text, with their share as the tree counts it; all the
 # while no request and no console error or exception, and a screenshot
@@ -251,6 +252,12 @@ tip = "%s: %d samples (%.2f%%)" % ("fg_leaf_cold", path[-1]["t"], 100.0 * path[-
 b.wait("move over fg_leaf_cold", "(() => { const t = document.getElementById('tip');"
        " return getComputedStyle(t).display === 'block' && t.textContent === %s; })()" %
        json.dumps(tip))
+# At the window's right edge the tooltip is still all inside it.
+b.mouse("mouseMoved", r[0] + r[2] - 3, y)
+b.wait("move to fg_leaf_cold's right end", "(() => { const t = document.getElementById('tip');"
+       " const r = t.getBoundingClientRect(), v = document.documentElement;"
+       " return t.textContent === %s && r.left >= 0 && r.right <= v.clientWidth &&"
+       " r.top >= 0 && r.bottom <= v.clientHeight; })()" % json.dumps(tip))
 
 x, y, _ = b.centre("find Reset zoom", "document.getElementById('reset')")
 b.click(x, y)
