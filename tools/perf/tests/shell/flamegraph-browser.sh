@@ -7,7 +7,8 @@
 # the mouse over it shows its samples and share (all of it inside the
 # window, at the window's edge too), a click on "Reset zoom"
 # and typing fg_leaf_hot into the search box mark exactly the frames
-# that hold the text, with their share as the tree counts it; all the
+# that hold the text, with their share as the tree counts it, and
+# Backspace, key by key, takes the marks away again; all the
 # while no request and no console error or exception, and a screenshot
 # has the frames' colours.  The states the fragment opens (#zoom=,
 # #search=) are read from the DOM after rendering (--dump-dom), parsed:
@@ -276,6 +277,12 @@ wrong = b.eval("%s.filter(f => f.classList.contains('match') !== f.dataset.name.
 marked = b.eval("document.querySelectorAll('#chart .frame.match').length")
 if wrong or not marked:
     fail("type fg_leaf_hot", "%d frames marked, wrongly marked or not: %s" % (marked, wrong))
+# Backspaced out, the search marks nothing and says nothing.
+for _ in "fg_leaf_hot":
+    b.key("Backspace", 8)
+b.wait("backspace the search out", "document.getElementById('search').value === '' &&"
+       " document.getElementById('matched').textContent === '' &&"
+       " !document.querySelector('#chart .frame.match')")
 b.clean("the page's run")
 
 # Text, the search box and the grey root are not in colour; the frames

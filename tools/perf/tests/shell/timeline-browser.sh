@@ -160,7 +160,8 @@ done
 # the button is held, and selects a range starting
 # and ending there, and the flame graph is redrawn with exactly the
 # samples the data has in it, fewer than all; a click on the workload's
-# label leaves only its process under the root; no request and no
+# label leaves only its process under the root, and "Clear selection"
+# brings all the samples back; no request and no
 # error all along, and the screenshot is not blank.
 cat >drive.py <<'EOP'
 import json, re, sys
@@ -203,6 +204,10 @@ procs = b.wait("click the workload's row", "(() => { const f = [...document.quer
                " return f.length && f; })()")
 if procs != ["%s (%d)" % (procs[0].rsplit(" (", 1)[0], pid)]:
     fail("click the workload's row", "the flame graph has processes %r" % procs)
+x, y, _ = b.centre("find Clear selection", "document.getElementById('tl-clear')")
+b.click(x, y)
+b.wait("click Clear selection", "!tl.sel.range && tl.sel.pid === null && %s === '%d' && "
+       "getComputedStyle(document.getElementById('tl-selection')).display === 'none'" % (root, len(t)))
 b.clean("the page's run")
 
 w, h, rows = png_pixels(b.screenshot())

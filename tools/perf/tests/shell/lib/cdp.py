@@ -205,6 +205,12 @@ class Browser:
         """Text as a keyboard enters it into the focused element."""
         self.call("Input.insertText", text=text)
 
+    def key(self, name, code):
+        """One press of the key @name (its DOM key, "Backspace"), @code its Windows key code."""
+        for kind in ("rawKeyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=name, code=name,
+                      windowsVirtualKeyCode=code, nativeVirtualKeyCode=code)
+
     def screenshot(self):
         """The whole page as a PNG, the window as tall as its content."""
         self.step = "screenshot"
