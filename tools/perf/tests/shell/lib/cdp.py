@@ -145,7 +145,9 @@ class Browser:
         """Loads @url and waits until @ready holds in it."""
         self.step = "open " + url
         self.page_url = url.split("#")[0]
-        self.call("Page.navigate", url=url)
+        err = self.call("Page.navigate", url=url).get("errorText")
+        if err:
+            fail(self.step, err)
         self.wait(self.step, ready)
 
     def eval(self, expr):
