@@ -18,7 +18,7 @@
 # page given an <img> from the network must show the request to both
 # checks, or they could not see one.  A differential page (--diff with a
 # second run) shows on each frame the change of its share that the
-# tree's numbers give.
+# tree's numbers give, and the mouse over a frame its baseline too.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
 . "$(dirname "$0")/lib/chromium.sh"
@@ -207,7 +207,7 @@ cat >drive.py <<'EOP'
 import json, sys
 from cdp import Browser, fail, png_pixels
 
-url, fetching = sys.argv[1], sys.argv[2]
+url, fetching, diff = sys.argv[1:4]
 root = json.load(open("stacks.json"))
 def total(n):
     n["t"] = n["v"] + sum(total(c) for c in n["c"])
@@ -294,13 +294,31 @@ hued = sum(max(px) - min(px) > 40 for row in rows for px in row)
 if len(colours) < 8 or hued < 5000:
     fail("screenshot", "blank: %d colours, %d pixels in colour in %dx%d" % (len(colours), hued, w, h))
 
+# On the diff, the tooltip adds the baseline's samples and share and
+# the change in points, as diff.json's numbers give them.
+b.open(diff)
+hot = named("fg_leaf_hot") + ".sort((a, b) => b.dataset.samples - a.dataset.samples)[0]"
+x, y, _ = b.centre("find fg_leaf_hot in the diff", hot)
+n = json.load(open("diff.json"))
+total(n)
+new_all, base_all = n["t"], n["b"]
+for name in b.eval("path(%s.node)" % hot):
+    n = next(c for c in n["c"] if c["n"] == name)
+d = 100 * (n["t"] / new_all - n["b"] / base_all)
+diff_tip = "fg_leaf_hot: %d samples (%.2f%%), baseline %d (%.2f%%), %s%.2f points" % (
+    n["t"], 100.0 * n["t"] / new_all, n["b"], 100.0 * n["b"] / base_all, "+" if d >= 0 else "", d)
+b.mouse("mouseMoved", x, y)
+b.wait("move over fg_leaf_hot in the diff", "document.getElementById('tip').textContent === %s" %
+       json.dumps(diff_tip))
+b.clean("the diff's run")
+
 b.open(fetching)
 b.eval("1")
 if not any("example.invalid" in u for u in b.requests) or not b.errors:
     fail("open a page with an <img> from the network", "requests %r, errors %r" %
          (b.requests, b.errors))
-print("zoomed %d of %d frames; %s; %s; screenshot %dx%d, %d pixels in colour" %
-      (left, all_frames, tip, line, w, h, hued))
+print("zoomed %d of %d frames; %s; %s; screenshot %dx%d, %d pixels in colour; %s" %
+      (left, all_frames, tip, line, w, h, hued, diff_tip))
 EOP
-cdp drive.py "$url" "file://$TMPD/fetching.html" || fail "the page does not answer its input as it should"
+cdp drive.py "$url" "file://$TMPD/fetching.html" "file://$TMPD/diff.html" || fail "the page does not answer its input as it should"
 exit 0
