@@ -211,9 +211,23 @@ function tooltip(ev) {
 			` ${d >= 0 ? '+' : ''}${d.toFixed(2)} points`;
 	}
 	tip.textContent = text;
-	tip.style.left = (ev.clientX + 12) + 'px';
-	tip.style.top = (ev.clientY + 12) + 'px';
 	tip.style.display = 'block';
+	tipPlace(tip, ev.clientX, ev.clientY);
+}
+
+/* Below and right of the mouse, or on its other side where the window would cut the tip off. */
+function tipPlace(tip, x, y) {
+	const view = document.documentElement;
+	const w = tip.offsetWidth;
+	const h = tip.offsetHeight;
+	let left = x + 12;
+	let top = y + 12;
+	if (left + w > view.clientWidth)
+		left = Math.max(0, x - 12 - w);
+	if (top + h > view.clientHeight)
+		top = Math.max(0, y - 12 - h);
+	tip.style.left = left + 'px';
+	tip.style.top = top + 'px';
 }
 
 /*

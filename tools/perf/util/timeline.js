@@ -227,18 +227,23 @@ function tlSelectionText(nr) {
 	return `${parts.length ? 'Selected: ' + parts.join(', ') : 'All'}: ${nr} samples`;
 }
 
-/* The selection drawn on the timeline and the flame graph redrawn for it. */
-function tlApply() {
-	tlFromFragment();
+/* The box over the rows of @range ([from, to] in microseconds), or none. */
+function tlDrawRange(range) {
 	const box = document.getElementById('tl-selection');
-	const sel = tl.sel;
-	if (sel.range) {
+	if (range) {
 		box.style.display = 'block';
-		box.style.left = (100 * sel.range[0] / tl.span) + '%';
-		box.style.width = (100 * (sel.range[1] - sel.range[0]) / tl.span) + '%';
+		box.style.left = (100 * range[0] / tl.span) + '%';
+		box.style.width = (100 * (range[1] - range[0]) / tl.span) + '%';
 	} else {
 		box.style.display = 'none';
 	}
+}
+
+/* The selection drawn on the timeline and the flame graph redrawn for it. */
+function tlApply() {
+	tlFromFragment();
+	const sel = tl.sel;
+	tlDrawRange(sel.range);
 	for (const label of document.querySelectorAll('.tl-label')) {
 		const row = tl.rows[label.dataset.row];
 		label.classList.toggle('selected', row.cpu !== undefined ? row.cpu === sel.cpu :
@@ -263,12 +268,21 @@ function tlListen() {
 		tl.drag = tlDragTime(ev);
 		ev.preventDefault();
 	});
+	/* The box follows the mouse, so that the range is seen before it is let go. */
+	window.addEventListener('mousemove', (ev) => {
+		if (tl.drag === null)
+			return;
+		const t = tlDragTime(ev);
+		tlDrawRange([Math.min(tl.drag, t), Math.max(tl.drag, t)]);
+	});
 	window.addEventListener('mouseup', (ev) => {
 		if (tl.drag === null)
 			return;
 		const t = tlDragTime(ev);
 		const range = [Math.min(tl.drag, t), Math.max(tl.drag, t)];
 		tl.drag = null;
+		/* The box as the selection has it: a fragment that does not change is not applied again. */
+		tlDrawRange(tl.sel.range);
 		/* A click, not a drag, lets go of the range. */
 		tlToFragment({ ...tl.sel, range: range[1] - range[0] > tl.span / 1000 ? range : null });
 	});

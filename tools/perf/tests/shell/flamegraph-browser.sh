@@ -1,20 +1,24 @@
 #!/bin/bash
-# perf script report flamegraph's page in headless Chromium, offline: it renders, zooms, searches, asks for nothing
+# perf script report flamegraph's page in headless Chromium, offline, by mouse and keyboard: it zooms, searches, shows a tooltip, asks for nothing
 # The page of a -g recording of a workload with known functions is loaded
-# from its file with the network cut off (no DNS, a dead proxy).  From
-# the DOM after rendering (--dump-dom), parsed: the page's script ran with
-# no error and fetched nothing (its own counts on <body>, and no console
-# message at all), and says in whole ms when it was drawn; the workload's
-# functions are frames; a zoom (the
-# fragment's #zoom=, which draws as a click does) leaves only the zoomed
-# frame's subtree, full width, and its callers, in a chart no taller than
-# they are; a search (#search=) marks
-# exactly the frames whose names hold the text, with their share of the
-# samples as the tree counts it.  A copy of the page given an <img> from
-# the network must show the refused request, or the check above could not
-# see one.  A screenshot, decoded with zlib, must not be one colour.  A
-# differential page (--diff with a second run) shows on each frame the
-# change of its share that the tree's numbers give.
+# from its file with the network cut off (no DNS, a dead proxy).  Driven
+# as a user drives it, over the DevTools protocol (lib/cdp.py): a click
+# on fg_leaf_cold zooms it to the chart's width and hides fg_leaf_hot,
+# the mouse over it shows its samples and share (all of it inside the
+# window, at the window's edge too), a click on "Reset zoom"
+# and typing fg_leaf_hot into the search box mark exactly the frames
+# that hold the text, with their share as the tree counts it, and
+# Backspace, key by key, takes the marks away again; all the
+# while no request and no console error or exception, and a screenshot
+# has the frames' colours.  The states the fragment opens (#zoom=,
+# #search=) are read from the DOM after rendering (--dump-dom), parsed:
+# the zoomed chart holds its frame's callers and subtree and is no
+# taller than they are, and the page's own counts on <body> say no
+# error, no request, and in whole ms when it was drawn.  A copy of the
+# page given an <img> from the network must show the request to both
+# checks, or they could not see one.  A differential page (--diff with a
+# second run) shows on each frame the change of its share that the
+# tree's numbers give, and the mouse over a frame its baseline too.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
 . "$(dirname "$0")/lib/chromium.sh"
@@ -62,12 +66,6 @@ dom_of zoom "$url#zoom=$zoom"
 dom_of search "$url#search=fg_leaf_hot"
 sed 's|<body |<body><img src="https://example.invalid/x.png"><div |' page.html >fetching.html
 dom_of fetching "file://$TMPD/fetching.html"
-# The root is the chart's bottom row: a window of 800 pixels shows only
-# the top of a deep chart, which may be empty.  The window holds it all
-# (18-pixel rows below the title and the search box).
-chart_rows=$(sed -n 3p views.txt)
-chrome --screenshot="$TMPD/shot.png" --window-size=1200,$((160 + 20 * chart_rows)) "$url" \
-	>/dev/null 2>shot.err || fail "chromium exited $? on --screenshot"
 # A differential page: a second run as the baseline.
 cp fg.data new.data
 flame_record base.data
@@ -198,53 +196,129 @@ for v in plain zoom search diff; do
 done
 grep -q ':CONSOLE' fetching.err || fail "the fetching page's refused request was not on the console"
 
-python3 - <<'EOP' || fail "the screenshot is blank"
-import struct, sys, zlib
-data = open("shot.png", "rb").read()
-if data[:8] != b"\x89PNG\r\n\x1a\n":
-    sys.exit("not a PNG")
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-if depth != 8 or ctype not in (2, 6):
-    sys.exit("an unexpected PNG layout: depth %d, colour type %d" % (depth, ctype))
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, colours, other, hued = bytearray(stride), set(), 0, 0
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1:
-            line[i] = (line[i] + a) & 255
-        elif f == 2:
-            line[i] = (line[i] + b) & 255
-        elif f == 3:
-            line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for x in range(0, stride, bpp):
-        px = bytes(line[x:x + 3])
-        colours.add(px)
-        other += px != b"\xff\xff\xff"
-        hued += max(px) - min(px) > 40
-    prev = line
-share = other / (w * h)
-print("screenshot %dx%d: %d colours, %.1f%% not white, %d pixels in colour" %
-      (w, h, len(colours), 100 * share, hued))
+# As a user drives it, through the DevTools protocol: a click on
+# fg_leaf_cold zooms it to the chart's width with fg_leaf_hot gone, the
+# mouse over it shows its samples and share, "Reset zoom" and typing in
+# the search box mark fg_leaf_hot's frames with their share; no request
+# and no error all along, and the screenshot has the frames' colours.
+# The copy with an <img> from the network must show the request and the
+# refusal, or the checks could not see one.
+cat >drive.py <<'EOP'
+import json, sys
+from cdp import Browser, fail, png_pixels
+
+url, fetching, diff = sys.argv[1:4]
+root = json.load(open("stacks.json"))
+def total(n):
+    n["t"] = n["v"] + sum(total(c) for c in n["c"])
+    return n["t"]
+def path_to(n, name):
+    if n["n"] == name:
+        return [n]
+    for c in n["c"]:
+        p = path_to(c, name)
+        if p:
+            return [n] + p
+def hits(n, text):
+    return n["t"] if text in n["n"] else sum(hits(c, text) for c in n["c"])
+total(root)
+
+b = Browser()
+b.open(url)
+frames = "[...document.querySelectorAll('#chart .frame')]"
+named = lambda name: "%s.filter(f => f.dataset.name === %s)" % (frames, json.dumps(name))
+all_frames = b.eval(frames + ".length")
+missing = b.eval("%s.filter(n => !%s.some(f => f.dataset.name === n))" %
+                 (json.dumps(["main", "fg_outer", "fg_middle", "fg_leaf_hot", "fg_leaf_cold"]), frames))
+if missing:
+    fail("open the page", "functions missing from the frames: %s" % missing)
+
+# The widest fg_leaf_cold is the one the JSON's first path leads to.
+path = path_to(root, "fg_leaf_cold")
+zoom = ";".join(n["n"] for n in path[1:])
+cold = named("fg_leaf_cold") + ".sort((a, b) => b.dataset.samples - a.dataset.samples)[0]"
+x, y, _ = b.centre("find fg_leaf_cold", cold)
+b.click(x, y)
+b.wait("click fg_leaf_cold", "document.getElementById('chart').dataset.zoom === %s" % json.dumps(zoom))
+chart_w = b.eval("document.getElementById('chart').getBoundingClientRect().width")
+x, y, r = b.centre("the zoomed frame", cold)
+if abs(r[2] - chart_w) > 1:
+    fail("click fg_leaf_cold", "the zoomed frame is %.1f px wide in a %.1f px chart" % (r[2], chart_w))
+left = b.eval(frames + ".length")
+if b.eval(named("fg_leaf_hot") + ".length") or left >= all_frames:
+    fail("click fg_leaf_cold", "fg_leaf_hot is still drawn (%d frames of %d)" % (left, all_frames))
+
+b.mouse("mouseMoved", x, y)
+tip = "%s: %d samples (%.2f%%)" % ("fg_leaf_cold", path[-1]["t"], 100.0 * path[-1]["t"] / root["t"])
+b.wait("move over fg_leaf_cold", "(() => { const t = document.getElementById('tip');"
+       " return getComputedStyle(t).display === 'block' && t.textContent === %s; })()" %
+       json.dumps(tip))
+# At the window's right edge the tooltip is still all inside it.
+b.mouse("mouseMoved", r[0] + r[2] - 3, y)
+b.wait("move to fg_leaf_cold's right end", "(() => { const t = document.getElementById('tip');"
+       " const r = t.getBoundingClientRect(), v = document.documentElement;"
+       " return t.textContent === %s && r.left >= 0 && r.right <= v.clientWidth &&"
+       " r.top >= 0 && r.bottom <= v.clientHeight; })()" % json.dumps(tip))
+
+x, y, _ = b.centre("find Reset zoom", "document.getElementById('reset')")
+b.click(x, y)
+b.wait("click Reset zoom", "document.getElementById('chart').dataset.zoom === '' && "
+       "%s.length === %d" % (frames, all_frames))
+
+x, y, _ = b.centre("find the search box", "document.getElementById('search')")
+b.click(x, y)
+b.wait("click the search box", "document.activeElement === document.getElementById('search')")
+b.type("fg_leaf_hot")
+hot = hits(root, "fg_leaf_hot")
+line = "Matched: %.2f%% (%d of %d samples)" % (100.0 * hot / root["t"], hot, root["t"])
+b.wait("type fg_leaf_hot", "document.getElementById('matched').textContent === %s" % json.dumps(line))
+wrong = b.eval("%s.filter(f => f.classList.contains('match') !== f.dataset.name.includes('fg_leaf_hot'))"
+               ".map(f => f.dataset.name)" % frames)
+marked = b.eval("document.querySelectorAll('#chart .frame.match').length")
+if wrong or not marked:
+    fail("type fg_leaf_hot", "%d frames marked, wrongly marked or not: %s" % (marked, wrong))
+# Backspaced out, the search marks nothing and says nothing.
+for _ in "fg_leaf_hot":
+    b.key("Backspace", 8)
+b.wait("backspace the search out", "document.getElementById('search').value === '' &&"
+       " document.getElementById('matched').textContent === '' &&"
+       " !document.querySelector('#chart .frame.match')")
+b.clean("the page's run")
+
 # Text, the search box and the grey root are not in colour; the frames
 # are.  The process's frame alone spans the width, some 18 rows high:
 # how many other frames there are is the recording's business.
+w, h, rows = png_pixels(b.screenshot())
+colours = {px for row in rows for px in row}
+hued = sum(max(px) - min(px) > 40 for row in rows for px in row)
 if len(colours) < 8 or hued < 5000:
-    sys.exit("%d colours, %d pixels in colour" % (len(colours), hued))
+    fail("screenshot", "blank: %d colours, %d pixels in colour in %dx%d" % (len(colours), hued, w, h))
+
+# On the diff, the tooltip adds the baseline's samples and share and
+# the change in points, as diff.json's numbers give them.
+b.open(diff)
+hot = named("fg_leaf_hot") + ".sort((a, b) => b.dataset.samples - a.dataset.samples)[0]"
+x, y, _ = b.centre("find fg_leaf_hot in the diff", hot)
+n = json.load(open("diff.json"))
+total(n)
+new_all, base_all = n["t"], n["b"]
+for name in b.eval("path(%s.node)" % hot):
+    n = next(c for c in n["c"] if c["n"] == name)
+d = 100 * (n["t"] / new_all - n["b"] / base_all)
+diff_tip = "fg_leaf_hot: %d samples (%.2f%%), baseline %d (%.2f%%), %s%.2f points" % (
+    n["t"], 100.0 * n["t"] / new_all, n["b"], 100.0 * n["b"] / base_all, "+" if d >= 0 else "", d)
+b.mouse("mouseMoved", x, y)
+b.wait("move over fg_leaf_hot in the diff", "document.getElementById('tip').textContent === %s" %
+       json.dumps(diff_tip))
+b.clean("the diff's run")
+
+b.open(fetching)
+b.eval("1")
+if not any("example.invalid" in u for u in b.requests) or not b.errors:
+    fail("open a page with an <img> from the network", "requests %r, errors %r" %
+         (b.requests, b.errors))
+print("zoomed %d of %d frames; %s; %s; screenshot %dx%d, %d pixels in colour; %s" %
+      (left, all_frames, tip, line, w, h, hued, diff_tip))
 EOP
+cdp drive.py "$url" "file://$TMPD/fetching.html" "file://$TMPD/diff.html" || fail "the page does not answer its input as it should"
 exit 0

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script report flamegraph --timeline on a flight-recorder dump, in headless Chromium: rows, trigger, a selection redraws the graph
+# perf script report flamegraph --timeline on a flight-recorder dump, in headless Chromium: rows, trigger, a drag or a click on a row redraws the graph
 # A workload with known functions sleeps, works and then makes the
 # getppid(2) that triggers a dump (--switch-output-event) of its samples
 # and switches.  The dump's page is loaded from its file with the network
@@ -10,7 +10,13 @@
 # a span is drawn for each loss the data holds.  A time range (#range=,
 # what a drag sets) redraws the flame graph with exactly the samples the
 # page's data has in that range, fewer than all, and a process (#pid=)
-# with only that process's node under the root.
+# with only that process's node under the root.  Then as a user drives
+# it, over the DevTools protocol (lib/cdp.py): a drag across the rows
+# shows the range under the mouse while the button is held, selects it
+# and redraws the flame graph with the
+# samples in it, a click on the workload's row leaves only its process;
+# no request, no console error or exception, and a screenshot that is
+# not blank.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/flame-prog.sh"
 . "$(dirname "$0")/lib/chromium.sh"
@@ -148,4 +154,68 @@ for v in plain range pid; do
 		fail "$v: the page wrote to the console"
 	fi
 done
+
+# As a user drives it, over the DevTools protocol: a drag across the
+# rows from a tenth of the way to the middle shows the range's box while
+# the button is held, and selects a range starting
+# and ending there, and the flame graph is redrawn with exactly the
+# samples the data has in it, fewer than all; a click on the workload's
+# label leaves only its process under the root, and "Clear selection"
+# brings all the samples back; no request and no
+# error all along, and the screenshot is not blank.
+cat >drive.py <<'EOP'
+import json, re, sys
+from cdp import Browser, fail, png_pixels
+
+url, pid = sys.argv[1], int(sys.argv[2])
+page = open("tl.html", encoding="utf-8").read()
+data = json.loads(re.search(r'id="timeline-data">(.*?)</script>', page, re.S).group(1))
+t = data["samples"]["t"]
+span = max(1, round((data["end"] - data["start"]) * 1e6))
+root = "[...document.querySelectorAll('#chart .frame')].find(f => f.dataset.name === 'all')" \
+       ".dataset.samples"
+
+b = Browser()
+b.open(url)
+x, y, r = b.centre("find the timeline", "document.getElementById('tl-plot')")
+x0, x1 = r[0] + 0.1 * r[2], r[0] + 0.5 * r[2]
+# While the button is held the box is drawn where the mouse went.
+box = "(() => { const b = document.getElementById('tl-selection').getBoundingClientRect();" \
+      " return b.width > 0 && Math.abs(b.left - %f) <= 2 && Math.abs(b.right - %f) <= 2; })()" % (x0, x1)
+b.drag(x0, y, x1, held=lambda: b.wait("drag across the timeline, the button held", box))
+sel = b.wait("drag across the timeline", "tl.sel.range")
+# The page's times are the drag's pixels: a pixel either way at most.
+for got, f in zip(sel, (0.1, 0.5)):
+    if abs(got - f * span) > span / r[2] + 1:
+        fail("drag across the timeline", "the range %r is not the drag's %.1f to %.1f" %
+             (sel, 0.1 * span, 0.5 * span))
+n = sum(1 for s in t if sel[0] <= s <= sel[1])
+if not 0 < n < len(t):
+    fail("drag across the timeline", "the range holds %d of %d samples: no test of a range" %
+         (n, len(t)))
+b.wait("drag across the timeline", "%s === '%d' && "
+       "document.getElementById('tl-selected').dataset.samples === '%d'" % (root, n, n))
+
+x, y, _ = b.centre("find the workload's row", "document.querySelector('.tl-label[data-pid=\"%d\"]')" % pid)
+b.click(x, y)
+b.wait("click the workload's row", "tl.sel.pid === %d" % pid)
+procs = b.wait("click the workload's row", "(() => { const f = [...document.querySelectorAll("
+               "'#chart .frame')].map(f => f.dataset.name).filter(n => / \\(\\d+\\)$/.test(n));"
+               " return f.length && f; })()")
+if procs != ["%s (%d)" % (procs[0].rsplit(" (", 1)[0], pid)]:
+    fail("click the workload's row", "the flame graph has processes %r" % procs)
+x, y, _ = b.centre("find Clear selection", "document.getElementById('tl-clear')")
+b.click(x, y)
+b.wait("click Clear selection", "!tl.sel.range && tl.sel.pid === null && %s === '%d' && "
+       "getComputedStyle(document.getElementById('tl-selection')).display === 'none'" % (root, len(t)))
+b.clean("the page's run")
+
+w, h, rows = png_pixels(b.screenshot())
+colours = {px for row in rows for px in row}
+if len(colours) < 8:
+    fail("screenshot", "blank: %d colours in %dx%d" % (len(colours), w, h))
+print("dragged %d to %d us: %d of %d samples; %s; screenshot %dx%d, %d colours" %
+      (sel[0], sel[1], n, len(t), procs[0], w, h, len(colours)))
+EOP
+cdp drive.py "$url" "$pid" || fail "the page does not answer its input as it should"
 exit 0
