@@ -266,36 +266,114 @@ int build_id_cache__add_buf(const char *name, const u8 *bid, int len, const void
 	return cache_add(name, bid, len, NULL, buf, size);
 }
 
-int build_id_cache__remove(const char *name, const u8 *bid, int len)
+/*
+ * Removes the entry <dir>/<name>/<hex>: its file, the debug file and
+ * upstream's probes beside it, the directory, and its .build-id link if
+ * that led here (it dangles now).  A link that another entry took, as a
+ * copy of the same binary at another path does, is left to that entry.
+ */
+static int cache_remove_hex(const char *name, const char *hex)
 {
 	char dir[PATH_MAX], file[PATH_MAX + 16], link[PATH_MAX];
-	int err = entry_dir(name, bid, len, dir, sizeof(dir));
+	struct stat st;
+	int n;
 
-	if (!err)
-		err = link_path(bid, len, link, sizeof(link));
-	if (err)
-		return err;
+	n = snprintf(dir, sizeof(dir), "%s%s%s/%s", buildid_dir__get(),
+		     name[0] == '/' ? "" : "/", name, hex);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", buildid_dir__get(), hex, hex + 2);
 	snprintf(file, sizeof(file), "%s/%s", dir, entry_basename(name));
-	if (unlink(link) < 0 && errno != ENOENT)
-		return -errno;
 	if (unlink(file) < 0)
 		return -errno;
-	/* Its companions: the debug file, and upstream's probes. */
 	snprintf(file, sizeof(file), "%s/debug", dir);
 	unlink(file);
 	snprintf(file, sizeof(file), "%s/probes", dir);
 	unlink(file);
 	rmdir(dir);
+	if (stat(link, &st) < 0 && errno == ENOENT)
+		unlink(link);
 	return 0;
 }
 
-int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg)
+int build_id_cache__remove(const char *name, const u8 *bid, int len)
 {
-	char top[PATH_MAX], sub[PATH_MAX + 256], link[PATH_MAX + 512], target[PATH_MAX];
+	char hex[2 * BUILD_ID_SIZE + 1];
+
+	if (len <= 1 || len > BUILD_ID_SIZE || (name[0] != '/' && name[0] != '['))
+		return -EINVAL;
+	build_id__sprintf(bid, len, hex);
+	return cache_remove_hex(name, hex);
+}
+
+int build_id_cache__remove_hex(const char *name, const char *hex)
+{
+	size_t len = strlen(hex);
+
+	if (len < 4 || len > 2 * BUILD_ID_SIZE || strspn(hex, "0123456789abcdef") != len ||
+	    (name[0] != '/' && name[0] != '['))
+		return -EINVAL;
+	return cache_remove_hex(name, hex);
+}
+
+static int entry__cmp(const void *a, const void *b)
+{
+	const struct cached_dso *x = a, *y = b;
+
+	return strcmp(x->hex, y->hex);
+}
+
+/* Adds the entry that the link .build-id/@xx/@rest leads to, if it leads to one. */
+static int entries__add_link(struct cached_dsos *v, const char *sub, const char *xx,
+			     const char *rest)
+{
+	char link[PATH_MAX + 512], target[PATH_MAX], hex[2 * BUILD_ID_SIZE + 8], *name, *end;
+	struct cached_dso *e;
+	struct stat st;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "%s/%s", sub, rest);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0 || stat(link, &st) < 0)
+		return 0;
+	target[n] = '\0';
+	snprintf(hex, sizeof(hex), "%s%s", xx, rest);
+	/* "../../<name>/<hex>" (or ".../<hex>/elf" from older perfs). */
+	name = target;
+	while (!strncmp(name, "../", 3))
+		name += 3;
+	end = strstr(name, hex);
+	if (!end || end == name || end[-1] != '/' || strlen(hex) > 2 * BUILD_ID_SIZE)
+		return 0;
+	end[-1] = '\0';
+	if (v->nr == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 64;
+
+		e = realloc(v->v, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		v->v = e;
+		v->cap = cap;
+	}
+	e = &v->v[v->nr];
+	if (asprintf(&e->name, "%s%s", name[0] == '[' ? "" : "/", name) < 0)
+		return -ENOMEM;
+	strcpy(e->hex, hex);
+	e->size = st.st_size;
+	/* The entry's file was last read or written then: what least-recently-used means. */
+	e->used = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
+	v->nr++;
+	return 0;
+}
+
+int build_id_cache__entries(struct cached_dsos *v)
+{
+	char top[PATH_MAX], sub[PATH_MAX + 256];
 	struct dirent *d1, *d2;
 	DIR *dt, *ds;
 	int err = 0;
 
+	memset(v, 0, sizeof(*v));
 	snprintf(top, sizeof(top), "%s/.build-id", buildid_dir__get());
 	dt = opendir(top);
 	if (!dt)
@@ -307,37 +385,87 @@ int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *
 		ds = opendir(sub);
 		if (!ds)
 			continue;
-		while (!err && (d2 = readdir(ds))) {
-			char hex[2 * BUILD_ID_SIZE + 8], *name, *end;
-			ssize_t n;
-
-			if (d2->d_name[0] == '.')
-				continue;
-			snprintf(link, sizeof(link), "%s/%s", sub, d2->d_name);
-			n = readlink(link, target, sizeof(target) - 1);
-			if (n <= 0 || access(link, F_OK) < 0)
-				continue;
-			target[n] = '\0';
-			snprintf(hex, sizeof(hex), "%s%s", d1->d_name, d2->d_name);
-			/* "../../<name>/<hex>" (or ".../<hex>/elf" from older perfs). */
-			name = target;
-			while (!strncmp(name, "../", 3))
-				name += 3;
-			end = strstr(name, hex);
-			if (!end || end == name || end[-1] != '/')
-				continue;
-			end[-1] = '\0';
-			if (name[0] == '[') {
-				err = fn(name, hex, arg);
-			} else {
-				char path[PATH_MAX + 1];
-
-				snprintf(path, sizeof(path), "/%s", name);
-				err = fn(path, hex, arg);
-			}
-		}
+		while (!err && (d2 = readdir(ds)))
+			if (d2->d_name[0] != '.')
+				err = entries__add_link(v, sub, d1->d_name, d2->d_name);
 		closedir(ds);
 	}
 	closedir(dt);
+	if (err)
+		cached_dsos__exit(v);
+	else
+		qsort(v->v, v->nr, sizeof(*v->v), entry__cmp);
+	return err;
+}
+
+void cached_dsos__exit(struct cached_dsos *v)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		free(v->v[i].name);
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg)
+{
+	struct cached_dsos v;
+	int err = build_id_cache__entries(&v);
+
+	for (size_t i = 0; !err && i < v.nr; i++)
+		err = fn(v.v[i].name, v.v[i].hex, arg);
+	cached_dsos__exit(&v);
+	return err;
+}
+
+static int hex__cmp(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+int build_id_cache__for_each_id_of(const char *name,
+				   int (*fn)(const char *name, const char *hex, void *arg),
+				   void *arg)
+{
+	char dir[PATH_MAX], **ids = NULL, **more;
+	size_t nr = 0, cap = 0, i;
+	struct dirent *d;
+	DIR *dp;
+	int err = 0;
+
+	if (name[0] != '/' && name[0] != '[')
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s%s%s", buildid_dir__get(), name[0] == '/' ? "" : "/", name);
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!err && (d = readdir(dp))) {
+		size_t len = strlen(d->d_name);
+
+		/* The directories named by an id; a directory of the path's own files is not one. */
+		if (len < 4 || len > 2 * BUILD_ID_SIZE ||
+		    strspn(d->d_name, "0123456789abcdef") != len)
+			continue;
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 8;
+			more = realloc(ids, cap * sizeof(*ids));
+			if (!more) {
+				err = -ENOMEM;
+				break;
+			}
+			ids = more;
+		}
+		ids[nr] = strdup(d->d_name);
+		if (!ids[nr])
+			err = -ENOMEM;
+		else
+			nr++;
+	}
+	closedir(dp);
+	qsort(ids, nr, sizeof(*ids), hex__cmp);
+	for (i = 0; !err && i < nr; i++)
+		err = fn(name, ids[i], arg);
+	for (i = 0; i < nr; i++)
+		free(ids[i]);
+	free(ids);
 	return err;
 }

@@ -59,13 +59,39 @@ int build_id_cache__add_file(const char *name, const u8 *bid, int len, const cha
 /* The same for an image in memory (the vdso). */
 int build_id_cache__add_buf(const char *name, const u8 *bid, int len, const void *buf,
 			    size_t size);
-/* Removes the entry of DSO @name with build id @bid and its link: 0 or -errno. */
-int build_id_cache__remove(const char *name, const u8 *bid, int len);
 /*
- * Calls @fn for each entry of the cache (each .build-id link that leads
- * somewhere), with the DSO name the link's target spells and the id.
+ * Removes the entry of DSO @name with build id @bid (or its lower-case hex)
+ * and its link, if the link led to it: 0 or -errno.
  */
+int build_id_cache__remove(const char *name, const u8 *bid, int len);
+int build_id_cache__remove_hex(const char *name, const char *hex);
+
+/* One entry of the cache: a .build-id link that leads somewhere. */
+struct cached_dso {
+	char *name;				/* the DSO name the link's target spells */
+	char hex[2 * BUILD_ID_SIZE + 1];
+	u64 size;				/* of the entry's file, in bytes */
+	long used;				/* its file's later atime or mtime */
+};
+
+struct cached_dsos {
+	struct cached_dso *v;
+	size_t nr, cap;
+};
+
+/* Every entry of the cache, sorted by id as upstream lists them: 0 or -errno. */
+int build_id_cache__entries(struct cached_dsos *v);
+void cached_dsos__exit(struct cached_dsos *v);
+/* Calls @fn for each entry of the cache, in build_id_cache__entries() order. */
 int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *arg), void *arg);
+/*
+ * Calls @fn for each id cached under DSO @name (<dir>/<name>/<hex>, linked
+ * or not), sorted: 0, the first error of @fn, or -ENOENT when the cache
+ * has nothing under @name.
+ */
+int build_id_cache__for_each_id_of(const char *name,
+				   int (*fn)(const char *name, const char *hex, void *arg),
+				   void *arg);
 
 /*
  * This process's vdso, which is the image every 64-bit process on this
