@@ -1,7 +1,8 @@
 /*
  * perf daemon's pieces: the config file parser (util/config), the run line
  * splitter and a session's restart delays (util/daemon-session), the
- * daemon's reading of its config (util/daemon-config).
+ * daemon's reading of its config (util/daemon-config) and the reason start
+ * gives for a session that cannot start (util/daemon-check).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include "tests.h"
 #include "util/config.h"
+#include "util/daemon-check.h"
 #include "util/daemon-config.h"
 #include "util/daemon-session.h"
 
@@ -290,3 +292,35 @@ out:
 	return ret;
 }
 DEFINE_SUITE(daemon_answers, "perf daemon: the recorder's answers, read whole from the ack fifo");
+
+/* The reason start gives for a session that cannot start, from @output. */
+static int reason_of(const char *output, char *why, size_t size)
+{
+	char path[] = "/tmp/perf-test-daemon-reason-XXXXXX";
+
+	if (write_config(path, output))
+		return -1;
+	daemon_check__reason(path, why, size);
+	unlink(path);
+	return 0;
+}
+
+static int test__daemon_check_reason(void)
+{
+	char why[256];
+
+	/* An option perf record refused: its "Error:" line, after the usage's first lines. */
+	TEST_ASSERT_VAL("refused option", !reason_of("\n Usage: perf record [<options>]\n\n"
+		"  Error: unknown option `bogus'\n\n    -a, --all-cpus  ...\n", why, sizeof(why)));
+	TEST_ASSERT_VAL("refused option's line", !strcmp(why, "unknown option `bogus'"));
+	/* Otherwise its first words, without the blanks around them. */
+	TEST_ASSERT_VAL("unknown event", !reason_of("\n  event syntax error: 'nosuch'  \n"
+		"   \\___ unknown event\n", why, sizeof(why)));
+	TEST_ASSERT_VAL("unknown event's line", !strcmp(why, "event syntax error: 'nosuch'"));
+	TEST_ASSERT_VAL("silent recorder", !reason_of("\n \n", why, sizeof(why)));
+	TEST_ASSERT_VAL("silent recorder's line", !strcmp(why, ""));
+	daemon_check__reason("/nonexistent/output", why, sizeof(why));
+	TEST_ASSERT_VAL("no output file", !strcmp(why, ""));
+	return 0;
+}
+DEFINE_SUITE(daemon_check_reason, "perf daemon start: a recorder's error line, from its output");

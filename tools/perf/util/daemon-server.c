@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include "daemon-check.h"
 #include "daemon-config.h"
 #include "daemon-server.h"
 #include "daemon-session.h"
@@ -909,6 +910,29 @@ static int daemon__take_base(struct daemon *d, struct start_undo *u)
 }
 
 /*
+ * The starting command's side of the ready pipe: "1" once the daemon
+ * answers requests, else the lines that say why it could not start,
+ * written once it has left nothing behind.  The exit status of start.
+ */
+static int daemon__wait_ready(int fd, pid_t pid, const char *output)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n > 0 && buf[0] == '1')
+		return 0;
+	if (n <= 0) {
+		fprintf(stderr, "failed: the daemon (pid %d) ended while starting: see %s\n",
+			pid, output);
+		return 255;
+	}
+	do {
+		fwrite(buf, 1, n, stderr);
+	} while ((n = read(fd, buf, sizeof(buf))) > 0);
+	return 255;
+}
+
+/*
  * In the background: a new session, stdio on BASE/output, nothing holding a
  * terminal.  Not a child_process (run-command.h): here the child is the
  * daemon, going on without an exec, and it is the parent that leaves, once
@@ -919,7 +943,6 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 	char path[PATH_MAX];
 	int pipefd[2], out, devnull;
 	pid_t pid;
-	char c;
 
 	snprintf(path, sizeof(path), "%s/%s", d->base, DAEMON_OUTPUT);
 	u->made_output = access(path, F_OK) != 0;
@@ -946,11 +969,7 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 		lock_set_owner(d->lock_fd, pid);
 		close(pipefd[1]);
 		close(out);
-		if (read(pipefd[0], &c, 1) == 1)
-			exit(0);
-		fprintf(stderr, "failed: the daemon (pid %d) ended while starting: see %s\n",
-			pid, path);
-		exit(255);
+		exit(daemon__wait_ready(pipefd[0], pid, path));
 	}
 	close(pipefd[0]);
 	setsid();
@@ -1100,6 +1119,60 @@ static void daemon__run(struct daemon *d, int ready_fd)
 	daemon__stop_all(d);
 }
 
+/*
+ * Before start reports ready: a session whose recorder fails before it
+ * records makes start fail, the other sessions stopped and nothing left in
+ * the base, as when the daemon itself cannot start.  Returns NULL, or the
+ * lines that say why (logged too) for the starting command.
+ */
+static char *daemon__check_sessions(struct daemon *d, struct start_undo *u)
+{
+	struct daemon_session *s;
+	char *text = NULL, *line, *nl;
+	size_t len = 0;
+	FILE *msg = open_memstream(&text, &len);
+	int failures;
+
+	if (!msg)
+		return NULL;
+	failures = daemon_check__started(&d->sessions, DAEMON_CHECK_TIMEOUT_MS, msg);
+	fclose(msg);
+	if (!failures) {
+		free(text);
+		return NULL;
+	}
+	for (line = text; (nl = strchr(line, '\n')); line = nl + 1)
+		daemon__log("%.*s\n", (int)(nl - line), line);
+	daemon__log("start failed: killing the sessions\n");
+	/*
+	 * SIGKILL, not the stop that saves a last dump: of a start that failed
+	 * there is nothing to keep, and a dump would leave files in the base.
+	 */
+	list_for_each_entry(s, &d->sessions, node) {
+		daemon_session__ask_stop(s, 2);
+		if (s->child.pid >= 0)
+			child_process__wait(&s->child, true);
+		daemon_check__undo(s->dir);
+	}
+	start_undo(d, u);
+	return text;
+}
+
+/*
+ * Why start failed, to the starting command: through the ready pipe, whose
+ * end closes as this process exits, so that the command returns only once
+ * nothing of the daemon is left; or on stderr in the foreground.
+ */
+static void daemon__report_failure(const char *text, int ready_fd)
+{
+	size_t len = strlen(text);
+
+	if (ready_fd < 0)
+		fputs(text, stderr);
+	else if (write(ready_fd, text, len) != (ssize_t)len)
+		pr_debug("the starting command went away\n");
+}
+
 static void daemon__exit(struct daemon *d)
 {
 	char path[PATH_MAX];
@@ -1149,6 +1222,7 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 	};
 	struct start_undo undo = { 0 };
 	struct daemon_config cfg;
+	char *failed;
 	int ready_fd = -1;
 
 	d.perf = perf_exe();
@@ -1187,6 +1261,13 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 	if (daemon__apply(&d, &cfg))
 		daemon__log("out of memory starting the sessions\n");
 	daemon_config__exit(&cfg);
+	failed = daemon__check_sessions(&d, &undo);
+	if (failed) {
+		daemon__exit(&d);
+		daemon__report_failure(failed, ready_fd);
+		free(failed);
+		return 255;
+	}
 	daemon__run(&d, ready_fd);
 	daemon__exit(&d);
 	return 0;

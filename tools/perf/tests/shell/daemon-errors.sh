@@ -3,16 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 cd "$TMPD"
 
-# Anything that starts by mistake goes with the test.
-daemon_cleanup() {
-	local lock pid
-	for lock in "$TMPD"/*/lock "$TMPD"/*/*/lock; do
-		pid=$(cat "$lock" 2>/dev/null) || continue
-		[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
-	done
-	cleanup
-}
-trap daemon_cleanup EXIT
+trap daemon_cleanup_tmpd EXIT
 
 # expect_error WHAT RC PATTERN ARGS...: exit status RC, PATTERN on stderr, no base left.
 expect_error() {

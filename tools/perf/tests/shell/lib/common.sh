@@ -5,6 +5,18 @@ TMPD=$(mktemp -d /tmp/perf-test.XXXXXX)
 cleanup() { kill -9 $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$TMPD"; }
 trap cleanup EXIT
 
+# For the daemon tests whose daemons have a base one or two levels under
+# $TMPD: any that started by mistake goes with the test, its recorders too
+# (they share its session).  Set as the trap instead of cleanup.
+daemon_cleanup_tmpd() {
+	local lock pid
+	for lock in "$TMPD"/*/lock "$TMPD"/*/*/lock; do
+		pid=$(cat "$lock" 2>/dev/null) || continue
+		[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
+	done
+	cleanup
+}
+
 skip() { echo "$*"; exit 2; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
