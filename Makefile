@@ -25,7 +25,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 # install; asciidoctor: the manual pages in roff, for make install).
 DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-dev \
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps xxd \
-	    asciidoctor chromium
+	    asciidoctor chromium python3
 
 .PHONY: all man install uninstall deps run test test-unit test-asan bench bench-quick fuzz sweep clean
 
