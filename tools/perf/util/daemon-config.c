@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "config.h"
+#include "daemon-budget.h"
 #include "daemon-config.h"
 #include "daemon-session.h"
 #include "daemon-target.h"
@@ -121,6 +122,14 @@ static int config_item(const char *section, const char *key, const char *value, 
 		return cfg->base ? 0 : -ENOMEM;
 	}
 	run = !strcmp(key, "run");
+	if (!strcmp(section, "daemon") && !strcmp(key, "max-size")) {
+		if (daemon_budget__parse(value, &cfg->max_size)) {
+			fprintf(stderr, "%s:%d: expected 'max-size = <size>', a size above 0 in "
+				"bytes or with K, M or G (e.g. 1G)\n", cfg->path, line);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	/* Other perf settings share the file: they are not ours to judge. */
 	if (strncmp(section, "session-", 8) ||
 	    (!run && strcmp(key, "process") && strcmp(key, "cgroup")))
@@ -177,6 +186,7 @@ int daemon_config__read(struct daemon_config *cfg, const char *path)
 
 	cfg->path = path;
 	cfg->base = NULL;
+	cfg->max_size = 0;
 	INIT_LIST_HEAD(&cfg->sessions);
 	ret = config__parse_file(path, config_item, cfg, &err);
 	if (!ret)

@@ -7,6 +7,7 @@
  * Other sections and keys share the file and are left alone.
  */
 #include "list.h"
+#include "types.h"
 
 struct daemon_session;
 
@@ -14,6 +15,7 @@ struct daemon_session;
 struct daemon_config {
 	const char *path;
 	char *base;
+	u64 max_size;			/* daemon.max-size, bytes; 0: none (util/daemon-budget) */
 	struct list_head sessions;	/* of struct daemon_session, not started */
 };
 

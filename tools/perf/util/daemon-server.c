@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include "daemon-budget.h"
 #include "daemon-check.h"
 #include "daemon-config.h"
 #include "daemon-server.h"
@@ -45,6 +46,8 @@ struct daemon {
 	int lock_fd, sock_fd, signal_fd, inotify_fd;
 	int stop_client;	/* the `perf daemon stop` waiting for us to finish; -1 */
 	struct list_head dump_waits;	/* struct dump_wait, oldest first */
+	struct daemon_budget budget;	/* daemon.max-size */
+	long long budget_at;		/* daemon_session__now() of the next look at the dumps */
 	bool done;
 };
 
@@ -199,6 +202,35 @@ static int daemon__apply(struct daemon *d, struct daemon_config *cfg)
 	return 0;
 }
 
+/* daemon.max-size, at start or as a reload changed it. */
+static void daemon__set_budget(struct daemon *d, u64 max)
+{
+	if (max == d->budget.max)
+		return;
+	if (max)
+		daemon__log("daemon.max-size: the dumps of all sessions are kept within %llu "
+			    "bytes\n", (unsigned long long)max);
+	else
+		daemon__log("daemon.max-size: no longer set, the dumps are not bounded\n");
+	d->budget.max = max;
+	d->budget.over_noted = false;
+	d->budget_at = 0;
+}
+
+/* Looks at the dumps now if the budget's time has come; the ms until the next look, or -1. */
+static int daemon__budget_due(struct daemon *d)
+{
+	long long now = daemon_session__now();
+
+	if (!d->budget.max)
+		return -1;
+	if (d->budget_at <= now) {
+		daemon_budget__enforce(&d->budget, &d->sessions, daemon__log);
+		d->budget_at = now + DAEMON_BUDGET_INTERVAL_MS;
+	}
+	return (int)(d->budget_at - now);
+}
+
 /* The config file changed: a file that does not parse changes nothing. */
 static void daemon__reload(struct daemon *d)
 {
@@ -225,6 +257,7 @@ static void daemon__reload(struct daemon *d)
 	if (d->config_base && strcmp(base, d->config_base))
 		daemon__log("the base directory cannot change while the daemon runs: keeping %s "
 			    "(restart the daemon to use %s)\n", d->base, base);
+	daemon__set_budget(d, cfg.max_size);
 	if (daemon__apply(d, &cfg))
 		daemon__log("reload: out of memory\n");
 	daemon_config__exit(&cfg);
@@ -418,6 +451,22 @@ static void list_target_session(const struct daemon_session *s, FILE *out, const
 	free(args);
 }
 
+/*
+ * -v with daemon.max-size: what the dumps of all sessions take against it.
+ * Without it, the list stays the distro's, line for line.
+ */
+static void request_list_budget(struct daemon *d, FILE *out)
+{
+	u64 bytes;
+	int files;
+
+	if (!d->budget.max)
+		return;
+	daemon_budget__usage(&d->sessions, &bytes, &files);
+	reply(out, 'o', "  dumps:   %llu bytes in %d files, of max-size %llu bytes",
+	      (unsigned long long)bytes, files, (unsigned long long)d->budget.max);
+}
+
 static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 {
 	char state[PATH_MAX + 64];
@@ -434,6 +483,7 @@ static int request_list(struct daemon *d, FILE *out, int verbose, char sep)
 		reply(out, 'o', "  output:  %s/%s", d->base, DAEMON_OUTPUT);
 		reply(out, 'o', "  lock:    %s/%s", d->base, DAEMON_LOCK);
 		reply(out, 'o', "  up:      %ld minutes", minutes_since(d->start));
+		request_list_budget(d, out);
 	}
 	list_for_each_entry(s, &d->sessions, node) {
 		daemon_session__describe_status(s->last_status, how, sizeof(how));
@@ -545,10 +595,13 @@ static bool daemon__ack_line(struct daemon *d, struct daemon_session *s, const c
 		pr_debug("session '%s' answered '%s' to nothing we asked\n", s->name, line);
 		return false;
 	}
-	if (kind == ANSWER_DUMP)
+	if (kind == ANSWER_DUMP) {
+		/* Within the budget before the client hears of the dump. */
+		daemon_budget__enforce(&d->budget, &d->sessions, daemon__log);
 		daemon__dump_done(d, first, arg, NULL);
-	else
+	} else {
 		daemon__dump_done(d, first, NULL, arg);
+	}
 	return false;
 }
 
@@ -1078,6 +1131,7 @@ static void daemon__run(struct daemon *d, int ready_fd)
 	while (!d->done) {
 		int timeout = daemon__restart_due(d), dumps = daemon__dump_deadlines(d), nr;
 		int looks = daemon__follow(d);
+		int budget = daemon__budget_due(d);
 		struct pollfd *pfd = daemon__pollfds(d, &nr);
 		struct daemon_session *s;
 		bool reload = false;
@@ -1090,6 +1144,8 @@ static void daemon__run(struct daemon *d, int ready_fd)
 			timeout = dumps;
 		if (looks >= 0 && (timeout < 0 || looks < timeout))
 			timeout = looks;
+		if (budget >= 0 && (timeout < 0 || budget < timeout))
+			timeout = budget;
 		if (poll(pfd, nr, timeout) < 0 && errno != EINTR) {
 			free(pfd);
 			break;
@@ -1258,6 +1314,7 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 		start_undo(&d, &undo);
 		goto out_cfg;
 	}
+	daemon__set_budget(&d, cfg.max_size);
 	if (daemon__apply(&d, &cfg))
 		daemon__log("out of memory starting the sessions\n");
 	daemon_config__exit(&cfg);

@@ -368,8 +368,10 @@ int perf_data__discard(struct perf_data *data)
 	return err;
 }
 
-static bool is_dump_name(const char *name, const char *base, size_t blen)
+bool perf_data__is_dump_name(const char *name, const char *base)
 {
+	size_t blen = strlen(base);
+
 	if (strncmp(name, base, blen) || name[blen] != '.')
 		return false;
 	name += blen + 1;
@@ -391,7 +393,6 @@ int perf_data__rotate(const char *path, int max)
 	const char *dir, *base;
 	int nr = 0, cap = 0, removed = 0;
 	struct dirent *de;
-	size_t blen;
 	DIR *d = NULL;
 
 	if (!dcopy || !bcopy) {
@@ -400,14 +401,13 @@ int perf_data__rotate(const char *path, int max)
 	}
 	dir = dirname(dcopy);
 	base = basename(bcopy);
-	blen = strlen(base);
 	d = opendir(dir);
 	if (!d) {
 		removed = -errno;
 		goto out;
 	}
 	while ((de = readdir(d))) {
-		if (!is_dump_name(de->d_name, base, blen))
+		if (!perf_data__is_dump_name(de->d_name, base))
 			continue;
 		if (nr == cap) {
 			char **n = realloc(names, (cap ? cap * 2 : 16) * sizeof(*names));

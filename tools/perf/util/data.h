@@ -70,5 +70,10 @@ pid_t perf_data__holder(int fd);
  * -errno.  Other names (perf.data, perf.data.old, ...) are never touched.
  */
 int perf_data__rotate(const char *path, int max);
+/*
+ * Whether @name is a dump of the output file named @base: "<base>.<16
+ * digits>", which a recorder gives a file only once it is complete.
+ */
+bool perf_data__is_dump_name(const char *name, const char *base);
 
 #endif
