@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <traceevent/event-parse.h>
 #include "evsel.h"
+#include "cgroup.h"
 #include "clockid.h"
 #include "evlist.h"
 #include "record-opts.h"
@@ -72,6 +73,7 @@ void evsel__delete(struct evsel *evsel)
 	free(evsel->tp_name);
 	free(evsel->modifiers);
 	free(evsel->filter);
+	cgroup__put(evsel->cgrp);
 	free(evsel);
 }
 
@@ -499,7 +501,12 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
 	int ncpus = cpus->nr, nthreads = threads->nr;
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	int err = 0;
+
+	/* A cgroup's fd stands for the task; the event is then one per CPU. */
+	if (evsel->cgrp)
+		flags |= PERF_FLAG_PID_CGROUP;
 
 	evsel__close(evsel);
 	evsel->fds = malloc(sizeof(int) * ncpus * nthreads);
@@ -519,8 +526,9 @@ int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *th
 
 			if (evsel->leader != evsel && evsel->leader->fds)
 				group_fd = FD(evsel->leader, c, t);
-			fd = sys_perf_event_open(&evsel->attr, threads->map[t], cpus->map[c],
-						 group_fd, PERF_FLAG_FD_CLOEXEC);
+			fd = sys_perf_event_open(&evsel->attr,
+						 evsel->cgrp ? evsel->cgrp->fd : threads->map[t],
+						 cpus->map[c], group_fd, flags);
 			if (fd < 0) {
 				err = -errno;
 				/* A thread that exited meanwhile is not an error. */

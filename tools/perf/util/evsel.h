@@ -12,6 +12,7 @@ struct cpu_map;
 struct thread_map;
 struct tep_event;
 struct tep_format_field;
+struct cgroup;
 
 /* Per-event settings written inside /.../ in an -e string. */
 enum evsel_term_type {
@@ -72,6 +73,8 @@ struct evsel {
 	 * into the file (the dump they asked for) after the recorded events'.
 	 */
 	bool trigger;
+	/* -G: counted only while a task of this cgroup runs (util/cgroup), or NULL. */
+	struct cgroup *cgrp;
 	/* The tracepoint filter (--filter, --exclude-perf), set after open. */
 	char *filter;
 	/* "cycles" fell back to cpu-clock, etc. */

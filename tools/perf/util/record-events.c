@@ -104,9 +104,10 @@ int record_events__setup(struct evlist *evlist, struct record_opts *opts)
 	int err;
 
 	if (evlist->nr_entries == 0) {
-		err = parse_events(evlist, "cycles", NULL);
+		err = parse_events(evlist, RECORD_DEFAULT_EVENT, NULL);
 		if (err) {
-			pr_err("Cannot set up the default event 'cycles': %s\n", strerror(-err));
+			pr_err("Cannot set up the default event '%s': %s\n", RECORD_DEFAULT_EVENT,
+			       strerror(-err));
 			return err;
 		}
 	}

@@ -14,6 +14,7 @@
 #include "perf.h"
 #include "debug.h"
 #include "page-size.h"
+#include "cgroup.h"
 #include "evlist.h"
 #include "parse-events.h"
 #include "record-opts.h"
@@ -239,6 +240,8 @@ struct record_cmdline {
 	struct evlist *last_list;
 	int last_from;		/* idx of the first of them */
 	int tail;		/* --[no-]tail-synthesize: 1 or 0; -1 neither given */
+	int nr_cgroups;		/* the -G names so far, empty ones too: the next one's event */
+	const char *early_cgroups;	/* a -G given before any event, applied at the end */
 	/*
 	 * A refusal that is not a usage error (exit 129): the -errno whose
 	 * status the distro exits with, as for --switch-output, -F and -z.
@@ -336,6 +339,68 @@ static int opt_trigger(const struct perf_option *opt, const char *arg, int unset
 	opts->switch_output = true;
 	opts->switch_output_signal = true;
 	return 0;
+}
+
+/* -G @list onto the events given so far, or the line that says what was wrong. */
+static int cmdline__add_cgroups(struct record_cmdline *cl, const char *list)
+{
+	char path[4096] = "";
+	int err = evlist__add_cgroups(cl->evlist, list, &cl->nr_cgroups, path, sizeof(path));
+
+	if (err == -E2BIG)
+		pr_err("-G %s names more cgroups than there are events before it: "
+		       "each cgroup goes to the event in its place, give the -e first.\n", list);
+	else if (err == -ENOMEM)
+		cl->err = err;
+	else if (err && path[0])
+		fprintf(stderr, "no access to cgroup %s\n", path);
+	else if (err)
+		pr_err("No cgroup hierarchy with perf_event is mounted (see /proc/mounts): "
+		       "mount cgroup2 to use -G.\n");
+	return err ? -1 : 0;
+}
+
+static int opt_cgroup(const struct perf_option *opt, const char *arg, int unset)
+{
+	struct record_cmdline *cl = cmdline_of(opt);
+
+	/*
+	 * The distro refuses a -G before any event.  We keep the first such
+	 * one for the events of the whole command line (the default one if
+	 * there are none), so that "-a -G name" can lead a command line whose
+	 * events come after it, as a daemon session's do.
+	 */
+	if (!cl->evlist->nr_entries && !cl->early_cgroups && !cl->nr_cgroups) {
+		cl->early_cgroups = arg;
+		return 0;
+	}
+	if (!cl->evlist->nr_entries) {
+		fprintf(stderr, "must define events before cgroups\n");
+		return -1;
+	}
+	if (cl->early_cgroups) {
+		pr_err("-G %s: the -G %s given before the events applies to all of them; "
+		       "give each -G after its events instead.\n", arg, cl->early_cgroups);
+		return -1;
+	}
+	return cmdline__add_cgroups(cl, arg);
+}
+
+/* The -G given before the events, once they are all known. */
+static int cmdline__add_early_cgroups(struct record_cmdline *cl)
+{
+	int err;
+
+	if (!cl->evlist->nr_entries) {
+		err = parse_events(cl->evlist, RECORD_DEFAULT_EVENT, NULL);
+		if (err) {
+			pr_err("Cannot set up the default event '%s': %s\n", RECORD_DEFAULT_EVENT,
+			       strerror(-err));
+			cl->err = err;
+			return -1;
+		}
+	}
+	return cmdline__add_cgroups(cl, cl->early_cgroups);
 }
 
 static int opt_switch_output_delay(const struct perf_option *opt, const char *arg, int unset)
@@ -570,6 +635,9 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 	OPT_CB_USAGE(0, "call-graph", cl, "mode", "fp, dwarf[,size] or no", opt_call_graph),
 	OPT_BOOLEAN('a', "all-cpus", &o->system_wide, "system-wide collection from all CPUs"),
 	OPT_STRING('C', "cpu", &o->cpu_list, "cpus", "only these CPUs, e.g. 0-3,7"),
+	OPT_CB_USAGE('G', "cgroup", cl, "name",
+		     "with -a: the events before it only in cgroup name (a list: one per event)",
+		     opt_cgroup),
 	OPT_STRING('p', "pid", &o->target_pid, "pids", "record existing processes"),
 	OPT_STRING('t', "tid", &o->target_tid, "tids", "record existing threads"),
 	OPT_BOOLEAN(0, "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
@@ -638,6 +706,15 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 		parse_options__usage(stderr, record_usage, options);
 		return PARSE_OPT_ERROR;
 	}
+	/* The kernel follows a cgroup per CPU only, and the distro asks for -a. */
+	if (left >= 0 && (cl->nr_cgroups || cl->early_cgroups) &&
+	    (!o->system_wide || o->target_pid || o->target_tid)) {
+		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
+		parse_options__usage(stderr, record_usage, options);
+		return PARSE_OPT_ERROR;
+	}
+	if (left >= 0 && cl->early_cgroups && cmdline__add_early_cgroups(cl))
+		return PARSE_OPT_ERROR;
 	return left;
 }
 

@@ -5,6 +5,8 @@
 /* The forward ring buffers' size without -m, and the process table's without --sideband-max. */
 #define RECORD_MMAP_BYTES	(512 * 1024)
 #define RECORD_SIDEBAND_MAX	(32 * 1024 * 1024)
+/* The event when none is given (the kernel may have it fall back to cpu-clock). */
+#define RECORD_DEFAULT_EVENT	"cycles"
 
 /* What perf record does when not told otherwise. */
 #define RECORD_OPTS_INIT { .freq = 4000, .stack_size = 8192, .sideband_max = RECORD_SIDEBAND_MAX }
