@@ -393,7 +393,7 @@ int build_id_cache__entries(struct cached_dsos *v)
 	closedir(dt);
 	if (err)
 		cached_dsos__exit(v);
-	else
+	else if (v->nr)		/* an empty cache has no array: qsort() wants one */
 		qsort(v->v, v->nr, sizeof(*v->v), entry__cmp);
 	return err;
 }
@@ -461,7 +461,8 @@ int build_id_cache__for_each_id_of(const char *name,
 			nr++;
 	}
 	closedir(dp);
-	qsort(ids, nr, sizeof(*ids), hex__cmp);
+	if (nr)			/* none: @ids is NULL, which qsort() must not get */
+		qsort(ids, nr, sizeof(*ids), hex__cmp);
 	for (i = 0; !err && i < nr; i++)
 		err = fn(name, ids[i], arg);
 	for (i = 0; i < nr; i++)
