@@ -22,6 +22,7 @@
 #include "perf.h"
 #include "util/bpf-info.h"
 #include "util/control.h"
+#include "util/build-id.h"
 #include "util/debug.h"
 #include "util/dump-request.h"
 #include "util/event.h"
@@ -274,6 +275,7 @@ static int record__end_file(struct record *rec)
 			record_output__print_written(&rec->out, rec->opts.output);
 		}
 		record__remember_file(rec, rec->opts.output);
+		record_output__trim_cache(&rec->out, rec->opts.output);
 		return 0;
 	}
 	err = record_output__rename(&rec->out, !rec->exiting, &name);
@@ -289,10 +291,12 @@ static int record__end_file(struct record *rec)
 			record__announce_dump(rec, name);
 		}
 	}
-	free(name);
 	rec->dump_wakeups = 0;
 	perf_header_info__exit(&rec->out.hinfo);
 	record_output__rotate(&rec->out, rec->opts.switch_max_files);
+	/* After the rotation: a dump it removed no longer keeps its entries. */
+	record_output__trim_cache(&rec->out, name);
+	free(name);
 	return 0;
 }
 
@@ -836,6 +840,9 @@ static int record__open_all(struct record *rec)
 		pr_err("Out of memory\n");
 		return -ENOMEM;
 	}
+	err = build_id_cache__config_max_size(&rec->out.cache_max);
+	if (err)
+		return err;
 	/* Only now, with everything working, is an existing file moved aside. */
 	err = record__open_output(rec);
 	if (err) {

@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "build-id.h"
+#include "config.h"
 #include "debug.h"
+#include "record-opts.h"
 
 static const char *buildid_dir_opt;
 
@@ -323,6 +325,35 @@ static int entry__cmp(const void *a, const void *b)
 	return strcmp(x->hex, y->hex);
 }
 
+static u64 file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) < 0 ? 0 : (u64)st.st_size;
+}
+
+/*
+ * The bytes of entry @e (its file and the debug file beside it) and when
+ * it was last used: its directory's mtime, which it got when it was made
+ * and build_id_cache__touch() moves.  Not the file's own times: the file
+ * is often a hard link to the user's binary, whose times are not ours to
+ * change, and atime is not kept on most mounts.  @st is of @link's target.
+ */
+static void entry__measure(struct cached_dso *e, const char *link, const struct stat *st)
+{
+	char path[PATH_MAX + 600];
+
+	e->used_ns = (u64)st->st_mtim.tv_sec * 1000000000ULL + st->st_mtim.tv_nsec;
+	if (!S_ISDIR(st->st_mode)) {
+		e->size = st->st_size;	/* an older perf's link to the file itself */
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", link, entry_basename(e->name));
+	e->size = file_size(path);
+	snprintf(path, sizeof(path), "%s/debug", link);
+	e->size += file_size(path);
+}
+
 /* Adds the entry that the link .build-id/@xx/@rest leads to, if it leads to one. */
 static int entries__add_link(struct cached_dsos *v, const char *sub, const char *xx,
 			     const char *rest)
@@ -359,9 +390,7 @@ static int entries__add_link(struct cached_dsos *v, const char *sub, const char 
 	if (asprintf(&e->name, "%s%s", name[0] == '[' ? "" : "/", name) < 0)
 		return -ENOMEM;
 	strcpy(e->hex, hex);
-	e->size = st.st_size;
-	/* The entry's file was last read or written then: what least-recently-used means. */
-	e->used = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
+	entry__measure(e, link, &st);
 	v->nr++;
 	return 0;
 }
@@ -393,7 +422,7 @@ int build_id_cache__entries(struct cached_dsos *v)
 	closedir(dt);
 	if (err)
 		cached_dsos__exit(v);
-	else
+	else if (v->nr)		/* an empty cache has no array: qsort() wants one */
 		qsort(v->v, v->nr, sizeof(*v->v), entry__cmp);
 	return err;
 }
@@ -461,11 +490,116 @@ int build_id_cache__for_each_id_of(const char *name,
 			nr++;
 	}
 	closedir(dp);
-	qsort(ids, nr, sizeof(*ids), hex__cmp);
+	if (nr)			/* none: @ids is NULL, which qsort() must not get */
+		qsort(ids, nr, sizeof(*ids), hex__cmp);
 	for (i = 0; !err && i < nr; i++)
 		err = fn(name, ids[i], arg);
 	for (i = 0; i < nr; i++)
 		free(ids[i]);
 	free(ids);
+	return err;
+}
+
+int build_id_cache__touch(const char *hex)
+{
+	char link[PATH_MAX];
+	struct stat st;
+
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", buildid_dir__get(), hex, hex + 2);
+	if (stat(link, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	return utimensat(AT_FDCWD, link, NULL, 0) < 0 ? -errno : 0;
+}
+
+static int entry__by_use(const void *a, const void *b)
+{
+	const struct cached_dso *x = a, *y = b;
+
+	if (x->used_ns != y->used_ns)
+		return x->used_ns < y->used_ns ? -1 : 1;
+	return strcmp(x->hex, y->hex);
+}
+
+int build_id_cache__trim(u64 max, bool (*keep)(const char *hex, void *arg), void *arg)
+{
+	struct cached_dsos v;
+	u64 total = 0;
+	int err = build_id_cache__entries(&v), nr = 0;
+	size_t i;
+
+	if (err)
+		return err;
+	for (i = 0; i < v.nr; i++)
+		total += v.v[i].size;
+	if (v.nr)
+		qsort(v.v, v.nr, sizeof(*v.v), entry__by_use);
+	for (i = 0; total > max && i < v.nr; i++) {
+		struct cached_dso *e = &v.v[i];
+
+		if (keep && keep(e->hex, arg))
+			continue;
+		err = build_id_cache__remove_hex(e->name, e->hex);
+		if (err) {
+			pr_debug("build-id cache: cannot evict %s %s: %s\n", e->hex, e->name,
+				 strerror(-err));
+			continue;
+		}
+		total -= e->size;
+		nr++;
+		pr_debug("build-id cache: evicted %s %s (%llu bytes, the least recently used "
+			 "that no kept dump names): the cache is over buildid-cache.max-size\n",
+			 e->hex, e->name, (unsigned long long)e->size);
+	}
+	if (total > max)
+		pr_debug("build-id cache: %llu bytes, over buildid-cache.max-size (%llu): what is "
+			 "left is named by kept dumps\n", (unsigned long long)total,
+			 (unsigned long long)max);
+	cached_dsos__exit(&v);
+	return nr;
+}
+
+struct max_size_arg {
+	const char *path;
+	u64 *max;
+	bool bad;		/* the value was said to be wrong */
+};
+
+static int max_size_item(const char *section, const char *key, const char *value, int line,
+			 void *data)
+{
+	struct max_size_arg *a = data;
+	bool unit;
+
+	if (strcmp(section, "buildid-cache") || strcmp(key, "max-size"))
+		return 0;
+	if (!value || record_opts__parse_size(value, a->max, &unit)) {
+		fprintf(stderr, "%s:%d: buildid-cache.max-size: expected a size such as 256M, "
+			"not '%s'\n", a->path, line, value ? value : "");
+		a->bad = true;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int build_id_cache__config_max_size(u64 *max)
+{
+	struct config_error cerr = { 0 };
+	char *path = config__default_path();
+	struct max_size_arg a = { .path = path, .max = max };
+	int err;
+
+	*max = 0;
+	if (!path)
+		return 0;
+	err = config__parse_file(path, max_size_item, &a, &cerr);
+	if (a.bad)
+		err = -EINVAL;
+	else if (err == -EINVAL && cerr.line)
+		fprintf(stderr, "%s:%d: %s\n", path, cerr.line, cerr.msg);
+	else if (err && !cerr.line)
+		err = 0;	/* a file that cannot be read sets no cap: nothing to refuse */
+	free(path);
 	return err;
 }

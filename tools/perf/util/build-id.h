@@ -70,8 +70,8 @@ int build_id_cache__remove_hex(const char *name, const char *hex);
 struct cached_dso {
 	char *name;				/* the DSO name the link's target spells */
 	char hex[2 * BUILD_ID_SIZE + 1];
-	u64 size;				/* of the entry's file, in bytes */
-	long used;				/* its file's later atime or mtime */
+	u64 size;				/* its file and debug file, in bytes */
+	u64 used_ns;				/* last used: its directory's mtime */
 };
 
 struct cached_dsos {
@@ -92,6 +92,20 @@ int build_id_cache__for_each(int (*fn)(const char *name, const char *hex, void *
 int build_id_cache__for_each_id_of(const char *name,
 				   int (*fn)(const char *name, const char *hex, void *arg),
 				   void *arg);
+
+/*
+ * Marks the entry of id @hex used now (the recorder touches those a dump
+ * names): 0 or -errno.
+ */
+int build_id_cache__touch(const char *hex);
+/*
+ * Evicts the least recently used entries, except those @keep says, until
+ * the cache holds at most @max bytes (-v tells each eviction).  The number
+ * evicted, or -errno.
+ */
+int build_id_cache__trim(u64 max, bool (*keep)(const char *hex, void *arg), void *arg);
+/* buildid-cache.max-size of the default config file into @max (0: none): 0 or -EINVAL, said. */
+int build_id_cache__config_max_size(u64 *max);
 
 /*
  * This process's vdso, which is the image every 64-bit process on this

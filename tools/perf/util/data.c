@@ -386,7 +386,8 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
-int perf_data__rotate(const char *path, int max)
+int perf_data__rotate_each(const char *path, int max, void (*fn)(const char *file, void *arg),
+			   void *arg)
 {
 	char *dcopy = strdup(path), *bcopy = strdup(path);
 	char **names = NULL;
@@ -427,7 +428,8 @@ int perf_data__rotate(const char *path, int max)
 		nr++;
 	}
 	/* Same width digits: name order is time order, oldest first. */
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 	for (int i = 0; max >= 0 && i < nr - max; i++) {
 		char *full = malloc(strlen(dir) + strlen(names[i]) + 2);
 
@@ -440,6 +442,15 @@ int perf_data__rotate(const char *path, int max)
 			pr_debug("rotate: cannot remove %s: %s\n", full, strerror(errno));
 		free(full);
 	}
+	for (int i = max >= 0 && nr > max ? nr - max : 0; fn && i < nr; i++) {
+		char *full = malloc(strlen(dir) + strlen(names[i]) + 2);
+
+		if (!full)
+			continue;
+		sprintf(full, "%s/%s", dir, names[i]);
+		fn(full, arg);
+		free(full);
+	}
 out:
 	if (d)
 		closedir(d);
@@ -449,4 +460,9 @@ out:
 	free(dcopy);
 	free(bcopy);
 	return removed;
+}
+
+int perf_data__rotate(const char *path, int max)
+{
+	return perf_data__rotate_each(path, max, NULL, NULL);
 }

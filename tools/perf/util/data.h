@@ -70,6 +70,9 @@ pid_t perf_data__holder(int fd);
  * -errno.  Other names (perf.data, perf.data.old, ...) are never touched.
  */
 int perf_data__rotate(const char *path, int max);
+/* The same (nothing removed for @max < 0), then @fn on each dump that is left, oldest first. */
+int perf_data__rotate_each(const char *path, int max, void (*fn)(const char *file, void *arg),
+			   void *arg);
 /*
  * Whether @name is a dump of the output file named @base: "<base>.<16
  * digits>", which a recorder gives a file only once it is complete.

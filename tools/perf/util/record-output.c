@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "build-id.h"
 #include "debug.h"
 #include "record-output.h"
+#include "session.h"
 
 /* The file itself: what -z compressed, or the records as they are. */
 static int record_output__write_file(void *arg, const void *buf, size_t size)
@@ -179,6 +181,98 @@ int record_output__begin(struct record_output *out, struct evlist *evlist,
 	if (err)
 		pr_err("Cannot write the header of %s: %s\n", out->data.path, strerror(-err));
 	return err;
+}
+
+/* The build ids the kept dumps name, as hex, sorted once all are in. */
+struct kept_ids {
+	char **v;
+	size_t nr, cap;
+	bool unknown;		/* a dump could not be read: it may name any entry */
+};
+
+static void kept_ids__add_file(const char *file, void *arg)
+{
+	struct kept_ids *k = arg;
+	char msg[256], hex[2 * BUILD_ID_SIZE + 1], **v;
+	struct perf_session *s;
+	int err;
+
+	s = perf_session__open(file, &err, msg, sizeof(msg));
+	if (!s) {
+		pr_debug("build-id cache: cannot read the build ids of %s: %s\n", file,
+			 msg[0] ? msg : strerror(-err));
+		k->unknown = true;
+		return;
+	}
+	for (size_t i = 0; i < s->nr_build_ids; i++) {
+		if (k->nr == k->cap) {
+			size_t cap = k->cap ? 2 * k->cap : 64;
+
+			v = realloc(k->v, cap * sizeof(*v));
+			if (!v) {
+				k->unknown = true;
+				break;
+			}
+			k->v = v;
+			k->cap = cap;
+		}
+		build_id__sprintf(s->build_ids[i].bid, s->build_ids[i].len, hex);
+		k->v[k->nr] = strdup(hex);
+		if (k->v[k->nr])
+			k->nr++;
+		else
+			k->unknown = true;
+	}
+	perf_session__delete(s);
+}
+
+static int kept_ids__cmp(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static bool kept_ids__has(const char *hex, void *arg)
+{
+	struct kept_ids *k = arg;
+
+	return k->nr && bsearch(&hex, k->v, k->nr, sizeof(*k->v), kept_ids__cmp);
+}
+
+/*
+ * buildid-cache.max-size: the entries the file just finished names are
+ * marked used, and the cache is brought under the cap by evicting the
+ * least recently used entries that neither it nor any dump of the set
+ * still on disk names, so that every kept dump can be read with its own
+ * binaries.  Reading the dumps' BUILD_ID features costs a header read
+ * each, paid only when a cap is set.
+ */
+void record_output__trim_cache(struct record_output *out, const char *file)
+{
+	struct kept_ids k = { 0 };
+	int nr;
+
+	if (!out->cache_max || out->data.is_pipe || out->hinfo.no_buildid ||
+	    out->hinfo.no_buildid_cache)
+		return;
+	kept_ids__add_file(file, &k);
+	for (size_t i = 0; i < k.nr; i++)
+		build_id_cache__touch(k.v[i]);
+	perf_data__rotate_each(out->path, -1, kept_ids__add_file, &k);
+	if (k.unknown) {
+		pr_debug("build-id cache: not trimmed to buildid-cache.max-size: what the kept "
+			 "dumps name is not all known\n");
+		goto out;
+	}
+	if (k.nr)
+		qsort(k.v, k.nr, sizeof(*k.v), kept_ids__cmp);
+	nr = build_id_cache__trim(out->cache_max, kept_ids__has, &k);
+	if (nr < 0)
+		pr_debug("build-id cache: cannot trim %s: %s\n", buildid_dir__get(),
+			 strerror(-nr));
+out:
+	for (size_t i = 0; i < k.nr; i++)
+		free(k.v[i]);
+	free(k.v);
 }
 
 int record_output__finish(struct record_output *out, struct evlist *evlist)

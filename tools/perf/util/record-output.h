@@ -8,7 +8,8 @@
  *	record_output__write	records, gathered in a buffer, -z compressed
  *	record_output__finish	the buffers out, the features and final header
  *	record_output__close, or record_output__rename to "<output>.<timestamp>"
- *	(the next file then already holds the output name), or on an error
+ *	(the next file then already holds the output name) and
+ *	record_output__rotate; then record_output__trim_cache; or on an error
  *	record_output__abandon, which removes the file rather than leave a
  *	truncated one that looks like a good one.
  */
@@ -40,6 +41,7 @@ struct record_output {
 	u64 samples;			/* in the current file (counted by the caller) */
 	u64 bytes_written;		/* record bytes in the current file, before -z */
 	u64 lost_events, lost_chunks;	/* LOST records written, in the whole run */
+	u64 cache_max;			/* buildid-cache.max-size, bytes; 0: no cap */
 };
 
 /* For the output name @path, -z level @comp_level (0: none).  0 or -ENOMEM. */
@@ -83,6 +85,13 @@ void record_output__abandon(struct record_output *out);
 int record_output__rename(struct record_output *out, bool next, char **name);
 /* Keeps the newest @max_files "<output>.<timestamp>" files; 0: all. */
 void record_output__rotate(struct record_output *out, int max_files);
+/*
+ * With buildid-cache.max-size set, once the finished @file has filled the
+ * build-id cache and the set is rotated: marks @file's entries used and
+ * evicts the least recently used ones that neither @file nor any
+ * "<output>.<timestamp>" file left names, until the cache is under the cap.
+ */
+void record_output__trim_cache(struct record_output *out, const char *file);
 /* "[ perf record: Captured and wrote ... ]" for the file now called @name. */
 void record_output__print_written(const struct record_output *out, const char *name);
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf buildid-cache -l, -M, -p, -u and -P against the distro on the same cache
+# perf buildid-cache -l, -M, -p, -u and -P against the distro on the same cache; buildid-cache.max-size evicts the least recently used entries no kept dump names
 # A recording fills a private cache; each command runs on one copy of it
 # with ours and on another with the distro's, and both leave the same
 # .build-id links and print the same bytes: -l lists what a record put
@@ -7,6 +7,11 @@
 # recorded with -N, -p takes exactly one path's entries, -u makes a damaged
 # entry afresh, -P empties the cache.  Bad input (a path not cached, -M on
 # a missing file) gets the distro's messages and exit codes.
+# Then buildid-cache.max-size: with a cap, the recorder evicts the least
+# recently used entries that no kept dump (of its --switch-output set)
+# names, and leaves an old entry such a dump names until --switch-max-files
+# removes that dump, and evicts nothing while a dump of the set cannot be
+# read.
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_gcc
@@ -106,4 +111,82 @@ grep -qx "failed to open ./nonexistent: No such file or directory" missing-gone.
 $PERF buildid-cache -l -P >/dev/null 2>excl.err
 rc=$?
 [ $rc -eq 129 ] && grep -q -- "-l is exclusive" excl.err || fail "-l -P: exit $rc"
+
+# The cap.  Static programs, user samples only: a record adds its program
+# and the kernel's and vdso's entries (K bytes, the same every time).
+# a1 and a2 are added by hand, older than anything; r1 to r5 are
+# recorded by a flight recorder (--overwrite) into one --switch-output set
+# that keeps three dumps.
+for n in a1 a2 r1 r2 r3 r4 r5; do
+	cat >$n.c <<EOF
+volatile unsigned long sink;
+int main(void) { for (unsigned long i = 0; i < 30000000UL; i++) sink += i ^ 0x$(printf %s $n | od -An -tx1 | tr -d ' \n'); return 0; }
+EOF
+	gcc -O1 -static -o $n $n.c 2>/dev/null || skip "no static libc to build the cap's programs"
+done
+HOME=$TMPD/cap; mkdir -p "$HOME" fr
+export PERF_CONFIG_NOSYSTEM=1
+cache_bytes() {
+	find "$HOME/.debug" -path "$HOME/.debug/.build-id" -prune -o -type f -printf '%s\n' |
+		awk '{ t += $1 } END { print t + 0 }'
+}
+entry() { echo "$HOME/.debug$TMPD/$1"; }
+cached() { [ -n "$(ls -A "$(entry $1)" 2>/dev/null)" ]; }
+frec() {
+	$PERF record -v -e cpu-clock:u -c 100000 --overwrite --switch-output --switch-max-files=3 \
+		-o fr/perf.data ./$1 >/dev/null 2>"$1.err" || { cat "$1.err"; fail "record $1"; }
+}
+frec r1
+cached r1 || fail "record did not cache r1"
+P=$(stat -c %s r1)
+K=$(( $(cache_bytes) - P ))
+$PERF buildid-cache -a ./a1,./a2 || fail "-a a1,a2"
+touch -d '3 hours ago' "$(entry a1)"/*
+touch -d '2 hours ago' "$(entry a2)"/*
+touch -d '1 hour ago' "$(entry r1)"/*
+# Room for three programs and a half: each record past that evicts one.
+cap=$(( K + 3 * P + P / 2 ))
+printf '[buildid-cache]\n\tmax-size = %d\n' $cap >"$HOME/.perfconfig"
+
+# r2: a1, the least recently used, goes; a2 stays.
+frec r2
+cached a1 && fail "r2: a1, the oldest entry no dump names, was not evicted"
+cached a2 || fail "r2: a2 was evicted too"
+[ "$(grep -c 'build-id cache: evicted' r2.err)" -eq 1 ] && grep -q "evicted .* $TMPD/a1 " r2.err ||
+	{ grep build-id r2.err; fail "r2: the eviction of a1 is not logged once"; }
+[ "$(cache_bytes)" -le $cap ] || fail "r2: the cache holds $(cache_bytes) bytes, over $cap"
+
+# r3: r1 is now the least recently used, but its dump is kept: a2 goes.
+touch -d '5 hours ago' "$(entry r1)"/*
+frec r3
+cached r1 || fail "r3: r1 was evicted while a kept dump names it"
+cached a2 && fail "r3: a2, no dump naming it, was kept over the cap"
+cached r2 && cached r3 || fail "r3: the newest dumps' entries went"
+[ "$(cache_bytes)" -le $cap ] || fail "r3: the cache holds $(cache_bytes) bytes, over $cap"
+[ "$(ls fr | wc -l)" -eq 3 ] || fail "the set holds $(ls fr | wc -l) dumps, not 3"
+
+# r4: its dump pushes r1's out of the set, so r1 is no longer kept and,
+# the least recently used, goes; the entries of the three dumps left stay.
+frec r4
+[ "$(ls fr | wc -l)" -eq 3 ] || fail "the set holds $(ls fr | wc -l) dumps, not 3"
+cached r1 && fail "r4: r1 was kept after its dump was removed from the set"
+cached r2 && cached r3 && cached r4 || fail "r4: an entry a kept dump names went"
+grep -q "evicted .* $TMPD/r1 " r4.err || fail "r4: the eviction of r1 is not logged"
+[ "$(cache_bytes)" -le $cap ] || fail "r4: the cache holds $(cache_bytes) bytes, over $cap"
+
+# r5 beside a dump that cannot be read (named the newest, so it stays in
+# the set): what it names is not known, so nothing is evicted, though r2's
+# and r3's dumps are gone and the cache is over the cap.
+echo "not a perf.data file" >fr/perf.data.2999123123595999
+frec r5
+cached r2 && cached r3 || fail "r5: an entry went while a kept dump could not be read"
+grep -q "not trimmed to buildid-cache.max-size" r5.err ||
+	{ grep build-id r5.err; fail "r5: -v does not say why the cache was not trimmed"; }
+rm fr/perf.data.2999123123595999
+
+# A cap that is not a size is refused before recording, naming the key.
+printf '[buildid-cache]\n\tmax-size = lots\n' >"$HOME/.perfconfig"
+$PERF record -q -o bad.data true 2>bad.err && fail "record with max-size = lots succeeded"
+grep -q "buildid-cache.max-size: expected a size" bad.err || fail "bad cap: $(cat bad.err)"
+[ -e bad.data ] && fail "record with a bad cap wrote a file"
 exit 0
