@@ -17,7 +17,7 @@
 #include "build-id.h"
 #include "config.h"
 #include "debug.h"
-#include "record-opts.h"
+#include "units.h"
 
 static const char *buildid_dir_opt;
 
@@ -574,7 +574,7 @@ static int max_size_item(const char *section, const char *key, const char *value
 
 	if (strcmp(section, "buildid-cache") || strcmp(key, "max-size"))
 		return 0;
-	if (!value || record_opts__parse_size(value, a->max, &unit)) {
+	if (!value || units__parse_size(value, a->max, &unit)) {
 		fprintf(stderr, "%s:%d: buildid-cache.max-size: expected a size such as 256M, "
 			"not '%s'\n", a->path, line, value ? value : "");
 		a->bad = true;

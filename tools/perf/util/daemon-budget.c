@@ -12,7 +12,7 @@
 #include "daemon-budget.h"
 #include "daemon-session.h"
 #include "data.h"
-#include "record-opts.h"
+#include "units.h"
 
 /* The name the recorders write, in their session directory. */
 #define BUDGET_OUTPUT	"perf.data"
@@ -166,7 +166,7 @@ int daemon_budget__parse(const char *value, u64 *max)
 {
 	bool unit;
 
-	if (!value || record_opts__parse_size(value, max, &unit) || !*max)
+	if (!value || units__parse_size(value, max, &unit) || !*max)
 		return -EINVAL;
 	return 0;
 }

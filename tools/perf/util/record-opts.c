@@ -18,37 +18,11 @@
 #include "evlist.h"
 #include "parse-events.h"
 #include "record-opts.h"
+#include "units.h"
 #include "clockid.h"
 #include "control.h"
 #include "parse-options.h"
 #include "target.h"
-
-/* "4096", "16K", "2M", "1G" -> bytes; a bare number is returned as is with *had_unit false. */
-int record_opts__parse_size(const char *s, u64 *val, bool *had_unit)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -EINVAL;
-	*had_unit = true;
-	switch (*end) {
-	case 'b': case 'B': break;
-	case 'k': case 'K': v <<= 10; break;
-	case 'm': case 'M': v <<= 20; break;
-	case 'g': case 'G': v <<= 30; break;
-	case '\0': *had_unit = false; break;
-	default: return -EINVAL;
-	}
-	if (*end && end[1] != '\0')
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
 
 /* A positive decimal number, nothing after it. */
 int record_opts__parse_positive(const char *s, u64 *val)
@@ -109,7 +83,7 @@ int record_opts__parse_switch_output(struct record_opts *opts, const char *arg)
 		opts->switch_output_signal = true;
 		return 0;
 	}
-	if (record_opts__parse_size(arg, &v, &unit) == 0 && unit && v) {
+	if (units__parse_size(arg, &v, &unit) == 0 && unit && v) {
 		opts->switch_output_size = v;
 		return 0;
 	}
@@ -149,7 +123,7 @@ int record_opts__parse_mmap_pages(struct record_opts *opts, const char *arg)
 	bool unit;
 	u64 v, pages;
 
-	if (record_opts__parse_size(arg, &v, &unit) < 0 || v == 0) {
+	if (units__parse_size(arg, &v, &unit) < 0 || v == 0) {
 		pr_err("Invalid -m/--mmap-pages value '%s': give a number of pages (e.g. 128) or "
 		       "a size (e.g. 512K, 4M).\n", arg);
 		return -EINVAL;
@@ -548,7 +522,7 @@ static int opt_sideband_max(const struct perf_option *opt, const char *arg, int 
 	u64 v;
 
 	/* Below a megabyte it could not hold one busy process's maps. */
-	if (record_opts__parse_size(arg, &v, &unit) || v < (1 << 20)) {
+	if (units__parse_size(arg, &v, &unit) || v < (1 << 20)) {
 		pr_err("Invalid --sideband-max value '%s': give a size of at least 1M, e.g. 64M.\n",
 		       arg);
 		return -1;

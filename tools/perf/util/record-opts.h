@@ -11,8 +11,6 @@
 /* What perf record does when not told otherwise. */
 #define RECORD_OPTS_INIT { .freq = 4000, .stack_size = 8192, .sideband_max = RECORD_SIDEBAND_MAX }
 
-/* "4096", "16K", "2M", "1G" -> bytes; *had_unit false for a bare number. */
-int record_opts__parse_size(const char *s, u64 *val, bool *had_unit);
 /* A positive decimal number, nothing after it. */
 int record_opts__parse_positive(const char *s, u64 *val);
 /* --switch-output[=signal|SIZE|TIME]; prints what was wrong. */
