@@ -14,6 +14,19 @@
 #include "tests.h"
 #include "util/daemon-target.h"
 
+/* Run lines a followed session refuses, and the option each is refused for. */
+static const struct {
+	const char *run, *option;
+} conflicts[] = {
+	{ "-e cycles -p 12", "-p" },
+	{ "-p12", "-p" },
+	{ "-qa", "-a" },			/* in a cluster */
+	{ "--tid=3", "--tid" },
+	{ "--cgroup x", "--cgroup" },
+	{ "-e cycles -G x", "-G" },
+	{ "-e cycles -- sleep 1", "--" },	/* a workload */
+};
+
 static int test__daemon_target_config(void)
 {
 	char buf[32];
@@ -29,20 +42,10 @@ static int test__daemon_target_config(void)
 
 	TEST_ASSERT_VAL("nothing", !daemon_target__conflict("-m 1M -e cpu-clock --overwrite", buf,
 							     sizeof(buf)));
-	TEST_ASSERT_VAL("-p", daemon_target__conflict("-e cycles -p 12", buf, sizeof(buf)) &&
-			!strcmp(buf, "-p"));
-	TEST_ASSERT_VAL("-p12", daemon_target__conflict("-p12", buf, sizeof(buf)) &&
-			!strcmp(buf, "-p"));
-	TEST_ASSERT_VAL("in a cluster", daemon_target__conflict("-qa", buf, sizeof(buf)) &&
-			!strcmp(buf, "-a"));
-	TEST_ASSERT_VAL("--tid=", daemon_target__conflict("--tid=3", buf, sizeof(buf)) &&
-			!strcmp(buf, "--tid"));
-	TEST_ASSERT_VAL("--cgroup", daemon_target__conflict("--cgroup x", buf, sizeof(buf)) &&
-			!strcmp(buf, "--cgroup"));
-	TEST_ASSERT_VAL("-G", daemon_target__conflict("-e cycles -G x", buf, sizeof(buf)) &&
-			!strcmp(buf, "-G"));
-	TEST_ASSERT_VAL("a workload", daemon_target__conflict("-e cycles -- sleep 1", buf,
-							       sizeof(buf)) && !strcmp(buf, "--"));
+	for (size_t i = 0; i < ARRAY_SIZE(conflicts); i++)
+		TEST_ASSERT_VAL(conflicts[i].run,
+				daemon_target__conflict(conflicts[i].run, buf, sizeof(buf)) &&
+				!strcmp(buf, conflicts[i].option));
 	/* Letters in a value are not options: -e's event, -o's file, a cluster's -ofile. */
 	TEST_ASSERT_VAL("values", !daemon_target__conflict("-e task-clock -o a.data -oall.data "
 							   "--switch-output=1s", buf, sizeof(buf)));

@@ -1,11 +1,7 @@
 #!/bin/bash
 # perf daemon: a session that follows a cgroup waits for it, records it system-wide, and waits again when it is removed
 . "$(dirname "$0")/lib/common.sh"
-cd "$TMPD"
-BASE=$TMPD/base
-CFG=$TMPD/config
 CG=perfsvc-$$
-RUN='-m 1M -e cpu-clock --overwrite --switch-output'
 MNT=
 FOLLOW_CLEANUP='[ -n "$MNT" ] && [ -d "$MNT/$CG" ] && rmdir "$MNT/$CG"'
 . "$(dirname "$0")/lib/daemon-follow.sh"

@@ -1,12 +1,8 @@
 #!/bin/bash
 # perf daemon: a session that follows a process by name waits for it, records it, and waits again when it exits
 . "$(dirname "$0")/lib/common.sh"
-cd "$TMPD"
-BASE=$TMPD/base
-CFG=$TMPD/config
 # A name no other process has: the kernel's comm of a copy of bash.
 NAME=psvc-$$
-RUN='-m 1M -e cpu-clock --overwrite --switch-output'
 . "$(dirname "$0")/lib/daemon-follow.sh"
 
 write_config() {	# write_config KEY VALUE [RUN]

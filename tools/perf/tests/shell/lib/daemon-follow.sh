@@ -1,6 +1,10 @@
 # Sourced by the tests of daemon sessions that follow a process or a
 # cgroup, after common.sh: one daemon on $BASE with the config $CFG, its
-# session "svc".
+# session "svc" running $RUN.
+cd "$TMPD" || exit 1
+BASE=$TMPD/base
+CFG=$TMPD/config
+RUN='-m 1M -e cpu-clock --overwrite --switch-output'
 
 # The daemon and its recorders go with the test, whatever ends it; then
 # $FOLLOW_CLEANUP, if set (a cgroup the test made).
