@@ -19,7 +19,10 @@
  *                      EBADF), "ok" reads a byte of /dev/zero, "mark N"
  *                      reads N bytes of it (N < 4096), "sleep MS" sleeps,
  *                      "storm N MS" makes N failing reads spread evenly
- *                      over MS ms; "done" (or end of input) ends it
+ *                      over MS ms, "storm-until US" a failing read every
+ *                      US microseconds until the next line arrives, then
+ *                      prints "storm: N reads in MS ms"; "done" (or end of
+ *                      input) ends it
  *   trigger-latency N DIR  N times, half a second apart: a failing
  *                      sethostname() (the trigger), then the time until a
  *                      file is created or renamed into DIR; prints each
@@ -144,6 +147,32 @@ static int workload_threads(long n, long ms, bool wait)
 	return ret;
 }
 
+/*
+ * Failing reads every step_ns until input is waiting: the storm lasts as long
+ * as its driver wants (a test pings the recorder through it), not a time
+ * guessed in advance.  stdin is unbuffered, so a pending line is visible to
+ * poll() and not hidden in stdio's buffer.
+ */
+static int reads_storm_until(u64 step_ns)
+{
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	u64 start = now_ns(), next = start, n = 0;
+	char c;
+
+	while (poll(&in, 1, 0) == 0) {
+		while (now_ns() < next)
+			;
+		if (read(-1, &c, 1) >= 0)
+			return 1;
+		n++;
+		next += step_ns;
+	}
+	printf("storm: %llu reads in %llu ms\n", (unsigned long long)n,
+	       (unsigned long long)((now_ns() - start) / 1000000));
+	fflush(stdout);
+	return 0;
+}
+
 static int workload_reads(void)
 {
 	char line[128], buf[4096];
@@ -153,6 +182,7 @@ static int workload_reads(void)
 		perror("reads: /dev/zero");
 		return 1;
 	}
+	setvbuf(stdin, NULL, _IONBF, 0);
 	while (fgets(line, sizeof(line), stdin)) {
 		long n = 0, ms = 0;
 
@@ -176,6 +206,9 @@ static int workload_reads(void)
 				if (read(-1, buf, 1) >= 0)
 					return 1;
 			}
+		} else if (sscanf(line, "storm-until %ld", &n) == 1 && n > 0) {
+			if (reads_storm_until(n * 1000))
+				return 1;
 		} else if (!strncmp(line, "done", 4)) {
 			break;
 		} else {

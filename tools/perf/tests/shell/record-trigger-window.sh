@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record --switch-output-delay: a post-trigger window; a storm of 10,000 triggers gives few dumps
+# perf record --switch-output-delay: a post-trigger window; a storm of triggers gives few dumps, and ping is answered through it
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_tracefs
@@ -35,37 +35,38 @@ has "${files[1]}" 1100 && has "${files[1]}" 1200 && has "${files[1]}" 888 ||
 ! has "${files[1]}" 999 || fail "${files[1]}: holds a marker made a second after its window"
 has "${files[2]}" 999 || fail "${files[2]}: the exit dump lacks the last marker"
 
-# 2. A storm: 10,000 triggers in one second.  Dumps stay few (one per
-#    100 ms window at most, plus the exit dump), each whole, and the
-#    recorder answers ping within 100 ms all along.
+# 2. A storm: a failing read every 100 us, as long as the test keeps it
+#    going.  The recorder must answer pings while it lasts: the storm ends
+#    only after the last ping's answer, so an answer held back until the
+#    storm is over never comes and the read's deadline fails the test.
+#    Dumps stay few (one per 100 ms window at most, plus the exit dump),
+#    and each is whole.  How fast a ping is answered is the machine's
+#    business, not this test's.
 "$PERF" record -e syscalls:sys_enter_read -m 64K --overwrite -o s.data "${TRIGGER[@]}" \
 	--switch-output-delay=100ms --control=fifo:ctl,ack \
-	-- "$PERF" test -w reads <drive 2>s.err &
+	-- "$PERF" test -w reads <drive >s.out 2>s.err &
 REC=$!
 exec 3<>ack 4>drive 5<>ctl
 echo ping >&5
 IFS= read -r -t 30 a <&3 && [ "$a" = ack ] || fail "no answer to the first ping"
-echo "storm 10000 1000" >&4
-worst=0 pings=0
-end=$(( ${EPOCHREALTIME/./} + 1300000 ))
-while [ ${EPOCHREALTIME/./} -lt $end ]; do
-	t0=${EPOCHREALTIME/./}
+echo "storm-until 100" >&4
+for pings in $(seq 20); do
+	sleep 0.05
 	echo ping >&5
-	IFS= read -r -t 30 a <&3 || fail "no answer to a ping during the storm"
+	IFS= read -r -t 30 a <&3 || fail "no answer in 30 s to ping $pings during the storm"
 	[ "$a" = ack ] || fail "ping answered '$a' during the storm"
-	t=$(( ${EPOCHREALTIME/./} - t0 ))
-	[ $t -le $worst ] || worst=$t
-	pings=$((pings + 1))
-	sleep 0.02
 done
 echo done >&4
 exec 4>&-
 wait $REC || { cat s.err; fail "record exited $?"; }
-echo "$pings pings during the storm, the slowest answered in $((worst / 1000)) ms"
-[ $worst -lt 100000 ] || fail "a ping took $((worst / 1000)) ms during the storm"
+read -r _ reads _ _ ms _ <s.out || fail "the workload did not report its storm: $(cat s.out)"
+echo "$pings pings answered during a storm of $reads triggers in $ms ms"
+[ "$reads" -ge 1000 ] || fail "only $reads triggers in the storm"
 nr=$(ls s.data.* | wc -l)
-echo "$nr dumps for 10000 triggers"
-[ "$nr" -ge 2 ] && [ "$nr" -le 14 ] || { cat s.err; fail "$nr dumps for 10000 triggers in 1 s with 100 ms windows"; }
+most=$((ms / 100 + 2))
+echo "$nr dumps for $reads triggers in $ms ms (at most $most)"
+[ "$nr" -ge 2 ] && [ "$nr" -le "$most" ] ||
+	{ cat s.err; fail "$nr dumps for $reads triggers in $ms ms with 100 ms windows"; }
 for f in s.data.*; do
 	if [ -x "$ORACLE" ]; then
 		oracle_ok "script $f" script -i "$f" >/dev/null
