@@ -139,5 +139,6 @@ perf_subcommands() {
 	daemon) echo start stop signal ping ;;
 	script) echo report,flamegraph ;;
 	sched) echo timehist latency map ;;
+	bench) echo sched,messaging sched,pipe ;;
 	esac
 }
