@@ -49,6 +49,7 @@ struct report {
 	bool show_period;	/* --show-total-period */
 	int group;		/* groups in one view (-1: when the file has groups) */
 	double percent_limit;
+	const char *field_sep;	/* -t */
 	struct sample_filter filter;
 	struct trace_seq seq;	/* for the trace key */
 	struct dso_canon canon;	/* the dso key: objects by short name */
@@ -483,6 +484,8 @@ static int report__parse_options(struct report *r, int argc, const char **argv)
 		  .flags = PARSE_OPT_NOARG | PARSE_OPT_NONEG, .callback = report__opt_inverted },
 		OPT_CALLBACK(0, "max-stack", r, "n", "use at most n frames of each callchain",
 			     report__opt_max_stack),
+		OPT_STRING('t', "field-separator", &r->field_sep, "separator",
+			   "separate the columns by this string, for scripts"),
 		OPT_BOOLEAN('n', "show-nr-samples", &r->show_nr,
 			    "show the number of samples of each entry"),
 		OPT_BOOLEAN(0, "show-total-period", &r->show_period,
@@ -672,7 +675,8 @@ static int report__run(struct report *r, const struct report_opts *o, bool elide
 	struct hists_print print = {
 		.sort = &r->sort, .cc = &r->cc, .children = r->children, .trees = r->trees,
 		.show_nr = r->show_nr, .show_period = r->show_period, .group = r->group,
-		.percent_limit = r->percent_limit, .time_arg = r->filter.time_arg,
+		.percent_limit = r->percent_limit, .field_sep = r->field_sep,
+		.time_arg = r->filter.time_arg,
 		.hists = r->hists, .evlist = r->session->evlist, .strs = &r->strs,
 	};
 

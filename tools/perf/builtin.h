@@ -13,6 +13,7 @@ int cmd_archive(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
 int cmd_daemon(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
+int cmd_bench(int argc, const char **argv);
 int cmd_timechart(int argc, const char **argv);
 int cmd_test(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);

@@ -26,6 +26,7 @@
 #pragma weak cmd_inject
 #pragma weak cmd_daemon
 #pragma weak cmd_sched
+#pragma weak cmd_bench
 #pragma weak cmd_timechart
 
 struct cmd_struct {
@@ -47,6 +48,7 @@ static struct cmd_struct commands[] = {
 	{ "inject",  cmd_inject,  "Filter a perf.data file or stream: decompress it, add build ids" },
 	{ "daemon",  cmd_daemon,  "Run record sessions on background" },
 	{ "sched",   cmd_sched,   "Tool to trace/measure scheduler properties (latencies)" },
+	{ "bench",   cmd_bench,   "General framework for benchmark suites" },
 	{ "timechart", cmd_timechart, "Tool to visualize total system behavior during a workload" },
 	{ "test",    cmd_test,    "Runs sanity tests" },
 	{ "version", cmd_version, "display the version of perf binary" },

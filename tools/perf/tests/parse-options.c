@@ -6,6 +6,7 @@
 struct opts_seen {
 	bool force, group;
 	int verbose, count;
+	unsigned int loops;
 	const char *input, *mode;
 	int calls, unset;
 };
@@ -30,6 +31,7 @@ static const struct perf_option options[] = {
 	OPT_INCR('v', "verbose", &seen.verbose, "be more verbose"),
 	OPT_BOOLEAN('g', "group", &seen.group, "Show event group information"),
 	OPT_INTEGER('c', "count", &seen.count, "n", "how many"),
+	OPT_UINTEGER('l', "loops", &seen.loops, "n", "how many times"),
 	OPT_CALLBACK_OPTARG('m', "mode", &seen, "how", "a mode, or the default one", take_mode),
 	OPT_BOOLEAN(0, "trace-fields", &seen.force, "Show tracepoint fields"),
 	OPT_BOOLEAN('F', "freq", &seen.group, "Show the sample frequency"),
@@ -44,8 +46,11 @@ static int parse(const char *line, char *err, size_t size, char *left, size_t ls
 	char *save = NULL;
 	const char *argv[32] = { "demo" };
 	int argc = 1, n;
-	FILE *fp = fmemopen(err, size, "w");
+	FILE *fp;
 
+	/* What the last call said must not pass for this one's words. */
+	err[0] = '\0';
+	fp = fmemopen(err, size, "w");
 	snprintf(copy, sizeof(copy), "%s", line);
 	memset(&seen, 0, sizeof(seen));
 	for (char *w = strtok_r(copy, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
@@ -118,6 +123,20 @@ static int test__parse_options(void)
 	TEST_ASSERT_VAL("unique prefixes", seen.force && !seen.group);
 	parse("-c 12", err, sizeof(err), left, sizeof(left));
 	TEST_ASSERT_EQUAL("integer", seen.count, 12);
+	/* A bad number is named as it was given, with that option's usage alone. */
+	TEST_ASSERT_EQUAL("not a number", parse("-c x", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("-c named", strstr(err, " Error: switch `c' expects a numerical value\n"));
+	TEST_ASSERT_VAL("its usage", strstr(err, " Usage: perf demo") && strstr(err, "--count") &&
+			!strstr(err, "--input"));
+	parse("--count=x", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("--count named", strstr(err, " Error: option `count' expects a numerical"));
+	parse("-l 3", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_EQUAL("unsigned", seen.loops, 3U);
+	TEST_ASSERT_EQUAL("below 0", parse("-l -1", err, sizeof(err), left, sizeof(left)),
+			  PARSE_OPT_ERROR);
+	TEST_ASSERT_VAL("-l named", strstr(err, " Error: switch `l' expects an unsigned numerical value\n"));
+	TEST_ASSERT_EQUAL("left as it was", seen.loops, 0U);
 
 	/* An optional argument attaches only with '=' or glued to its switch. */
 	TEST_ASSERT_EQUAL("optarg alone", parse("--mode x", err, sizeof(err), left, sizeof(left)), 1);
@@ -173,6 +192,7 @@ static int test__parse_options(void)
 		"    -F, --freq            Show the sample frequency\n"
 		"    -g, --group           Show event group information\n"
 		"    -i, --input <file>    Input file name\n"
+		"    -l, --loops <n>       how many times\n"
 		"    -m, --mode[=<how>]    a mode, or the default one\n"
 		"    -v, --verbose         be more verbose\n"
 		"        --trace-fields    Show tracepoint fields\n\n"));

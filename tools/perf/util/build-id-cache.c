@@ -17,6 +17,7 @@
 #include "build-id.h"
 #include "config.h"
 #include "debug.h"
+#include "fd-io.h"
 #include "units.h"
 
 static const char *buildid_dir_opt;
@@ -127,23 +128,6 @@ static int mkdir_p(char *path)
 	return mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Copies @src (or @buf) to @dst through a temporary name, so readers never see half a file. */
 static int copy_to(const char *dst, const char *src, const void *buf, size_t size)
 {
@@ -163,7 +147,7 @@ static int copy_to(const char *dst, const char *src, const void *buf, size_t siz
 		goto out_in;
 	}
 	if (!src) {
-		err = write_all(out, buf, size);
+		err = fd__write_all(out, buf, size);
 	} else {
 		for (;;) {
 			ssize_t n = read(in, chunk, sizeof(chunk));
@@ -174,7 +158,7 @@ static int copy_to(const char *dst, const char *src, const void *buf, size_t siz
 				err = n < 0 ? -errno : 0;
 				break;
 			}
-			err = write_all(out, chunk, n);
+			err = fd__write_all(out, chunk, n);
 			if (err)
 				break;
 		}

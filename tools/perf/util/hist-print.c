@@ -201,7 +201,7 @@ static void table__print_header(const struct hists_print *p, const struct hists_
 	putchar('\n');
 	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
 	for (int c = 0; c < t->nr_cols; c++) {
-		const char *sep = c ? "  " : "# ";
+		const char *sep = !c ? "# " : p->field_sep ? p->field_sep : "  ";
 
 		if (t->cols[c] < SORT__MAX)
 			printf("%s%-*s", sep, table__col_width(t, c), sort_key__names[t->cols[c]]);
@@ -210,6 +210,9 @@ static void table__print_header(const struct hists_print *p, const struct hists_
 			       t->col_names[t->cols[c] - COL_CHILDREN]);
 	}
 	printf("\n");
+	/* Scripts splitting the lines at -t's string get no rule of dots, nor a '#' line. */
+	if (p->field_sep)
+		return;
 	for (int c = 0; c < t->nr_cols; c++) {
 		printf(c ? "  " : "# ");
 		for (int i = 0; i < table__col_width(t, c); i++)
@@ -218,45 +221,94 @@ static void table__print_header(const struct hists_print *p, const struct hists_
 	printf("\n#\n");
 }
 
-/* A percentage column's value (the leader's, then with --group each member's). */
-static void print_percent(bool first, u64 v, u64 total)
+/*
+ * What goes before column @c of a line: two blanks, or with -t its string
+ * (nothing before the first column).
+ */
+static const char *col_sep(const struct hists_print *p, int c)
 {
-	printf(first ? "  %7.2f%%" : "%7.2f%%", total ? 100.0 * v / total : 0);
+	if (!p->field_sep)
+		return "  ";
+	return c ? p->field_sep : "";
 }
 
-static void print_count(bool first, u64 v)
+/*
+ * A value with -t, as the distro prints it: after @before, the number
+ * behind a blank, left-aligned in the column's width (8 for a percentage,
+ * 12 for a count).
+ */
+static void print_sep_cell(const char *before, int width, const char *num)
 {
-	printf(first ? "  %12llu" : "%12llu", (unsigned long long)v);
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), " %s", num);
+	printf("%s%-*s", before, width, buf);
+}
+
+/* A percentage, after @before (NULL: a group member's, right after the leader's). */
+static void print_percent(const struct hists_print *p, const char *before, u64 v, u64 total)
+{
+	double pct = total ? 100.0 * v / total : 0;
+	char num[32];
+
+	if (p->field_sep) {
+		snprintf(num, sizeof(num), "%.2f%%", pct);
+		print_sep_cell(before ? before : p->field_sep, 8, num);
+		return;
+	}
+	printf("%s%7.2f%%", before ? before : "", pct);
+}
+
+static void print_count(const struct hists_print *p, const char *before, u64 v)
+{
+	char num[32];
+
+	if (p->field_sep) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+		print_sep_cell(before ? before : p->field_sep, 12, num);
+		return;
+	}
+	printf("%s%12llu", before ? before : "", (unsigned long long)v);
 }
 
 /* A value column of @e: the leader's value, then each member's. */
-static void table__print_value(const struct hists_table *t, const struct hist_entry *e,
-				const struct hists *h, int col)
+static void table__print_value(const struct hists_print *p, const struct hists_table *t,
+			       const struct hist_entry *e, const struct hists *h, int c)
 {
 	const struct grp_stat *g = t->gs ? &t->gs[(size_t)e->grp * t->nm] : NULL;
+	const char *before = col_sep(p, c);
 
-	switch (col) {
+	switch (t->cols[c]) {
 	case COL_CHILDREN:
-		print_percent(true, e->period_acc, h->total_period);
+		print_percent(p, before, e->period_acc, h->total_period);
 		for (int j = 0; j < t->nm; j++)
-			print_percent(false, g[j].period_acc, t->members[j]->total_period);
+			print_percent(p, NULL, g[j].period_acc, t->members[j]->total_period);
 		break;
 	case COL_SELF:
-		print_percent(true, e->period, h->total_period);
+		print_percent(p, before, e->period, h->total_period);
 		for (int j = 0; j < t->nm; j++)
-			print_percent(false, g[j].period, t->members[j]->total_period);
+			print_percent(p, NULL, g[j].period, t->members[j]->total_period);
 		break;
 	case COL_SAMPLES:
-		print_count(true, e->nr);
+		print_count(p, before, e->nr);
 		for (int j = 0; j < t->nm; j++)
-			print_count(false, g[j].nr);
+			print_count(p, NULL, g[j].nr);
 		break;
 	case COL_PERIOD:
-		print_count(true, e->period);
+		print_count(p, before, e->period);
 		for (int j = 0; j < t->nm; j++)
-			print_count(false, g[j].period);
+			print_count(p, NULL, g[j].period);
 		break;
 	}
+}
+
+/* With -t, the string's first character in a name would split it: a dot instead. */
+static void key__mask_sep(const struct hists_print *p, char *buf)
+{
+	if (!p->field_sep || !*p->field_sep)
+		return;
+	for (char *q = buf; (q = strchr(q, *p->field_sep)); q++)
+		*q = '.';
 }
 
 /* One line of the table, then the entry's call graph. */
@@ -268,18 +320,21 @@ static void table__print_entry(const struct hists_print *p, const struct hists_t
 	for (int c = 0; c < t->nr_cols; c++) {
 		int col = t->cols[c], w = table__col_width(t, c);
 
+		const char *sep = col_sep(p, c);
+
 		if (col >= SORT__MAX) {
-			table__print_value(t, e, h, col);
+			table__print_value(p, t, e, h, c);
 			continue;
 		}
 		hist_entry__key_snprintf(e, col, w, buf, sizeof(buf));
+		key__mask_sep(p, buf);
 		if (col == SORT_TRACE && t->trace_cut)
-			printf("  %-*.*s", c == t->nr_cols - 1 ? 0 : w, w, buf);
+			printf("%s%-*.*s", sep, c == t->nr_cols - 1 ? 0 : w, w, buf);
 		/* The distro pads a last comm or dso column, no other. */
 		else if (c == t->nr_cols - 1 && col != SORT_COMM && col != SORT_DSO)
-			printf("  %s", buf);
+			printf("%s%s", sep, buf);
 		else
-			printf("  %-*s", w, buf);
+			printf("%s%-*s", sep, w, buf);
 	}
 	putchar('\n');
 	if (p->trees && e->cc)
@@ -349,8 +404,8 @@ void hists__print(const struct hists_print *p, struct evsel *evsel)
 		if (hist_entry__percent(p, v[i], h) >= p->percent_limit)
 			table__print_entry(p, &t, v[i], h);
 	}
-	if (!quiet)
-		printf("\n\n");
+	/* Two blank lines end a table, with -q too, as the distro ends it. */
+	printf("\n\n");
 out:
 	free(t.gs);
 	free(desc);

@@ -21,6 +21,7 @@ struct hists_print {
 	bool show_period;	/* --show-total-period: a Period column */
 	bool group;		/* members of a group shown with their leader */
 	double percent_limit;	/* lines below it are hidden */
+	const char *field_sep;	/* -t: the columns joined by it, not aligned by blanks */
 	const char *time_arg;	/* --time, as given, named in the header */
 	struct hists *hists;	/* the entries of each event, by its idx */
 	struct evlist *evlist;

@@ -20,13 +20,15 @@ struct parse_ctx {
 	int i;				/* the word being parsed */
 	const struct perf_option *opts;
 	const char * const *usage;
+	char as_switch;			/* the option at hand was given by this letter */
 };
 
 static bool opt__takes_arg(const struct perf_option *o)
 {
 	if (o->type == OPTION_CALLBACK)
 		return !(o->flags & PARSE_OPT_NOARG);
-	return o->type == OPTION_STRING || o->type == OPTION_INTEGER;
+	return o->type == OPTION_STRING || o->type == OPTION_INTEGER ||
+	       o->type == OPTION_UINTEGER;
 }
 
 static bool opt__negatable(const struct perf_option *o)
@@ -131,6 +133,15 @@ static void usage__fprintf_prefixed(FILE *fp, const struct parse_ctx *ctx, const
 	fputc('\n', fp);
 }
 
+/* A number option's argument is not one: named as it was given, -x or --long. */
+static void opt__bad_number(struct parse_ctx *ctx, const struct perf_option *o, const char *what)
+{
+	if (ctx->as_switch || !o->long_name)
+		fprintf(ctx->err, " Error: switch `%c' expects %s\n", o->short_name, what);
+	else
+		fprintf(ctx->err, " Error: option `%s' expects %s\n", o->long_name, what);
+}
+
 static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const char *arg,
 		    int unset)
 {
@@ -148,16 +159,20 @@ static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const ch
 		*(const char **)o->value = arg;
 		return 0;
 	case OPTION_INTEGER:
+	case OPTION_UINTEGER:
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (errno || end == arg || *end || v < -2147483647L - 1 || v > 2147483647L) {
-			if (o->long_name)
-				fprintf(ctx->err, " Error: option `%s' expects a numerical value\n",
-					o->long_name);
-			else
-				fprintf(ctx->err, " Error: switch `%c' expects a numerical value\n",
-					o->short_name);
+			opt__bad_number(ctx, o, "a numerical value");
 			return -1;
+		}
+		if (o->type == OPTION_UINTEGER) {
+			if (v < 0) {
+				opt__bad_number(ctx, o, "an unsigned numerical value");
+				return -1;
+			}
+			*(unsigned int *)o->value = (unsigned int)v;
+			return 0;
 		}
 		*(int *)o->value = (int)v;
 		return 0;
@@ -175,8 +190,10 @@ static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const ch
  */
 static int parse_ctx__bad_value(struct parse_ctx *ctx, const struct perf_option *o)
 {
+	/* The usage of that one option, as the distro's shows it. */
 	if (o->type != OPTION_CALLBACK) {
-		parse_options__usage(ctx->err, ctx->usage, ctx->opts);
+		usage__header(ctx->err, ctx->usage);
+		opt__fprintf(ctx->err, o);
 	} else if (o->flags & PARSE_OPT_SHOW_USAGE) {
 		fputc('\n', ctx->err);
 		usage__header(ctx->err, ctx->usage);
@@ -235,8 +252,10 @@ static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 				return PARSE_OPT_ERROR;
 			}
 		}
+		ctx->as_switch = *p;
 		if (opt__set(ctx, o, arg, 0) < 0)
 			return parse_ctx__bad_value(ctx, o);
+		ctx->as_switch = 0;
 		if (arg)
 			break;
 	}

@@ -16,6 +16,7 @@ enum perf_option_type {
 	OPTION_INCR,		/* int *: one more each time (-vv), 0 by --no-<name> */
 	OPTION_STRING,		/* const char **: the argument itself */
 	OPTION_INTEGER,		/* int *: the argument as a decimal number */
+	OPTION_UINTEGER,	/* unsigned int *: the same, not below 0 */
 	OPTION_CALLBACK,	/* callback(opt, arg, unset) does the work */
 };
 
@@ -77,6 +78,9 @@ struct perf_option {
 #define OPT_INTEGER(s, l, v, a, h) \
 	{ .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
 	  .value = (int *)(v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
+#define OPT_UINTEGER(s, l, v, a, h) \
+	{ .type = OPTION_UINTEGER, .short_name = (s), .long_name = (l), \
+	  .value = (unsigned int *)(v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
 #define OPT_CALLBACK(s, l, v, a, h, cb) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .callback = (cb) }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The distro's own shell tests (daemon, pipe_test, record+zstd_comp_decomp, buildid) pass with our perf first in PATH
+# The distro's own shell tests (daemon, pipe_test, record+zstd_comp_decomp, buildid, record_offcpu) pass with our perf first in PATH
 . "$(dirname "$0")/lib/common.sh"
 need_root	# they record system-wide and own daemon bases under /tmp
 DIR=${DISTRO_TESTS:-/usr/lib/perf-core/tests/shell}
@@ -19,11 +19,18 @@ machine_lacks() {
 	buildid)
 		command -v cc >/dev/null || echo "no C compiler (cc)"
 		command -v readelf >/dev/null || echo "no readelf (binutils)" ;;
+	# It records 'perf bench sched messaging' (ours) with --off-cpu: our
+	# BPF program must load, or record ignores the option, as the distro's
+	# does where its skeleton is not built.
+	record_offcpu)
+		"$PERF" record --off-cpu -e dummy -o "$TMPD/offcpu.data" -q true 2>&1 |
+			sed -n "s/.*option \`off-cpu' is being ignored because /no BPF for --off-cpu: /p"
+		rm -f "$TMPD/offcpu.data" ;;
 	esac
 }
 
 failed= ran=0
-for t in daemon pipe_test record+zstd_comp_decomp buildid; do
+for t in daemon pipe_test record+zstd_comp_decomp buildid record_offcpu; do
 	if [ ! -f "$DIR/$t.sh" ]; then
 		failed="$failed $t(missing)"
 		echo "$t: $DIR/$t.sh is not there"

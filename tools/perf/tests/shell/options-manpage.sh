@@ -9,7 +9,7 @@
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
 # These must be on the table: a command that falls off it fails here.
-CONVERTED="evlist buildid-list buildid-cache list inject archive script version daemon test record report sched timechart"
+CONVERTED="evlist buildid-list buildid-cache list inject archive script version daemon test record report sched timechart bench"
 not_yet=""
 checked=0
 for f in "$DOC"/perf-*.txt; do
@@ -28,7 +28,7 @@ for f in "$DOC"/perf-*.txt; do
 	# The OPTIONS section: from its heading to the next one.
 	awk '/^OPTIONS$/ { on = 1; next } on && /^[A-Z][A-Z ]*$/ { exit } on' "$f" |
 		grep -E '^-.*::$' >labels
-	grep -o -- '--[a-zA-Z0-9][a-zA-Z0-9-]*' labels | grep -vx -- --help | sort -u >doc
+	grep -o -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' labels | grep -vx -- --help | sort -u >doc
 	grep -oE -- '(^|[^-a-z])-[a-zA-Z]\b' labels | grep -o -- '-[a-zA-Z]' | grep -vx -- -h |
 		sort -u >doc-short
 	"$PERF" "$c" -h >/dev/null 2>help
@@ -36,7 +36,7 @@ for f in "$DOC"/perf-*.txt; do
 		"$PERF" "$c" ${sub//,/ } -h >/dev/null 2>>help
 	done
 	sed -n 's/^    \(-[a-zA-Z]\)[, ].*/\1/p' help | sort -u >help-short
-	sed -n 's/^    \(-[a-zA-Z], \|    \)\(--[a-zA-Z0-9][a-zA-Z0-9-]*\).*/\2/p' help | sort -u >help-long
+	sed -n 's/^    \(-[a-zA-Z], \|    \)\(--[a-zA-Z0-9][a-zA-Z0-9_-]*\).*/\2/p' help | sort -u >help-long
 
 	while read -r o; do
 		grep -qx -- "$o" doc || fail "perf $c takes $o, which perf-$c.txt does not document"

@@ -118,9 +118,12 @@ for f in ?-*.data; do
 done
 # Columns byte for byte (blanks too): a last dso column is padded, wider
 # where an entry has no symbol; a CPU column without CPUs in the samples; a
-# comm column as wide as the entries' threads' last comms.
+# comm column as wide as the entries' threads' last comms; with -t, the
+# columns joined by its string, the numbers left-aligned, and -q's table
+# still ending in two blank lines.
 for f in ?-*.data; do
-	for mode in "--sort dso" "--sort cpu,comm" "--sort comm"; do
+	for mode in "--sort dso" "--sort cpu,comm" "--sort comm" \
+		    "-s comm -q -n -t ; --percent-limit=90" "-s comm,dso -n --show-total-period -t , "; do
 		runs=$((runs + 1))
 		# shellcheck disable=SC2086
 		"$PERF" report --stdio -g none $mode -i "$f" 2>/dev/null | grep -v '^#' >ours.txt

@@ -152,5 +152,6 @@ perf_subcommands() {
 	script) echo report,flamegraph ;;
 	sched) echo timehist latency map ;;
 	timechart) echo record ;;
+	bench) echo sched,messaging sched,pipe ;;
 	esac
 }

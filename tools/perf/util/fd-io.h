@@ -1,0 +1,15 @@
+#ifndef PERF_UTIL_FD_IO_H
+#define PERF_UTIL_FD_IO_H
+/*
+ * Whole buffers through a file descriptor: write(2) and read(2) may move
+ * less than asked (a pipe, a socket, a signal), so these go on until all
+ * of it has moved.
+ */
+#include <stddef.h>
+
+/* All @len bytes of @buf to @fd: 0, or a negative errno. */
+int fd__write_all(int fd, const void *buf, size_t len);
+/* @len bytes from @fd into @buf: 0, -EIO at an end of file before them, or a negative errno. */
+int fd__read_all(int fd, void *buf, size_t len);
+
+#endif
