@@ -168,6 +168,28 @@ out_free:
 	return err;
 }
 
+/*
+ * A character device at the name (-o /dev/null) is written in place, as the
+ * distro writes it: a file's temporary name and rename(2) would replace the
+ * node.  -ENODEV when the name is not one.
+ */
+static int perf_data__open_device(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode))
+		return -ENODEV;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+		close(fd);
+		return -ENODEV;
+	}
+	return fd;
+}
+
 int perf_data__create(struct perf_data *data, const char *path)
 {
 	int fd;
@@ -189,7 +211,14 @@ int perf_data__create(struct perf_data *data, const char *path)
 	data->path = strdup(path);
 	if (!data->path)
 		return -ENOMEM;
-	fd = perf_data__open_new(path, &data->holder);
+	fd = perf_data__open_device(path);
+	if (fd >= 0) {
+		data->is_device = true;
+		data->fd = fd;
+		return 0;
+	}
+	if (fd == -ENODEV)
+		fd = perf_data__open_new(path, &data->holder);
 	if (fd < 0) {
 		free(data->path);
 		data->path = NULL;
@@ -356,12 +385,21 @@ int perf_data__switch(struct perf_data *data, bool next, char **dump_name)
 		*dump_name = NULL;
 		return -ENOMEM;
 	}
+	if (data->is_device)
+		return -ENOTSUP;
 	return data->is_pipe ? -EINVAL : perf_data__rename(data, *dump_name, next);
+}
+
+int perf_data__truncate(struct perf_data *data, u64 size)
+{
+	if (data->is_device)
+		return 0;
+	return ftruncate(data->fd, size) < 0 ? -errno : 0;
 }
 
 int perf_data__discard(struct perf_data *data)
 {
-	int err = perf_data__is_ours(data);
+	int err = data->is_device ? -ENOTSUP : perf_data__is_ours(data);
 
 	if (!err && unlink(data->path) < 0)
 		err = -errno;

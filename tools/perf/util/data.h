@@ -8,6 +8,7 @@ struct perf_data {
 	char *path;		/* the name being written, e.g. "perf.data" */
 	int fd;
 	bool is_pipe;		/* "-": stdout, pipe format */
+	bool is_device;		/* a character device (-o /dev/null): written in place */
 	u64 data_offset;	/* where the data section starts */
 	u64 data_size;		/* record bytes written so far */
 	pid_t holder;		/* -EBUSY from perf_data__create: the recorder holding the name */
@@ -38,6 +39,8 @@ int perf_data__write(struct perf_data *data, const void *buf, size_t size);
  * the file position and data_size alone; 0 or -errno.
  */
 int perf_data__pwrite(struct perf_data *data, const void *buf, size_t size, u64 offset);
+/* The file cut (or grown) to @size bytes; nothing for a device.  0 or -errno. */
+int perf_data__truncate(struct perf_data *data, u64 size);
 void perf_data__close(struct perf_data *data);
 /*
  * Timestamp for switch-output names: YYYYMMDDHHMMSScc (16 digits).  Never

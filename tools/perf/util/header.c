@@ -592,9 +592,10 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 	free(b.p);
 	if (err)
 		return err;
-	if (ftruncate(data->fd, data->data_offset) < 0 ||
-	    lseek(data->fd, data->data_offset, SEEK_SET) < 0)
-		return -errno;
+	err = perf_data__truncate(data, data->data_offset);
+	if (!err && lseek(data->fd, data->data_offset, SEEK_SET) < 0)
+		err = -errno;
+	return err;
 	return 0;
 }
 
@@ -702,10 +703,9 @@ int perf_header__write_finish(struct perf_data *data, struct evlist *evlist,
 		err = perf_data__pwrite(data, payload.p, payload.len, off);
 	if (err)
 		goto out_free;
-	if (ftruncate(data->fd, off + payload.len) < 0) {
-		err = -errno;
+	err = perf_data__truncate(data, off + payload.len);
+	if (err)
 		goto out_free;
-	}
 
 	h.magic = PERF_MAGIC2;
 	h.size = sizeof(h);

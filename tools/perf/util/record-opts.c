@@ -709,6 +709,14 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	return left;
 }
 
+/* -o a character device (/dev/null): written in place, so it cannot be renamed to a dump. */
+static bool record_opts__output_is_device(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISCHR(st.st_mode);
+}
+
 int record_opts__check(struct record_opts *opts)
 {
 	unsigned int lost;
@@ -725,6 +733,11 @@ int record_opts__check(struct record_opts *opts)
 	}
 	if (!strcmp(opts->output, "-") && opts->switch_output) {
 		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
+		return 255;
+	}
+	if (opts->switch_output && record_opts__output_is_device(opts->output)) {
+		pr_err("--switch-output renames the output to make each dump: give a regular "
+		       "file with -o, not the device %s.\n", opts->output);
 		return 255;
 	}
 	if (opts->switch_max_files && !opts->switch_output) {

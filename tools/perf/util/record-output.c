@@ -144,7 +144,7 @@ static int record_output__create(struct record_output *out)
 		       "Stop this recorder and start it again in an existing directory, or with "
 		       "an absolute -o.\n", path);
 	else if (err == -ENOTSUP)
-		pr_err("Cannot write the output file %s: it is a device, a fifo or a socket, "
+		pr_err("Cannot write the output file %s: it is a fifo, a socket or a block device, "
 		       "which perf record does not replace. Choose a regular file with -o, or "
 		       "-o - for a stream on standard output.\n", path);
 	else if (err)
@@ -366,18 +366,30 @@ void record_output__rotate(struct record_output *out, int max_files)
 	}
 }
 
+/*
+ * The size is the file's on disk, as the distro gives it: nothing for a
+ * device (-o /dev/null).  The sample count is left out when there is none,
+ * and from a compressed file's line, as the distro prints them.
+ */
 void record_output__print_written(const struct record_output *out, const char *name)
 {
+	u64 bytes = out->data.data_offset + (out->comp_level && out->zstd.bytes_out ?
+					     out->data.data_size : out->bytes_written);
+	char samples[48] = "";
+
+	if (out->data.is_device)
+		bytes = 0;
+	if (out->samples)
+		snprintf(samples, sizeof(samples), " (%llu samples)",
+			 (unsigned long long)out->samples);
 	if (out->comp_level && out->zstd.bytes_out) {
-		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples), "
+		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s, "
 			"compressed (original %.3f MB, ratio is %.3f) ]\n",
-			(double)(out->data.data_offset + out->data.data_size) / 1024 / 1024, name,
-			(unsigned long long)out->samples,
+			(double)bytes / 1024 / 1024, name,
 			(double)out->zstd.bytes_in / 1024 / 1024,
 			(double)out->zstd.bytes_in / out->zstd.bytes_out);
 		return;
 	}
-	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-		(double)(out->data.data_offset + out->bytes_written) / 1024 / 1024, name,
-		(unsigned long long)out->samples);
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s%s ]\n",
+		(double)bytes / 1024 / 1024, name, samples);
 }
