@@ -66,7 +66,7 @@ test-asan:
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(CURDIR)/build-asan/perf test
 
 bench: deps all
-	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/flight-recorder-scale.sh bench/flight-recorder-swap.sh bench/flight-recorder-swap-scale.sh bench/sideband-forks.sh bench/script-throughput.sh bench/see-a-dump.sh; do bash $$b || exit 1; done
+	@for b in bench/record-throughput.sh bench/flight-recorder.sh bench/flight-recorder-triggers.sh bench/control-ping-storm.sh bench/flight-recorder-scale.sh bench/flight-recorder-swap.sh bench/flight-recorder-swap-scale.sh bench/sideband-forks.sh bench/script-throughput.sh bench/see-a-dump.sh; do bash $$b || exit 1; done
 
 # The short form of every benchmark, a few minutes: its ratios beside their targets.
 bench-quick: deps all

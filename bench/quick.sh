@@ -12,6 +12,7 @@ BENCHES=(
 	"record-throughput CALLS=50000 ROUNDS=1"
 	"flight-recorder CALLS=500000 PARTS=1"
 	"flight-recorder-triggers REPS=3"
+	"control-ping-storm N=200 MS=1000"
 	"flight-recorder-scale NS=1,4 MB=4 FILL=1"
 	"sideband-forks NPROC=800"
 	"script-throughput TP_CALLS=150000 CG_SECS=1"
@@ -55,6 +56,8 @@ row $f "steady state: workload slowdown, ours/distro" \
 	   awk '{ if ($2 > 0) printf "%.2f", $1 / $2 }')" "<= 1.0"
 f=flight-recorder-triggers
 row $f "trigger to file" "$(after '^trigger to file' 'ratio' $f)" "<= 0.5"
+f=control-ping-storm
+row $f "slowest ping in a trigger storm" "$(after '^ping during a trigger storm' 'ratio of the slowest' $f)" "<= 0.5"
 f=flight-recorder-scale
 last=$(sed -n 's/^N=\([0-9]*\):.*/\1/p' "$LOG/$f" | tail -1)
 row $f "signal to file at N=$last" "$(after "^N=$last:" 'signal to file' $f)" "<= 1.0"

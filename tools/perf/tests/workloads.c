@@ -27,6 +27,8 @@
  *                      sethostname() (the trigger), then the time until a
  *                      file is created or renamed into DIR; prints each
  *                      latency and their median in ms
+ *   hostname-storm N MS  N failing sethostname() calls (triggers nothing
+ *                      else on the box makes) spread evenly over MS ms
  *   bpf-loop SECS      loads a BPF socket filter named "perf_test_loop"
  *                      (JITed kernel code that comes and goes: KSYMBOL
  *                      and BPF_EVENT records) that counts to 20,000 for
@@ -227,6 +229,26 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int workload_hostname_storm(long n, long ms)
+{
+	u64 start, step;
+
+	if (n < 1 || ms < 0) {
+		fprintf(stderr, "hostname-storm: give N (1 or more) and MS.\n");
+		return 129;
+	}
+	start = now_ns();
+	step = (u64)ms * 1000000ULL / n;
+	for (long i = 0; i < n; i++) {
+		u64 at = start + i * step, t = now_ns();
+
+		if (t < at)
+			usleep((at - t) / 1000);
+		syscall(SYS_sethostname, "", 100000);	/* EINVAL: nothing changes */
+	}
+	return 0;
+}
+
 static int workload_trigger_latency(long n, const char *dir)
 {
 	char buf[4096] __attribute__((aligned(8)));
@@ -422,6 +444,8 @@ int test__workload(int argc, const char **argv)
 		return workload_reads();
 	if (!strcmp(name, "trigger-latency"))
 		return workload_trigger_latency(n, argc > 2 ? argv[2] : NULL);
+	if (!strcmp(name, "hostname-storm"))
+		return workload_hostname_storm(n, argc > 2 ? strtol(argv[2], NULL, 0) : 1000);
 	if (!strcmp(name, "bpf-loop"))
 		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0,
 					 argc > 2 && !strcmp(argv[2], "btf"));
