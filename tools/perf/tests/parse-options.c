@@ -131,6 +131,10 @@ static int test__parse_options(void)
 			!strstr(err, "--input"));
 	parse("--count=x", err, sizeof(err), left, sizeof(left));
 	TEST_ASSERT_VAL("--count named", strstr(err, " Error: option `count' expects a numerical"));
+	/* The distro shows the option's usage for --count x, not for --count=x. */
+	TEST_ASSERT_VAL("no option usage after --count=x", !strstr(err, "--count <"));
+	parse("--count x", err, sizeof(err), left, sizeof(left));
+	TEST_ASSERT_VAL("option usage after --count x", strstr(err, "--count <"));
 	parse("-l 3", err, sizeof(err), left, sizeof(left));
 	TEST_ASSERT_EQUAL("unsigned", seen.loops, 3U);
 	TEST_ASSERT_EQUAL("below 0", parse("-l -1", err, sizeof(err), left, sizeof(left)),

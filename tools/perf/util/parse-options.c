@@ -188,12 +188,19 @@ static int opt__set(struct parse_ctx *ctx, const struct perf_option *o, const ch
  * A value the option refused.  A callback has said why in its own words, a
  * line a script can grep, so the usage does not bury it.
  */
-static int parse_ctx__bad_value(struct parse_ctx *ctx, const struct perf_option *o)
+static int parse_ctx__bad_value(struct parse_ctx *ctx, const struct perf_option *o,
+				bool attached)
 {
-	/* The usage of that one option, as the distro's shows it. */
+	/*
+	 * The usage of that one option, as the distro's shows it after its
+	 * own number errors: not for --name=value, whose whole word the
+	 * distro looks up as a name and so finds no option to show.  A
+	 * callback's error is in our words, and its usage always follows.
+	 */
 	if (o->type != OPTION_CALLBACK) {
 		usage__header(ctx->err, ctx->usage);
-		opt__fprintf(ctx->err, o);
+		if (!attached)
+			opt__fprintf(ctx->err, o);
 	} else if (o->flags & PARSE_OPT_SHOW_USAGE) {
 		fputc('\n', ctx->err);
 		usage__header(ctx->err, ctx->usage);
@@ -254,7 +261,7 @@ static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 		}
 		ctx->as_switch = *p;
 		if (opt__set(ctx, o, arg, 0) < 0)
-			return parse_ctx__bad_value(ctx, o);
+			return parse_ctx__bad_value(ctx, o, false);
 		ctx->as_switch = 0;
 		if (arg)
 			break;
@@ -398,7 +405,7 @@ static int parse_long(struct parse_ctx *ctx, const char *word)
 		}
 	}
 	if (opt__set(ctx, o, arg, unset) < 0)
-		return parse_ctx__bad_value(ctx, o);
+		return parse_ctx__bad_value(ctx, o, eq != NULL);
 	return 0;
 }
 
