@@ -16,6 +16,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "off-cpu.h"
+#include "cpumap.h"
 #include "thread_map.h"
 #include "off-cpu-bpf.h"
 
@@ -45,12 +46,16 @@ struct off_cpu_conf {
 	u32 enabled;
 	u32 by_tgid;
 	u32 by_pid;
+	u32 by_cpu;
 };
+
+/* The max_entries of its map of CPUs (-C). */
+#define OFF_CPU_MAX_CPUS	8192
 
 struct off_cpu {
 	struct bpf_object *obj;
 	struct bpf_link *link, *fork_link;
-	int conf_fd, tasks_fd, sums_fd, stacks_fd;
+	int conf_fd, tasks_fd, sums_fd, stacks_fd, cpus_fd;
 };
 
 /* libbpf's own messages are for -v: the user gets one line from us. */
@@ -115,6 +120,7 @@ struct off_cpu *off_cpu__load(char *why, size_t len)
 	oc->tasks_fd = off_cpu__map_fd(oc, "tgids");
 	oc->sums_fd = off_cpu__map_fd(oc, "off_cpu");
 	oc->stacks_fd = off_cpu__map_fd(oc, "stacks");
+	oc->cpus_fd = off_cpu__map_fd(oc, "cpus");
 	oc->link = off_cpu__attach(oc, "on_switch", "sched_switch", why, len);
 	if (oc->link)
 		oc->fork_link = off_cpu__attach(oc, "on_newtask", "task_newtask", why, len);
@@ -149,11 +155,24 @@ int off_cpu__add_event(struct evlist *evlist)
 	return 0;
 }
 
-int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid)
+int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid,
+		   const struct cpu_map *cpus)
 {
 	struct off_cpu_conf conf = { .enabled = 1 };
 	u32 zero = 0;
 	u8 one = 1;
+
+	if (cpus && cpus->nr > 0 && cpus->map[0] != -1) {
+		conf.by_cpu = 1;
+		for (int i = 0; i < cpus->nr; i++) {
+			u32 cpu = cpus->map[i];
+
+			if (cpu >= OFF_CPU_MAX_CPUS)
+				return -ERANGE;
+			if (bpf_map_update_elem(oc->cpus_fd, &cpu, &one, BPF_ANY))
+				return -errno;
+		}
+	}
 
 	if (threads && threads->nr > 0 && threads->map[0] != -1) {
 		conf.by_tgid = !by_tid;

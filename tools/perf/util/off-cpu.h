@@ -13,6 +13,7 @@
 
 #define OFF_CPU_EVENT		"offcpu-time"
 
+struct cpu_map;
 struct evlist;
 struct thread_map;
 union perf_event;
@@ -29,9 +30,11 @@ void off_cpu__delete(struct off_cpu *oc);
 int off_cpu__add_event(struct evlist *evlist);
 /*
  * Counting starts: only the processes of @threads (@by_tid: only those
- * threads), or every task when @threads is NULL.  0 or -errno.
+ * threads), or every task when @threads is NULL; with @cpus (-C), only the
+ * waits that begin on those CPUs.  0 or -errno.
  */
-int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid);
+int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid,
+		   const struct cpu_map *cpus);
 
 /* Counting stops: the end of recording. */
 void off_cpu__stop(struct off_cpu *oc);

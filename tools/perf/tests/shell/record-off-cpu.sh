@@ -107,6 +107,29 @@ for who in $readers; do
 	[ "$w1" != "$w2" ] || fail "$who: the second dump repeats the first one's waits ($w1)"
 done
 
+# -C: only the waits that begin on those CPUs.  w pinned to one CPU waits
+# there alone (the recorder is pinned too, so the workload is from its
+# fork): recorded on the other CPU it has no off-CPU time, on its own CPU
+# all of it.  It is known by its pid: its exec, on its own CPU, is not
+# seen from the other one, so its samples there do not say "w".
+cpus=($(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+	for (c = r[1]; c <= r[n]; c++) print c } }' /sys/devices/system/cpu/online))
+if [ ${#cpus[@]} -ge 2 ] && command -v taskset >/dev/null; then
+	on=${cpus[0]} off=${cpus[1]}
+	for c in $on $off; do
+		taskset -c "$on" "$PERF" record --off-cpu -e dummy -C "$c" -o cpu$c.data -- \
+			sh -c "echo \$\$ >w.pid; exec ./w $N" \
+			>out 2>err || { cat err; fail "record --off-cpu -C $c failed"; }
+		"$PERF" script -i cpu$c.data -F pid,period 2>/dev/null |
+			awk -v pid="$(cat w.pid)" '$1 == pid { s += $2 } END { print s + 0 }' >cpu$c.w
+	done
+	echo "-C: w on CPU $on waited $(cat cpu$on.w) ns recorded there, $(cat cpu$off.w) ns on CPU $off"
+	[ "$(cat cpu$on.w)" -ge $((N * 5000000)) ] ||
+		fail "-C $on: w, pinned there, waited $(cat cpu$on.w) ns, less than $N sleeps of 5 ms"
+	[ "$(cat cpu$off.w)" -eq 0 ] ||
+		fail "-C $off: w, pinned to CPU $on, has $(cat cpu$off.w) ns of off-CPU time there"
+fi
+
 # Without the rights BPF needs, the option is ignored with the warning and
 # the rest is recorded, as the distro's perf ignores it (it has no BPF
 # program); exit 0.

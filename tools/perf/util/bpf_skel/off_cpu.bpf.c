@@ -42,12 +42,19 @@ struct off_cpu_key {
 	__u64 cgroup_id;
 };
 
-/* Key 0: whether recording counts yet; whether only the processes (threads) in 'tgids' do. */
+/*
+ * Key 0: whether recording counts yet; whether only the processes (threads)
+ * in 'tgids' do; whether only the waits that begin on a CPU of 'cpus' do.
+ */
 struct off_cpu_conf {
 	__u32 enabled;
 	__u32 by_tgid;
 	__u32 by_pid;
+	__u32 by_cpu;
 };
+
+/* The highest CPU number -C can name, plus one. */
+#define MAX_CPUS		8192
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -83,12 +90,32 @@ struct {
 	__uint(max_entries, 1024);
 } tgids SEC(".maps");
 
+/* -C: 1 at each CPU recorded. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, MAX_CPUS);
+} cpus SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
 	__type(value, struct off_cpu_conf);
 	__uint(max_entries, 1);
 } conf SEC(".maps");
+
+/* With -C, a wait is counted where it begins: on the CPU the task leaves. */
+static int counts_here(const struct off_cpu_conf *c)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u8 *on;
+
+	if (!c->by_cpu)
+		return 1;
+	on = bpf_map_lookup_elem(&cpus, &cpu);
+	return on && *on;
+}
 
 static int counts(const struct off_cpu_conf *c, struct task_struct *t)
 {
@@ -111,7 +138,7 @@ static void stamp_prev(void *ctx, struct task_struct *prev, const struct off_cpu
 	__u32 tid;
 	long id;
 
-	if (!(state & TASK_WAITING) || !counts(c, prev))
+	if (!(state & TASK_WAITING) || !counts_here(c) || !counts(c, prev))
 		return;
 	id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK);
 	if (id < 0)
