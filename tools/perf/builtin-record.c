@@ -893,7 +893,7 @@ static int record__start(struct record *rec)
 
 		err = off_cpu__start(rec->off_cpu, all ? NULL : rec->evlist->threads,
 				     opts->target_tid && !opts->target_pid,
-				     opts->cpu_list ? rec->evlist->cpus : NULL);
+				     opts->cpu_list ? rec->evlist->cpus : NULL, rec->evlist);
 		if (err) {
 			pr_err("Cannot start counting off-CPU time: %s\n", strerror(-err));
 			record_output__abandon(&rec->out);

@@ -95,6 +95,22 @@ out_free:
 	return err;
 }
 
+int cgroup__id(const struct cgroup *cgrp, u64 *id)
+{
+	struct {
+		struct file_handle fh;
+		u64 id;
+	} h = { .fh.handle_bytes = sizeof(u64) };
+	int mount_id;
+
+	if (name_to_handle_at(cgrp->fd, "", &h.fh, &mount_id, AT_EMPTY_PATH) < 0)
+		return -errno;
+	if (h.fh.handle_bytes != sizeof(u64))
+		return -EOVERFLOW;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
 static struct evsel *evlist__nth(struct evlist *evlist, int n)
 {
 	struct evsel *evsel;

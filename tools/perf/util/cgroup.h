@@ -7,6 +7,7 @@
 #define PERF_UTIL_CGROUP_H
 
 #include <stddef.h>
+#include "types.h"
 
 struct evlist;
 
@@ -23,6 +24,11 @@ struct cgroup {
  */
 int cgroup__mount(char *buf, size_t size);
 void cgroup__put(struct cgroup *cgrp);
+/*
+ * The cgroup's id, as the kernel's BPF helpers give it (the kernfs id of
+ * its directory, from its file handle): 0 or -errno.
+ */
+int cgroup__id(const struct cgroup *cgrp, u64 *id);
 
 /*
  * One -G argument, "name[,name...]", onto @evlist's events: the n-th name

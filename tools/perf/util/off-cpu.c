@@ -16,6 +16,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "off-cpu.h"
+#include "cgroup.h"
 #include "cpumap.h"
 #include "thread_map.h"
 #include "off-cpu-bpf.h"
@@ -47,6 +48,7 @@ struct off_cpu_conf {
 	u32 by_tgid;
 	u32 by_pid;
 	u32 by_cpu;
+	u32 by_cgroup;
 };
 
 /* The max_entries of its map of CPUs (-C). */
@@ -55,7 +57,7 @@ struct off_cpu_conf {
 struct off_cpu {
 	struct bpf_object *obj;
 	struct bpf_link *link, *fork_link;
-	int conf_fd, tasks_fd, sums_fd, stacks_fd, cpus_fd;
+	int conf_fd, tasks_fd, sums_fd, stacks_fd, cpus_fd, cgroups_fd;
 };
 
 /* libbpf's own messages are for -v: the user gets one line from us. */
@@ -121,6 +123,7 @@ struct off_cpu *off_cpu__load(char *why, size_t len)
 	oc->sums_fd = off_cpu__map_fd(oc, "off_cpu");
 	oc->stacks_fd = off_cpu__map_fd(oc, "stacks");
 	oc->cpus_fd = off_cpu__map_fd(oc, "cpus");
+	oc->cgroups_fd = off_cpu__map_fd(oc, "cgroups");
 	oc->link = off_cpu__attach(oc, "on_switch", "sched_switch", why, len);
 	if (oc->link)
 		oc->fork_link = off_cpu__attach(oc, "on_newtask", "task_newtask", why, len);
@@ -155,12 +158,43 @@ int off_cpu__add_event(struct evlist *evlist)
 	return 0;
 }
 
+/* -G: the cgroups of @evlist's events into the program's filter; whether there were any. */
+static int off_cpu__filter_cgroups(struct off_cpu *oc, struct evlist *evlist, u32 *any)
+{
+	struct evsel *evsel;
+	u8 one = 1;
+	u64 id;
+	int err;
+
+	evlist__for_each_entry(evlist, evsel) {
+		if (!evsel->cgrp || (evsel->name && !strcmp(evsel->name, OFF_CPU_EVENT)))
+			continue;
+		err = cgroup__id(evsel->cgrp, &id);
+		if (err) {
+			pr_err("Cannot find the id of cgroup %s for --off-cpu: %s\n",
+			       evsel->cgrp->name, strerror(-err));
+			return err;
+		}
+		if (bpf_map_update_elem(oc->cgroups_fd, &id, &one, BPF_ANY))
+			return -errno;
+		*any = 1;
+	}
+	return 0;
+}
+
 int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid,
-		   const struct cpu_map *cpus)
+		   const struct cpu_map *cpus, struct evlist *evlist)
 {
 	struct off_cpu_conf conf = { .enabled = 1 };
 	u32 zero = 0;
 	u8 one = 1;
+	int err;
+
+	if (evlist) {
+		err = off_cpu__filter_cgroups(oc, evlist, &conf.by_cgroup);
+		if (err)
+			return err;
+	}
 
 	if (cpus && cpus->nr > 0 && cpus->map[0] != -1) {
 		conf.by_cpu = 1;

@@ -31,10 +31,11 @@ int off_cpu__add_event(struct evlist *evlist);
 /*
  * Counting starts: only the processes of @threads (@by_tid: only those
  * threads), or every task when @threads is NULL; with @cpus (-C), only the
- * waits that begin on those CPUs.  0 or -errno.
+ * waits that begin on those CPUs; with cgroups on @evlist's events (-G),
+ * only the waits of their tasks.  0 or -errno.
  */
 int off_cpu__start(struct off_cpu *oc, const struct thread_map *threads, bool by_tid,
-		   const struct cpu_map *cpus);
+		   const struct cpu_map *cpus, struct evlist *evlist);
 
 /* Counting stops: the end of recording. */
 void off_cpu__stop(struct off_cpu *oc);

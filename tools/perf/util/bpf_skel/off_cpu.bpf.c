@@ -44,13 +44,15 @@ struct off_cpu_key {
 
 /*
  * Key 0: whether recording counts yet; whether only the processes (threads)
- * in 'tgids' do; whether only the waits that begin on a CPU of 'cpus' do.
+ * in 'tgids' do; whether only the waits that begin on a CPU of 'cpus' do;
+ * whether only the tasks of the cgroups in 'cgroups' (-G) do.
  */
 struct off_cpu_conf {
 	__u32 enabled;
 	__u32 by_tgid;
 	__u32 by_pid;
 	__u32 by_cpu;
+	__u32 by_cgroup;
 };
 
 /* The highest CPU number -C can name, plus one. */
@@ -98,6 +100,14 @@ struct {
 	__uint(max_entries, MAX_CPUS);
 } cpus SEC(".maps");
 
+/* -G: the ids of the cgroups recorded (their own tasks, not their children's). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u8);
+	__uint(max_entries, 256);
+} cgroups SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
@@ -105,16 +115,28 @@ struct {
 	__uint(max_entries, 1);
 } conf SEC(".maps");
 
-/* With -C, a wait is counted where it begins: on the CPU the task leaves. */
+/*
+ * With -C, a wait is counted where it begins: on the CPU the task leaves.
+ * With -G, if that task is in a cgroup recorded: sched_switch runs in the
+ * task leaving, so its cgroup is the current one.
+ */
 static int counts_here(const struct off_cpu_conf *c)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 cgroup;
 	__u8 *on;
 
-	if (!c->by_cpu)
-		return 1;
-	on = bpf_map_lookup_elem(&cpus, &cpu);
-	return on && *on;
+	if (c->by_cpu) {
+		on = bpf_map_lookup_elem(&cpus, &cpu);
+		if (!on || !*on)
+			return 0;
+	}
+	if (c->by_cgroup) {
+		cgroup = bpf_get_current_cgroup_id();
+		if (!bpf_map_lookup_elem(&cgroups, &cgroup))
+			return 0;
+	}
+	return 1;
 }
 
 static int counts(const struct off_cpu_conf *c, struct task_struct *t)
