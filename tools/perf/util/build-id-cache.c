@@ -544,46 +544,50 @@ int build_id_cache__trim(u64 max, bool (*keep)(const char *hex, void *arg), void
 	return nr;
 }
 
+/* The last buildid-cache.max-size of the files read, and where it was. */
 struct max_size_arg {
-	const char *path;
-	u64 *max;
-	bool bad;		/* the value was said to be wrong */
+	char value[64];
+	const char *path, *file;
+	int line;
 };
 
 static int max_size_item(const char *section, const char *key, const char *value, int line,
 			 void *data)
 {
 	struct max_size_arg *a = data;
-	bool unit;
 
 	if (strcmp(section, "buildid-cache") || strcmp(key, "max-size"))
 		return 0;
-	if (!value || units__parse_size(value, a->max, &unit)) {
-		fprintf(stderr, "%s:%d: buildid-cache.max-size: expected a size such as 256M, "
-			"not '%s'\n", a->path, line, value ? value : "");
-		a->bad = true;
-		return -EINVAL;
-	}
+	snprintf(a->value, sizeof(a->value), "%s", value ? value : "");
+	a->file = a->path;
+	a->line = line;
 	return 0;
 }
 
 int build_id_cache__config_max_size(u64 *max)
 {
-	struct config_error cerr = { 0 };
-	char *path = config__default_path();
-	struct max_size_arg a = { .path = path, .max = max };
-	int err;
+	struct max_size_arg a = { .line = 0 };
+	char *paths[2];
+	int n = config__default_paths(paths), err = 0;
+	bool unit;
 
 	*max = 0;
-	if (!path)
-		return 0;
-	err = config__parse_file(path, max_size_item, &a, &cerr);
-	if (a.bad)
+	for (int i = 0; i < n && !err; i++) {
+		struct config_error cerr = { 0 };
+
+		a.path = paths[i];
+		err = config__parse_file(paths[i], max_size_item, &a, &cerr);
+		if (err == -EINVAL && cerr.line)
+			fprintf(stderr, "%s:%d: %s\n", paths[i], cerr.line, cerr.msg);
+		else if (err && !cerr.line)
+			err = 0;	/* a file that cannot be read holds nothing */
+	}
+	if (!err && a.line && units__parse_size(a.value, max, &unit)) {
+		fprintf(stderr, "%s:%d: buildid-cache.max-size: expected a size such as 256M, "
+			"not '%s'\n", a.file, a.line, a.value);
 		err = -EINVAL;
-	else if (err == -EINVAL && cerr.line)
-		fprintf(stderr, "%s:%d: %s\n", path, cerr.line, cerr.msg);
-	else if (err && !cerr.line)
-		err = 0;	/* a file that cannot be read sets no cap: nothing to refuse */
-	free(path);
+	}
+	free(paths[0]);
+	free(paths[1]);
 	return err;
 }

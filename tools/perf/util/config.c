@@ -212,13 +212,20 @@ int config__parse_file(const char *path, config_fn_t fn, void *data, struct conf
 	return ret;
 }
 
-char *config__default_path(void)
+/* /etc/perfconfig when it is readable and not turned off, else NULL. */
+static char *config__system_path(void)
+{
+	if (!getenv("PERF_CONFIG_NOSYSTEM") && access("/etc/perfconfig", R_OK) == 0)
+		return strdup("/etc/perfconfig");
+	return NULL;
+}
+
+/* $HOME/.perfconfig when it exists and is not turned off, else NULL. */
+static char *config__user_path(void)
 {
 	const char *home = getenv("HOME");
 	char *path;
 
-	if (!getenv("PERF_CONFIG_NOSYSTEM") && access("/etc/perfconfig", R_OK) == 0)
-		return strdup("/etc/perfconfig");
 	if (getenv("PERF_CONFIG_NOGLOBAL") || !home || !*home)
 		return NULL;
 	if (asprintf(&path, "%s/.perfconfig", home) < 0)
@@ -227,4 +234,25 @@ char *config__default_path(void)
 		return path;
 	free(path);
 	return NULL;
+}
+
+char *config__default_path(void)
+{
+	char *path = config__system_path();
+
+	return path ? path : config__user_path();
+}
+
+int config__default_paths(char *paths[2])
+{
+	int n = 0;
+
+	paths[0] = paths[1] = NULL;
+	paths[n] = config__system_path();
+	if (paths[n])
+		n++;
+	paths[n] = config__user_path();
+	if (paths[n])
+		n++;
+	return n;
 }

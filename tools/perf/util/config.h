@@ -45,5 +45,12 @@ int config__parse_file(const char *path, config_fn_t fn, void *data, struct conf
  * it exists (unless PERF_CONFIG_NOGLOBAL is set).  A new string, or NULL.
  */
 char *config__default_path(void);
+/*
+ * The files perf reads its settings from, as upstream reads them: the
+ * system's (/etc/perfconfig), then the user's ($HOME/.perfconfig), whose
+ * values, coming later, win; each when it is readable and not turned off
+ * (the switches above).  Fills @paths (new strings) and returns how many.
+ */
+int config__default_paths(char *paths[2]);
 
 #endif

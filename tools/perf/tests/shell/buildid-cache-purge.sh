@@ -189,4 +189,22 @@ printf '[buildid-cache]\n\tmax-size = lots\n' >"$HOME/.perfconfig"
 $PERF record -q -o bad.data true 2>bad.err && fail "record with max-size = lots succeeded"
 grep -q "buildid-cache.max-size: expected a size" bad.err || fail "bad cap: $(cat bad.err)"
 [ -e bad.data ] && fail "record with a bad cap wrote a file"
+
+# Both config files are read, the system's first: the user's value, read
+# last, wins over /etc/perfconfig's; without one of the user's, the
+# system's is the cap, and a bad one is named with its file.  Only where
+# /etc/perfconfig is not the machine's own.
+if [ ! -e /etc/perfconfig ]; then
+	trap 'rm -f /etc/perfconfig; cleanup' EXIT
+	unset PERF_CONFIG_NOSYSTEM
+	printf '[buildid-cache]\n\tmax-size = lots\n' >/etc/perfconfig
+	printf '[buildid-cache]\n\tmax-size = %d\n' $cap >"$HOME/.perfconfig"
+	$PERF record -q -o sys1.data true 2>sys1.err ||
+		fail "the user's cap did not win over /etc/perfconfig's: $(cat sys1.err)"
+	printf '[report]\n\tchildren = true\n' >"$HOME/.perfconfig"
+	$PERF record -q -o sys2.data true 2>sys2.err && fail "/etc/perfconfig's bad cap was not read"
+	grep -q "^/etc/perfconfig:2: buildid-cache.max-size: expected a size" sys2.err ||
+		fail "/etc/perfconfig's bad cap: $(cat sys2.err)"
+	rm -f /etc/perfconfig
+fi
 exit 0
