@@ -25,22 +25,55 @@ spinner() {
 spinner "$MNT"
 OUTSIDER=$!
 
-# The pids of file $1's samples, as the distro reads them, one per line.
-pids_of() {
-	oracle_ok "$1" script -F pid -i "$1" | awk '{ print $1 }'
+# The samples of file $1, as the distro reads them: "pid tid time" a line.
+samples_of() {
+	oracle_ok "$1" script -F pid,tid,time -i "$1" |
+		awk '{ split($1, id, "/"); sub(/:$/, "", $2); print id[1], id[2], $2 }'
 }
 
-# $1's samples all of pid $2, at least one: none of the outsider's.
-only_pid() {
-	local what=$1 pid=$2 n others
+# The kernel names a sample's task -1/-1 when the task has no pid left: a
+# task that exits runs its last steps of exit on its CPU while its parent,
+# on another CPU, may already have reaped it (the distro's perf record
+# writes such samples too).  Only the cgroup's task ends while it is
+# recorded, so each -1/-1 sample is of its exit: no earlier than its last
+# sample that names it.  Reads "pid tid time" lines; prints those of pid
+# -1 that are not such a sample.
+unnamed_not_exit() {	# <the cgroup's task's pid>
+	awk -v pid="$1" '
+		$1 == pid && $3 + 0 > last { last = $3 + 0 }
+		$1 == -1 && $2 != -1 { print }
+		$1 == -1 && $2 == -1 { unnamed[++n] = $0; at[n] = $3 + 0 }
+		END { for (i = 1; i <= n; i++) if (at[i] < last) print unnamed[i] }'
+}
 
-	pids_of "$what" >pids.txt || exit 1
+# The check above refuses a -1/-1 sample before the task's last one, and
+# a -1 with a tid; it takes one after.
+[ "$(printf '%s\n' '7 7 1.000002' '-1 -1 1.000001' '-1 5 1.000003' '-1 -1 1.000004' |
+     unnamed_not_exit 7)" = "$(printf '%s\n' '-1 5 1.000003' '-1 -1 1.000001')" ] ||
+	fail "the check of samples of no task takes what it must refuse"
+
+# $1's samples all of pid $2 (or of its exit, above): none of the outsider's.
+none_but() {	# <file> <pid>
+	local others early
+
+	samples_of "$1" >samples.txt || exit 1
+	awk '{ print $1 }' samples.txt >pids.txt
+	grep -qx "$OUTSIDER" pids.txt && fail "$1: samples of the outsider $OUTSIDER"
+	others=$(grep -vx -e "$2" -e -1 pids.txt | sort | uniq -c | sort -rn | head -3)
+	[ -z "$others" ] || fail "$1: samples of other tasks than $2: $others"
+	early=$(unnamed_not_exit "$2" <samples.txt | head -3)
+	[ -z "$early" ] || fail "$1: samples of no task that are not $2's exit: $early"
+}
+
+# $1's samples all of pid $2, at least one.
+only_pid() {
+	local what=$1 pid=$2 n gone
+
+	none_but "$what" "$pid"
 	n=$(grep -cx "$pid" pids.txt)
-	others=$(grep -vx "$pid" pids.txt | sort | uniq -c | sort -rn | head -3)
-	grep -qx "$OUTSIDER" pids.txt && fail "$what: samples of the outsider $OUTSIDER"
-	[ -z "$others" ] || fail "$what: samples of other tasks than $pid: $others"
+	gone=$(grep -cx -- -1 pids.txt)
 	[ "$n" -gt 0 ] || fail "$what: no sample of $pid, the cgroup's task"
-	echo "$what: $n samples, all of $pid"
+	echo "$what: $n samples, all of $pid, $gone more once it was reaped"
 }
 
 # 1. The workload joins the cgroup, then counts to 300000 (its own time,
@@ -104,8 +137,7 @@ for mode in swap pause; do
 	set -- $dumps
 	[ $# -eq 2 ] || fail "$mode: $# dumps, not the SIGUSR2 one and the exit one"
 	only_pid "$1" $insider
-	pids_of "$2" >pids.txt || exit 1
-	! grep -vxq $insider pids.txt || fail "$mode: $2 holds samples of tasks outside the cgroup"
+	none_but "$2" $insider
 done
 
 # 2b. The file says nothing of the cgroup, as the distro's does not: the
