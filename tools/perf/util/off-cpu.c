@@ -57,6 +57,7 @@ struct off_cpu_conf {
 struct off_cpu {
 	struct bpf_object *obj;
 	struct bpf_link *link, *fork_link;
+	const char *switch_prog;	/* the sched_switch program loaded */
 	int conf_fd, tasks_fd, sums_fd, stacks_fd, cpus_fd, cgroups_fd;
 };
 
@@ -97,6 +98,31 @@ void off_cpu__delete(struct off_cpu *oc)
 	free(oc);
 }
 
+/*
+ * The object opened with program @use to load and @skip left out, and
+ * loaded: 0, -ENOENT/-ENOMEM (@why says it) when it cannot be opened, or
+ * the load's -errno.
+ */
+static int off_cpu__open(struct off_cpu *oc, const char *use, const char *skip, char *why,
+			 size_t len)
+{
+	struct bpf_program *prog;
+
+	oc->obj = bpf_object__open_mem(off_cpu_bpf_o, off_cpu_bpf_o_len, NULL);
+	if (!oc->obj) {
+		snprintf(why, len, "it cannot open its BPF program: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	prog = bpf_object__find_program_by_name(oc->obj, skip);
+	if (!prog || !bpf_object__find_program_by_name(oc->obj, use)) {
+		snprintf(why, len, "its BPF program lacks %s", prog ? use : skip);
+		return -ENOENT;
+	}
+	bpf_program__set_autoload(prog, false);
+	oc->switch_prog = use;
+	return bpf_object__load(oc->obj);
+}
+
 struct off_cpu *off_cpu__load(char *why, size_t len)
 {
 	struct off_cpu *oc = calloc(1, sizeof(*oc));
@@ -107,12 +133,16 @@ struct off_cpu *off_cpu__load(char *why, size_t len)
 		return NULL;
 	}
 	libbpf_set_print(off_cpu__libbpf_print);
-	oc->obj = bpf_object__open_mem(off_cpu_bpf_o, off_cpu_bpf_o_len, NULL);
-	if (!oc->obj) {
-		snprintf(why, len, "it cannot open its BPF program: %s", strerror(errno));
+	/* sched_switch's prev_state argument where the kernel has it (5.18), else __state. */
+	err = off_cpu__open(oc, "on_switch", "on_switch_old", why, len);
+	if (err == -ENOMEM || err == -ENOENT)
 		goto out_delete;
+	if (err) {
+		bpf_object__close(oc->obj);
+		err = off_cpu__open(oc, "on_switch_old", "on_switch", why, len);
+		if (err == -ENOMEM || err == -ENOENT)
+			goto out_delete;
 	}
-	err = bpf_object__load(oc->obj);
 	if (err) {
 		snprintf(why, len, "it cannot load its BPF program: %s (it needs root or "
 			 "CAP_BPF and CAP_PERFMON, and a kernel with BTF)", strerror(-err));
@@ -124,7 +154,8 @@ struct off_cpu *off_cpu__load(char *why, size_t len)
 	oc->stacks_fd = off_cpu__map_fd(oc, "stacks");
 	oc->cpus_fd = off_cpu__map_fd(oc, "cpus");
 	oc->cgroups_fd = off_cpu__map_fd(oc, "cgroups");
-	oc->link = off_cpu__attach(oc, "on_switch", "sched_switch", why, len);
+	pr_debug("off-cpu: %s on sched_switch\n", oc->switch_prog);
+	oc->link = off_cpu__attach(oc, oc->switch_prog, "sched_switch", why, len);
 	if (oc->link)
 		oc->fork_link = off_cpu__attach(oc, "on_newtask", "task_newtask", why, len);
 	if (!oc->fork_link)

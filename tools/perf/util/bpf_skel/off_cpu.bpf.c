@@ -152,11 +152,14 @@ static int counts(const struct off_cpu_conf *c, struct task_struct *t)
 	return bpf_map_lookup_elem(&tgids, &id) != NULL;
 }
 
-/* The task leaving the CPU to wait: when, and where in its code. */
-static void stamp_prev(void *ctx, struct task_struct *prev, const struct off_cpu_conf *c)
+/*
+ * The task leaving the CPU to wait: when, and where in its code.  @state is
+ * the one the scheduler decided on; a task preempted is not waiting.
+ */
+static void stamp_prev(void *ctx, struct task_struct *prev, unsigned int state,
+		       const struct off_cpu_conf *c)
 {
 	struct off_cpu_stamp st;
-	unsigned int state = BPF_CORE_READ(prev, __state);
 	__u32 tid;
 	long id;
 
@@ -195,18 +198,39 @@ static void account_next(struct task_struct *next)
 		bpf_map_update_elem(&off_cpu, &key, &delta, BPF_NOEXIST);
 }
 
-/* sched_switch's BTF arguments: preempt, prev, next (and prev_state since 5.18, unused). */
-SEC("tp_btf/sched_switch")
-int on_switch(__u64 *ctx)
+static void on_switch_state(__u64 *ctx, unsigned int state)
 {
 	struct task_struct *prev = (void *)ctx[1], *next = (void *)ctx[2];
 	__u32 zero = 0;
 	struct off_cpu_conf *c = bpf_map_lookup_elem(&conf, &zero);
 
 	if (!c || !c->enabled)
-		return 0;
-	stamp_prev(ctx, prev, c);
+		return;
+	if (!ctx[0])
+		stamp_prev(ctx, prev, state, c);
 	account_next(next);
+}
+
+/*
+ * sched_switch's BTF arguments: preempt, prev, next and, since 5.18,
+ * prev_state, the state __schedule() acted on.  prev->__state, read here,
+ * may already be a wakeup's TASK_WAKING or TASK_RUNNING: a sleep whose
+ * wakeup came while its CPU was still switching away would be lost.
+ */
+SEC("tp_btf/sched_switch")
+int on_switch(__u64 *ctx)
+{
+	on_switch_state(ctx, (unsigned int)ctx[3]);
+	return 0;
+}
+
+/* Before 5.18, without prev_state: the task's state as it is now. */
+SEC("tp_btf/sched_switch")
+int on_switch_old(__u64 *ctx)
+{
+	struct task_struct *prev = (void *)ctx[1];
+
+	on_switch_state(ctx, BPF_CORE_READ(prev, __state));
 	return 0;
 }
 
