@@ -173,12 +173,19 @@ out_free:
  * distro writes it: a file's temporary name and rename(2) would replace the
  * node.  -ENODEV when the name is not one.
  */
+bool perf_data__is_device(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISCHR(st.st_mode);
+}
+
 static int perf_data__open_device(const char *path)
 {
 	struct stat st;
 	int fd;
 
-	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode))
+	if (!perf_data__is_device(path))
 		return -ENODEV;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -1,5 +1,6 @@
 #ifndef PERF_UTIL_DATA_H
 #define PERF_UTIL_DATA_H
+#include <stdbool.h>
 #include <sys/types.h>
 #include "types.h"
 
@@ -39,6 +40,8 @@ int perf_data__write(struct perf_data *data, const void *buf, size_t size);
  * the file position and data_size alone; 0 or -errno.
  */
 int perf_data__pwrite(struct perf_data *data, const void *buf, size_t size, u64 offset);
+/* Whether @path is a character device (-o /dev/null), which is written in place. */
+bool perf_data__is_device(const char *path);
 /* The file cut (or grown) to @size bytes; nothing for a device.  0 or -errno. */
 int perf_data__truncate(struct perf_data *data, u64 size);
 void perf_data__close(struct perf_data *data);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include "perf.h"
+#include "data.h"
 #include "debug.h"
 #include "page-size.h"
 #include "cgroup.h"
@@ -709,14 +710,6 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	return left;
 }
 
-/* -o a character device (/dev/null): written in place, so it cannot be renamed to a dump. */
-static bool record_opts__output_is_device(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISCHR(st.st_mode);
-}
-
 int record_opts__check(struct record_opts *opts)
 {
 	unsigned int lost;
@@ -735,7 +728,8 @@ int record_opts__check(struct record_opts *opts)
 		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
 		return 255;
 	}
-	if (opts->switch_output && record_opts__output_is_device(opts->output)) {
+	/* A device is written in place (perf_data__create): no dump can be renamed from it. */
+	if (opts->switch_output && perf_data__is_device(opts->output)) {
 		pr_err("--switch-output renames the output to make each dump: give a regular "
 		       "file with -o, not the device %s.\n", opts->output);
 		return 255;
