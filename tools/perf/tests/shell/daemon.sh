@@ -13,15 +13,9 @@ RUN_BAD='--no-such-option'
 # The daemon and its recorders go with the test, whatever ends it: the
 # daemon is the leader of its own session, which its recorders share.
 daemon_cleanup() {
-	local pid
-	pid=$(cat "$BASE/lock" 2>/dev/null)
-	timeout 60 "$PERF" daemon stop --base "$BASE" >/dev/null 2>&1
-	[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
-	if [ -n "${ORACLE_BASE:-}" ]; then
-		pid=$(cat "$ORACLE_BASE/lock" 2>/dev/null)
-		timeout 60 "$ORACLE" daemon stop --config "$TMPD/oracle.config" >/dev/null 2>&1
-		[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
-	fi
+	daemon_end "$BASE" "$PERF" --base "$BASE"
+	[ -z "${ORACLE_BASE:-}" ] ||
+		daemon_end "$ORACLE_BASE" "$ORACLE" --config "$TMPD/oracle.config"
 	# The foreground daemon shares our session: its children by parent.
 	[ -n "${FG:-}" ] && pkill -9 -P "$FG" 2>/dev/null
 	cleanup

@@ -5,6 +5,16 @@ TMPD=$(mktemp -d /tmp/perf-test.XXXXXX)
 cleanup() { kill -9 $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$TMPD"; }
 trap cleanup EXIT
 
+# A daemon on base $1 stopped by "$2 daemon stop ${@:3}", then its session
+# (the daemon leads it, and its recorders share it) killed, whatever is left.
+daemon_end() {	# <base> <perf> <stop args>...
+	local pid base=$1 perf=$2
+	shift 2
+	pid=$(cat "$base/lock" 2>/dev/null)
+	timeout 60 "$perf" daemon stop "$@" >/dev/null 2>&1
+	[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
+}
+
 # For the daemon tests whose daemons have a base one or two levels under
 # $TMPD: any that started by mistake goes with the test, its recorders too
 # (they share its session).  Set as the trap instead of cleanup.

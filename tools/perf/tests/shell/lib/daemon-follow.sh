@@ -9,10 +9,7 @@ RUN='-m 1M -e cpu-clock --overwrite --switch-output'
 # The daemon and its recorders go with the test, whatever ends it; then
 # $FOLLOW_CLEANUP, if set (a cgroup the test made).
 daemon_cleanup() {
-	local pid
-	pid=$(cat "$BASE/lock" 2>/dev/null)
-	timeout 60 "$PERF" daemon stop --config "$CFG" >/dev/null 2>&1
-	[ -n "$pid" ] && pkill -9 -s "$pid" 2>/dev/null
+	daemon_end "$BASE" "$PERF" --config "$CFG"
 	cleanup
 	[ -z "${FOLLOW_CLEANUP:-}" ] || eval "$FOLLOW_CLEANUP"
 }
