@@ -35,18 +35,28 @@ record_mixed "$ORACLE" d || skip "the distro perf cannot record raw_syscalls her
 record_mixed "$PERF" o || fail "our perf record of the mixed events failed"
 
 # The README's worked example, bounded: one dump on SIGUSR2, then the exit.
+# The workload runs on until the dump is written, so that whatever span the
+# buffers hold at the request (a few ms on a busy machine), it is in there:
+# run once before, it may all have been overwritten by other tasks' events.
 "$PERF" record -g -e cycles -e 'raw_syscalls:*/call-graph=no/' \
 	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a \
 	-o readme.data >readme.out 2>&1 &
 rec=$!
 wait_recording $rec
+sh -c "while [ ! -e stop ]; do $w; done" &
+loop=$!
 sh -c "$w"
 kill -USR2 $rec
 wait_files 'readme.data.*' 1
 kill -INT $rec
 wait $rec || { cat readme.out; fail "the README's recorder exited $?"; }
+: >stop
+wait $loop
 mv "$(ls readme.data.* | head -1)" o-readme.data
 rm -f readme.data.*
+# What the comparisons below select must be there, or they compare nothing.
+"$PERF" script -F comm -i o-readme.data 2>/dev/null | grep -qE '^ *(sh|ls) *$' ||
+	fail "the README's dump, taken while sh and ls ran, holds none of their events"
 
 fails=0 runs=0
 # Whether folded outputs $1 and $2 have the same lines, the chains of each
