@@ -3,8 +3,10 @@
 #   make          build tools/perf/perf
 #   make deps     install missing Debian packages (needs root or sudo)
 #   make run      deps + build + a short flight-recorder demo
-#   make test     deps + build + the whole `perf test` table, then the
-#                 unit tests again under AddressSanitizer/UBSan
+#   make test     deps + build + the whole `perf test` table, the fuzzer's
+#                 smoke run, then the unit tests again under
+#                 AddressSanitizer/UBSan; a table of the stages at the end
+#   make test-loaded  the same with every CPU kept busy by a bounded load
 #   make bench    benchmarks against the distro perf (bench/)
 #   make sweep    every record command line of tools/perf/tests/sweep, read by
 #                 our readers and the distro's, compared (needs root and the
@@ -27,7 +29,7 @@ DEB_PKGS := gcc make pkg-config flex bison libtraceevent-dev libelf-dev libdw-de
 	    libunwind-dev libiberty-dev libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev strace procps xxd \
 	    asciidoctor chromium python3
 
-.PHONY: all man install uninstall deps run test test-unit test-asan bench bench-quick fuzz sweep clean
+.PHONY: all man install uninstall deps run test test-loaded test-unit test-asan bench bench-quick fuzz sweep clean
 
 all:
 	$(MAKE) -j$(JOBS) -C $(PERF_DIR)
@@ -52,12 +54,15 @@ deps:
 run: deps all
 	@bash $(PERF_DIR)/tests/demo.sh
 
+# Every stage runs, and the last lines name each with its result: one that
+# needs a stage that failed is reported "not run" (tests/stages.sh).
 test: deps
-	$(MAKE) all
-	@cd $(PERF_DIR) && ./perf test
-	$(MAKE) -j$(JOBS) -C $(PERF_DIR) fuzz-session
-	$(MAKE) -C $(PERF_DIR) fuzz-smoke FUZZ_TIME=30
-	$(MAKE) test-asan
+	@JOBS=$(JOBS) bash $(PERF_DIR)/tests/stages.sh "$(MAKE)"
+
+# The same stages with every CPU kept busy the whole time by a bounded load
+# of spinning, syscalls and forks, as a shared machine's other jobs would.
+test-loaded: deps
+	@JOBS=$(JOBS) bash $(PERF_DIR)/tests/stages.sh "$(MAKE)" --loaded
 
 test-asan:
 	$(MAKE) -j$(JOBS) -C $(PERF_DIR) OUTPUT=$(CURDIR)/build-asan/ SANITIZE=1
