@@ -1,8 +1,9 @@
 #!/bin/bash
 # The short form of every benchmark (make bench-quick): each script with
 # small sizes, then one table of the ratios ours/distro beside their
-# targets.  A missed target is marked, not fatal: this measures, it does
-# not test.  A benchmark that fails to run is fatal (non-zero exit).
+# targets, also written to bench/last-quick.txt.  A missed target is
+# marked, not fatal: this measures, it does not test (exit 0).  A benchmark
+# that fails to run, or a row left without a figure, is fatal (exit 1).
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOG=$(mktemp -d /tmp/perf-bench-quick.XXXXXX)
 trap 'rm -rf "$LOG"' EXIT
@@ -64,7 +65,7 @@ row $f "signal to file at N=$last" "$(after "^N=$last:" 'signal to file' $f)" "<
 row $f "RssAnon at N=$last, MB over the limit" \
 	"$(sed -n "/^N=$last:/{s/.*RssAnon ours \([0-9]*\) MB vs limit \([0-9]*\) MB.*/\1 \2/p;q}" "$LOG/$f" |
 	   awk '{ print $1 - $2 }')" "<= 0"
-row $f "one buffer's pause, N=$last / first N" "$(after '^our pause at' ':' $f)" "<= 1.5"
+row $f "one buffer's stop, N=$last / first N" "$(after '^our buffer stop at' ':' $f)" "<= 1.5"
 f=sideband-forks
 row $f "fork storm: recorder CPU" "$(after '^ratio ours\/distro recorder CPU' ':' $f)" "<= 0.5"
 f=script-throughput
@@ -80,7 +81,12 @@ row $f "diff speed" "$(after '^diff:' 'speed ours\/distro' $f)" ">= 2"
 row $f "sched timehist speed" "$(after '^sched timehist:' 'speed ours\/distro' $f)$(said 'sched timehist' 'not built' $f)" ">= 2"
 row $f "timeline first render, ms" "$(after '^timeline render:' 'first render' $f)$(said 'timeline render' skipped $f)" "<= 2000"
 
-echo
+# The table goes to the screen and to bench/last-quick.txt (kept between
+# runs, ignored by git), headed by the commit measured, so that anyone can
+# see when and on what it last ran.
+table() {
+echo "bench-quick of $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+	git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)'), $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), $(nproc) CPUs"
 printf "%-25s %-45s %9s %8s  %s\n" bench ratio measured target ""
 missed=0 unmeasured=0 skipped=0
 for r in "${rows[@]}"; do
@@ -102,5 +108,13 @@ for r in "${rows[@]}"; do
 done
 echo "targets: ${#rows[@]}, missed: $missed, not measured: $unmeasured, skipped or not built: $skipped" \
      "(short runs on a shared machine: read them as a range; bench/README.md has the long ones)"
-[ $failed -eq 0 ] && [ $unmeasured -eq 0 ] || { echo "a benchmark failed to run" >&2; exit 1; }
+[ $failed -eq 0 ] || echo "a benchmark failed to run: its rows are not figures"
+}
+echo
+table | tee "$ROOT/bench/last-quick.txt"
+# A missed target is a figure; a benchmark that did not run, or a row it
+# gave no figure for, is a broken bench.
+[ $failed -eq 0 ] || { echo "a benchmark failed to run" >&2; exit 1; }
+! grep -q ' NOT MEASURED$' "$ROOT/bench/last-quick.txt" ||
+	{ echo "a benchmark ran but gave a row no figure" >&2; exit 1; }
 exit 0
