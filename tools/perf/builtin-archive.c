@@ -22,9 +22,6 @@
 
 extern char **environ;
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 /*
  * Appends the link of @e and the entry it leads to (paths relative to the
  * cache) to @list.  1 when added, 0 when the cache has no such entry.

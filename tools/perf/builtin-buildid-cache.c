@@ -19,9 +19,6 @@
 
 static const char * const buildid_cache_usage[] = { "perf buildid-cache [<options>]", NULL };
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 /* The absolute path the cache files @file under (its entry is named by it). */
 static int cache_name(const char *file, char *out, size_t size)
 {

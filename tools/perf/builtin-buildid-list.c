@@ -16,9 +16,6 @@
 
 static const char * const buildid_list_usage[] = { "perf buildid-list [<options>]", NULL };
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 static int dso__seq_cmp(const void *a, const void *b)
 {
 	const struct dso *x = *(struct dso * const *)a, *y = *(struct dso * const *)b;

@@ -18,9 +18,6 @@
 #include "util/diff.h"
 #include "util/parse-options.h"
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 /* One of the two files: its session and its entries, one table per event. */
 struct diff_file {
 	const char *path;

@@ -67,24 +67,6 @@ static void evlist__fprintf_list(FILE *fp, struct evlist *evlist, bool details, 
 			"events\n");
 }
 
-/* Prints why a file could not be opened, with what to do about it. */
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg)
-{
-	if (err == -ENOENT)
-		fprintf(stderr, "perf %s: failed to open %s: %s (try 'perf record' first)\n",
-			cmd, path, strerror(-err));
-	else if (err == -EISDIR)
-		fprintf(stderr, "perf %s: %s is a directory, not a perf.data file.\n", cmd, path);
-	else if ((err == -EINVAL || err == -EBUSY) && msg && msg[0])
-		fprintf(stderr, "perf %s: %s: %s\n", cmd, path, msg);
-	else
-		fprintf(stderr, "perf %s: cannot read %s: %s\n", cmd, path, strerror(-err));
-}
-
 int cmd_evlist(int argc, const char **argv)
 {
 	const char *input = perf_session__default_input();

@@ -22,9 +22,6 @@
 
 static const char * const inject_usage[] = { "perf inject [<options>]", NULL };
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 /*
  * The output is in time order, so a round mark may go anywhere; one every
  * so many records keeps a reader's sorting queue short.

@@ -62,9 +62,6 @@ static const char *report__intern(struct report *r, const char *s)
 	return strset__intern(&r->strs, s);
 }
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 static bool report__has(const struct report *r, enum sort_key k)
 {
 	return sort_keys__has(&r->sort, k);

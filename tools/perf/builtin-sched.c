@@ -25,9 +25,6 @@
 #include "util/session.h"
 #include "util/tracepoint.h"
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 static const char * const sched_usage[] = {
 	"perf sched [<options>] {record|latency|map|replay|script|timehist}",
 	NULL

@@ -67,9 +67,6 @@ struct script {
 	struct raw_dump dump;		/* -D: into ob, between the lines it prints */
 };
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 static struct script_evsel *script__evsel(struct script *sc, struct evsel *evsel)
 {
 	struct script_evsel *se;

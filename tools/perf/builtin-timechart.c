@@ -20,9 +20,6 @@
 #include "util/timechart.h"
 #include "util/tracepoint.h"
 
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
-
 static const char * const timechart_usage[] = {
 	"perf timechart [<options>] {record}",
 	NULL

@@ -1,6 +1,8 @@
 #ifndef PERF_BUILTIN_H
 #define PERF_BUILTIN_H
 
+#include "util/parse-options.h"
+
 int cmd_record(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
@@ -21,19 +23,5 @@ int cmd_help(int argc, const char **argv);
 
 /* Prints "usage: ..." and the options (a NULL-terminated list of lines). */
 void usage_with_options(const char *usage, const char * const *options);
-
-/*
- * A command's exit status for @err, as the distro's perf makes it: 0 for
- * success, a negative errno's low byte (-EINVAL exits 234) for a failure,
- * and 255 (its -1) when the cause has no errno.  An errno above 63 would
- * read as death by a signal (128 + n): 255 too, where the distro's would
- * mislead.
- */
-static inline int cmd_exit_status(int err)
-{
-	if (!err)
-		return 0;
-	return err < 0 && err >= -63 ? err & 0xff : 255;
-}
 
 #endif

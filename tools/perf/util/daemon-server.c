@@ -989,9 +989,12 @@ static int daemon__wait_ready(int fd, pid_t pid, const char *output)
  * In the background: a new session, stdio on BASE/output, nothing holding a
  * terminal.  Not a child_process (run-command.h): here the child is the
  * daemon, going on without an exec, and it is the parent that leaves, once
- * the daemon says it is ready; nobody reaps the daemon but init.
+ * the daemon says it is ready; nobody reaps the daemon but init.  0 in
+ * the daemon, 1 in the parent (which returns @parent_status, the daemon's
+ * word on its start, to the command), or a negative errno.
  */
-static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
+static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd,
+			  int *parent_status)
 {
 	char path[PATH_MAX];
 	int pipefd[2], out, devnull;
@@ -1022,7 +1025,9 @@ static int daemon__detach(struct daemon *d, struct start_undo *u, int *ready_fd)
 		lock_set_owner(d->lock_fd, pid);
 		close(pipefd[1]);
 		close(out);
-		exit(daemon__wait_ready(pipefd[0], pid, path));
+		*parent_status = daemon__wait_ready(pipefd[0], pid, path);
+		close(pipefd[0]);
+		return 1;
 	}
 	close(pipefd[0]);
 	setsid();
@@ -1279,7 +1284,7 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 	struct start_undo undo = { 0 };
 	struct daemon_config cfg;
 	char *failed;
-	int ready_fd = -1;
+	int ready_fd = -1, rc = 255, detached;
 
 	d.perf = perf_exe();
 	d.config_path = daemon_config__path(config);
@@ -1298,7 +1303,11 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 		goto out_cfg;
 	}
 	undo.made_socket = true;
-	if (!foreground && daemon__detach(&d, &undo, &ready_fd)) {
+	detached = foreground ? 0 : daemon__detach(&d, &undo, &ready_fd, &rc);
+	/* The parent leaves the base to the daemon, with the status the daemon gave. */
+	if (detached > 0)
+		goto out_cfg;
+	if (detached < 0) {
 		start_undo(&d, &undo);
 		goto out_cfg;
 	}
@@ -1340,5 +1349,5 @@ out_free:
 	free(d.config_base);
 	free(d.config_path);
 	free(d.perf);
-	return 255;
+	return rc;
 }

@@ -23,8 +23,6 @@
 #define YYLTYPE PARSE_EVENTS_LTYPE
 #include "parse-events-flex.h"
 
-int parse_events_parse(void *scanner, struct parse_events_state *st);
-
 const struct event_symbol parse_events__symbols[] = {
 	{ "cycles",			"cpu-cycles",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 	{ "instructions",		NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },

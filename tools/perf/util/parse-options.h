@@ -132,6 +132,20 @@ static inline int parse_options__exit_status(int result)
 	return result == PARSE_OPT_LIST ? 0 : 129;
 }
 
+/*
+ * A command's exit status for @err, as the distro's perf makes it: 0 for
+ * success, a negative errno's low byte (-EINVAL exits 234) for a failure,
+ * and 255 (its -1) when the cause has no errno.  An errno above 63 would
+ * read as death by a signal (128 + n): 255 too, where the distro's would
+ * mislead.
+ */
+static inline int cmd_exit_status(int err)
+{
+	if (!err)
+		return 0;
+	return err < 0 && err >= -63 ? err & 0xff : 255;
+}
+
 /* The usage as -h prints it: the synopsis, then every listed option, sorted. */
 void parse_options__usage(FILE *fp, const char * const *usage, const struct perf_option *opts);
 

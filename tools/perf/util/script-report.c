@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "builtin.h"
 #include "callchain.h"
 #include "debug.h"
 #include "evlist.h"
@@ -21,9 +20,6 @@
 #include "script-report.h"
 #include "session.h"
 #include "timeline.h"
-
-void perf_session__report_open_error(const char *cmd, const char *path, int err,
-				     const char *msg);
 
 /* The distro's script resolves chains this deep (its scripting_max_stack). */
 #define FLAMEGRAPH_MAX_STACK 127

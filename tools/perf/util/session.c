@@ -1053,3 +1053,17 @@ int perf_session__mark_dso_hits(struct perf_session *s)
 
 	return perf_session__process_events(s, &tool);
 }
+
+void perf_session__report_open_error(const char *cmd, const char *path, int err,
+				     const char *msg)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "perf %s: failed to open %s: %s (try 'perf record' first)\n",
+			cmd, path, strerror(-err));
+	else if (err == -EISDIR)
+		fprintf(stderr, "perf %s: %s is a directory, not a perf.data file.\n", cmd, path);
+	else if ((err == -EINVAL || err == -EBUSY) && msg && msg[0])
+		fprintf(stderr, "perf %s: %s: %s\n", cmd, path, msg);
+	else
+		fprintf(stderr, "perf %s: cannot read %s: %s\n", cmd, path, strerror(-err));
+}

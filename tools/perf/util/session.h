@@ -205,5 +205,8 @@ void perf_session__print_tp(struct tep_handle *tep, struct trace_seq *seq,
 void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *attr, const char *sep);
 /* perf evlist's lines: each event's name, with @details its attr too. */
 void evlist__fprintf_events(FILE *fp, struct evlist *evlist, bool details);
+/* Prints why perf @cmd could not open @path (@err, @msg), with what to do about it. */
+void perf_session__report_open_error(const char *cmd, const char *path, int err,
+				     const char *msg);
 
 #endif

@@ -58,6 +58,35 @@ while read -r f; do
 	     "which is not in tools/perf; take it out of that line (or the line out)" >&2
 	bad=1
 done < <(comm -13 present.txt named.txt)
+
+# The layer invariants: library code never exits (a forked child _exit()s)
+# and never includes the commands' header, and a function is declared in
+# its header only, never by hand in a .c file (the flex and bison outputs
+# are generated).
+gen='util/parse-events-(flex|bison)\.'
+(cd "$src" && ls util/*.c util/*.h) | grep -Ev "$gen" >lib.txt
+(cd "$src" && grep -nE '(^|[^A-Za-z0-9_])exit[[:space:]]*\(' $(cat "$TMPD/lib.txt") |
+	grep -vE ':[0-9]+:[[:space:]]*(/?\*|//)') >exits.txt
+[ -s exits.txt ] && { echo "FAIL: library code calls exit() (return an error to the command):" >&2
+	cat exits.txt >&2; bad=1; }
+(cd "$src" && grep -nE '#include[[:space:]]+"(\.\./)?builtin\.h"' $(cat "$TMPD/lib.txt")) >incl.txt
+[ -s incl.txt ] && { echo "FAIL: util/ includes the commands' header:" >&2; cat incl.txt >&2; bad=1; }
+# A top-level statement of a .c file that is a declaration of a function:
+# a type and a name before its "(", ending in ");", neither static nor
+# an initializer (the runtime's own names, __lsan_*, are the runtime's).
+(cd "$src" && awk '
+	FNR == 1 { acc = "" }
+	acc == "" && /^[A-Za-z_]/ && !/^[A-Za-z_0-9]+:/ && !/^(static|typedef|#)/ { acc = $0; start = FNR }
+	acc != "" && FNR > start { acc = acc " " $0 }
+	acc != "" && (/\{/ || /;[ \t]*$/) {
+		head = acc; sub(/\(.*/, "", head)
+		if (acc ~ /\);[ \t]*$/ && acc !~ /[={]/ && split(head, w, /[ \t*]+/) >= 2 &&
+		    w[length(w)] !~ /^__/)
+			printf "%s:%d: %s\n", FILENAME, start, acc
+		acc = ""
+	}' $(ls *.c util/*.c tests/*.c | grep -Ev "$gen")) >protos.txt
+[ -s protos.txt ] && { echo "FAIL: functions declared outside their header (declare each in its object's header):" >&2
+	cat protos.txt >&2; bad=1; }
 [ $bad -eq 0 ] || exit 1
 echo "ARCHITECTURE.md maps $(grep -c '^util/' present.txt) util files and" \
      "$(grep -c '^builtin-' present.txt) builtins"
