@@ -216,7 +216,7 @@ void html__text(FILE *fp, const char *s)
 /*
  * The page forbids itself every fetch (default-src 'none'): whatever it
  * needs is in it, and a request it tried anyway is refused and counted by
- * the script, for the page's test to see.
+ * the script in <head> (page-report.js), for the page's test to see.
  */
 int flamegraph__write_html(const struct flamegraph *fg, const struct flamegraph_page *page,
 			   FILE *fp)
@@ -227,7 +227,9 @@ int flamegraph__write_html(const struct flamegraph *fg, const struct flamegraph_
 	html__text(fp, page->title);
 	fputs("</title>\n<style>\n", fp);
 	fwrite(flamegraph_css, 1, flamegraph_css_len, fp);
-	fputs("</style>\n</head>\n<body data-colorscheme=\"", fp);
+	fputs("</style>\n<script>\n", fp);
+	fwrite(page_report_js, 1, page_report_js_len, fp);
+	fputs("</script>\n</head>\n<body data-colorscheme=\"", fp);
 	html__text(fp, page->colorscheme);
 	fputs("\">\n<h1 id=\"title\">", fp);
 	html__text(fp, page->title);

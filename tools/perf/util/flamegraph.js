@@ -17,20 +17,11 @@
  * frame's data-delta, in points of percent.
  *
  * For its test, the page counts on <body> what went wrong: data-errors
- * (script errors), data-blocked (requests refused by the page's policy)
- * and data-requests (resources fetched at all).
+ * and data-blocked (page-report.js, in <head>), and data-requests
+ * (resources fetched at all) once it is drawn.
  */
 'use strict';
 
-const report = { errors: 0, blocked: 0 };
-window.addEventListener('error', () => {
-	report.errors++;
-	document.body.dataset.errors = report.errors;
-});
-document.addEventListener('securitypolicyviolation', () => {
-	report.blocked++;
-	document.body.dataset.blocked = report.blocked;
-});
 
 const ROW = 18;			/* pixels a frame row takes */
 const MIN_WIDTH = 0.0005;	/* frames narrower than this share of the view are left out */
