@@ -340,7 +340,10 @@ static int test__sideband_ksymbol(void)
 
 DEFINE_SUITE(sideband_ksymbol, "Flight recorder process table: JITed kernel code for the dumps it overlaps");
 
-/* The name a trigger's task had: its last COMM by then, else what it was forked from. */
+/*
+ * The name a trigger's task had: its last COMM by then (in time, not in the
+ * order read), else what it was forked from.
+ */
 static int test__sideband_comm(void)
 {
 	struct sideband *sb = sideband__new(64 << 20);
@@ -363,6 +366,24 @@ static int test__sideband_comm(void)
 			sideband__comm(sb, 21, 120 * MS, name, sizeof(name)) &&
 			!strcmp(name, "prog"));
 	TEST_ASSERT_VAL("an unknown task", !sideband__comm(sb, 99, 120 * MS, name, sizeof(name)));
+
+	/*
+	 * perf record's workload: "perf-exec" from /proc at the start, then
+	 * its own prctl() name on one CPU and its exec on another.  The CPU
+	 * of the exec was read first, so the older COMM was filed last.
+	 */
+	TEST_ASSERT_EQUAL("seeded workload", add_comm(sb, 30, 30, "perf-exec", 0), 0);
+	TEST_ASSERT_EQUAL("its exec", add_comm(sb, 30, 30, "perf", 130 * MS), 0);
+	TEST_ASSERT_EQUAL("its prctl, read later", add_comm(sb, 30, 30, "perf-exec", 120 * MS), 0);
+	TEST_ASSERT_VAL("after its exec, whatever the order read",
+			sideband__comm(sb, 30, 140 * MS, name, sizeof(name)) &&
+			!strcmp(name, "perf"));
+	TEST_ASSERT_VAL("between prctl and exec",
+			sideband__comm(sb, 30, 125 * MS, name, sizeof(name)) &&
+			!strcmp(name, "perf-exec"));
+	TEST_ASSERT_VAL("at its exec",
+			sideband__comm(sb, 30, 130 * MS, name, sizeof(name)) &&
+			!strcmp(name, "perf"));
 	sideband__delete(sb);
 	return 0;
 }

@@ -677,6 +677,7 @@ bool sideband__comm(const struct sideband *sb, u32 tid, u64 time, char *buf, siz
 	/* A task forked without an exec has its parent's name; a loop of parents ends here. */
 	for (int depth = 0; t && depth < 64; t = t->parent, depth++) {
 		const char *name = NULL;
+		u64 name_time = 0;
 
 		for (u32 off = 0; off + sizeof(u64) + sizeof(struct perf_event_header) <= t->len;) {
 			const union perf_event *ev = (const void *)(t->recs + off + sizeof(u64));
@@ -685,8 +686,16 @@ bool sideband__comm(const struct sideband *sb, u32 tid, u64 time, char *buf, siz
 			memcpy(&when, t->recs + off, sizeof(when));
 			if (!ev->header.size)
 				break;
-			if (ev->header.type == PERF_RECORD_COMM && when <= time)
+			/*
+			 * The latest by time: CPUs' buffers are read one after
+			 * another, so an older COMM may be filed after a newer
+			 * one.  Of two at one time, the one filed later.
+			 */
+			if (ev->header.type == PERF_RECORD_COMM && when <= time &&
+			    (!name || when >= name_time)) {
 				name = ev->comm.comm;
+				name_time = when;
+			}
 			off += sizeof(u64) + ev->header.size;
 		}
 		if (name) {

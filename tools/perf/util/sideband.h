@@ -85,7 +85,11 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 
 /* True if the last sideband__emit() wrote process @pid (its leader). */
 bool sideband__emitted(const struct sideband *sb, u32 pid);
-/* The name task @tid had at @time (its last COMM by then, or its parent's); false if unknown. */
+/*
+ * The name task @tid had at @time: its COMM latest in time at or before
+ * @time, whatever order the COMMs were added in (or its parent's); false
+ * if unknown.
+ */
 bool sideband__comm(const struct sideband *sb, u32 tid, u64 time, char *buf, size_t size);
 
 const struct sideband_stats *sideband__stats(const struct sideband *sb);

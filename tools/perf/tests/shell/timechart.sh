@@ -10,7 +10,10 @@ cd "$TMPD"
 # row has running and blocked bars.
 dd if=/dev/zero of=probe bs=64k count=1 oflag=direct 2>/dev/null ||
 	skip "$TMPD takes no O_DIRECT writes: no task blocked on I/O to record"
-WORK='dd if=/dev/zero of=blk bs=64k count=32 oflag=direct 2>/dev/null; sleep 0.05'
+# The record is system-wide: another dd on the machine may be in it, so
+# ours is known by its pid.
+WORK='dd if=/dev/zero of=blk bs=64k count=32 oflag=direct 2>/dev/null & echo $! >dd.pid
+wait; sleep 0.05'
 $PERF timechart record -T -- sh -c "$WORK" >rec.out 2>rec.err || { cat rec.err; fail "perf timechart record"; }
 $PERF evlist -i perf.data >evlist || fail "perf evlist"
 grep -qx sched:sched_switch evlist || fail "perf timechart record -T did not record sched_switch"
@@ -20,8 +23,8 @@ $PERF timechart -o ours.svg 2>tc.err || { cat tc.err; fail "perf timechart"; }
 grep -qE '^Written [0-9]+\.[0-9] seconds of trace to ours\.svg\.$' tc.err ||
 	{ cat tc.err; fail "perf timechart did not say what it wrote as the distro does"; }
 $PERF script -F cpu | tr -dc '0-9\n' | sort -un >cpus
-DD=$($PERF sched timehist 2>/dev/null | grep -o -m1 ' dd\[[0-9]*\]' | tr -dc 0-9)
-[ -n "$DD" ] || fail "perf sched timehist shows no dd"
+DD=$(cat dd.pid)
+$PERF sched timehist 2>/dev/null | grep -q " dd\[$DD\]" || fail "perf sched timehist shows no dd $DD"
 # By tid: before its exec, dd's task is timehist's sh[tid].
 $PERF sched timehist 2>/dev/null | awk -v t="[[]$DD(/[0-9]+)?[]]\$" '$3 ~ t { w += $4; r += $6; n++ }
 	END { printf "%d %.3f %.3f\n", n, w, r }' >timehist
@@ -67,12 +70,18 @@ EOF
 check_svg ours.svg "$DD" cpus timehist >nrows || fail "the picture"
 [ "$(cat nrows)" -gt 1 ] || fail "a system-wide record drew only $(cat nrows) task rows"
 
-# -p restricts the rows, by name and by pid; -w sets the width.
+# -p restricts the rows, by name (any other dd too) and by pid; -w sets the width.
 $PERF timechart -p dd -o p.svg 2>/dev/null || fail "perf timechart -p dd"
 $PERF timechart -p "$DD" -w 1234 -o w.svg 2>/dev/null || fail "perf timechart -p $DD -w 1234"
-for f in p.svg w.svg; do
-	[ "$(check_svg $f "$DD")" -eq 1 ] || fail "$f: -p drew other tasks too"
-done
+check_svg p.svg "$DD" >/dev/null || fail "p.svg: -p dd did not draw dd $DD"
+python3 - <<'EOF' || fail "p.svg: -p dd drew other tasks too"
+import sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+comms = [g.get("data-comm") for g in ET.parse("p.svg").getroot().iter(NS + "g")
+         if g.get("class") == "task"]
+sys.exit(any(c != "dd" for c in comms))
+EOF
+[ "$(check_svg w.svg "$DD")" -eq 1 ] || fail "w.svg: -p $DD drew other tasks too"
 python3 -c 'import sys, xml.etree.ElementTree as ET
 sys.exit(ET.parse("w.svg").getroot().get("width") != "1234")' || fail "-w 1234 did not set the width"
 
