@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_gcc
+need_tracefs
 own_tmpd record-off-cpu
 
 # wait_here() sleeps through a function of its own: libc's nanosleep has
@@ -32,47 +33,73 @@ C
 gcc -O0 -g -fno-omit-frame-pointer -o w w.c || fail "cannot build the workload"
 N=20
 
-"$PERF" record --off-cpu -e dummy --switch-events -o o.data ./w $N >out 2>err
+# What the BPF program can count is what the kernel's sched_switch
+# tracepoint, which runs it, tells: a switch out to sleep (prev_state S, D
+# or I; R+ is a preemption), then the task's next switch in.  So each
+# recording runs inside a witness that takes that tracepoint on every CPU,
+# and the program's sums are checked against the waits the witness saw in
+# the same run.  Not against N * 5 ms: on a virtual machine a sleep's timer
+# can run out while the host has the CPU, before the task ever leaves it.
+# Nor against the context switch records: the one of a task coming back
+# is written by the task itself once it runs, traced switch or not, and a
+# kernel may leave switches untraced (the one this was written on never
+# traced a switch away from a thread of its pid 1, the machine's agent:
+# the wait that such a switch ended was in the records, 5 ms more than
+# the program could know of).
+witness() {	# <file> <command>...
+	local file=$1
+
+	shift
+	"$PERF" record -q -a -e sched:sched_switch,sched:sched_process_exec -o "$file" -- "$@"
+}
+
+# traced <file> <pid>: from pid's exec of w on (what a shell did before,
+# such as joining a cgroup, is not w's), as the witness in <file> saw it:
+# how many times the task left the CPU to sleep, for how many ns in all
+# it was away in the waits whose end was seen, and how many ends were not
+# (a switch out with no switch in since the one before: the program, told
+# nothing either, stamps the new sleep over the old one).
+traced() {
+	"$PERF" script -i "$1" --ns -F time,event,trace 2>/dev/null | awk -v pid="$2" '
+	function arg(name) {
+		if (!match($0, " " name "=[^ ]*"))
+			return ""
+		return substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
+	}
+	function ns(t) { sub(":", "", t); split(t, p, "."); return p[1] * 1000000000 + p[2] }
+	$2 == "sched:sched_process_exec:" && arg("pid") == pid && arg("filename") ~ /(^|\/)w$/ { on = 1 }
+	!on || $2 != "sched:sched_switch:" { next }
+	arg("prev_pid") == pid && arg("prev_state") ~ /^[SDI]/ { if (out) lost++; out = ns($1); n++ }
+	arg("next_pid") == pid && out { s += ns($1) - out; out = 0 }
+	END { printf "%d %d %d\n", n, s, lost }'
+}
+
+witness t.data "$PERF" record --off-cpu -e dummy -o o.data ./w $N >out 2>err
 rc=$?
 if grep -q "option \`off-cpu' is being ignored because" err; then
 	skip "no BPF here: $(sed -n 's/.*being ignored because //p' err)"
 fi
-[ $rc -eq 0 ] || { cat err; fail "record --off-cpu exited $rc"; }
+[ $rc -eq 0 ] || { cat err; fail "record --off-cpu (inside the witness) exited $rc"; }
 attrs=$("$PERF" evlist -v -i o.data) || fail "evlist -v failed"
 echo "$attrs" | grep -q '^offcpu-time: type: 1, size: 128, config: 0xa,' ||
 	fail "no offcpu-time event of type 1, config 0xa (PERF_COUNT_SW_BPF_OUTPUT): $attrs"
 echo "$attrs" | grep '^offcpu-time' | grep -q 'sample_type: IP|TID|TIME|CALLCHAIN|CPU|PERIOD' ||
 	fail "offcpu-time's samples lack a callchain or period: $attrs"
 
-# The kernel's own view of the waits, from the context switch records of
-# the same run, after w's exec (the wait before it, for the recorder's go,
-# is not counted): w left the CPU without being preempted at least N
-# times, and was away $slept ns in all.  That, not N * 5 ms, is what the
-# BPF program must find: on a virtual machine a sleep's timer can run out
-# while the host has the CPU, before the task ever leaves it.
-# away <file> [pid]: how many times the task (the workload, without a pid)
-# left the CPU to wait after it exec'ed w, and for how many ns in all (what
-# a shell did before, such as joining a cgroup, is not w's).
-away() {
-	"$PERF" script -i "$1" --show-switch-events --show-task-events --ns -F pid,time 2>/dev/null |
-	awk -v pid="${2:-}" '(pid == "" || $1 == pid) && $3 == "PERF_RECORD_COMM" && $4 == "exec:" && $5 ~ /^w:/ { on = 1 }
-	     (pid == "" || $1 == pid) && $3 ~ /^PERF_RECORD_SWITCH/ && on {
-		 t = $2; sub(":", "", t); split(t, p, ".")
-		 ns = p[1] * 1000000000 + p[2]
-		 if ($4 == "OUT" && $5 != "preempt") { out = ns; n++ }
-		 if ($4 == "IN" && out) { s += ns - out; out = 0 } }
-	     END { printf "%d %d\n", n, s }'
-}
-read -r sleeps slept < <(away o.data)
-echo "w: $sleeps switches out to wait after its exec, $slept ns away (its context switch records)"
-[ "$sleeps" -ge $N ] || fail "w left the CPU to wait $sleeps times, fewer than its $N sleeps"
+# w left the CPU to sleep at least N times after its exec (the wait before
+# it, for the recorder's go, is not counted), and was away $slept ns in the
+# waits the tracepoint saw end.
 wpid=$("$PERF" script -i o.data --show-task-events -F pid 2>/dev/null |
 	awk '$2 == "PERF_RECORD_COMM" && $3 == "exec:" { print $1; exit }')
+read -r sleeps slept lost < <(traced t.data "$wpid")
+echo "w: $sleeps switches out to sleep after its exec, $slept ns away in the waits" \
+     "sched_switch saw end ($lost it did not)"
+[ "$sleeps" -ge $N ] || fail "w left the CPU to wait $sleeps times, fewer than its $N sleeps"
 waited=$("$PERF" script -i o.data -F pid,period 2>/dev/null |
 	awk -v p="$wpid" '$1 == p { s += $2 } END { print s + 0 }')
 echo "w: $waited ns off the CPU in its offcpu-time samples"
-# Less 2 ms for the two clocks (the records' are taken a few microseconds
-# further out in each switch than the program's): a lost 5 ms sleep fails.
+# Less 2 ms for the two clocks (the witness's are taken a few microseconds
+# from the program's in each switch): a lost 5 ms sleep fails.
 [ "$waited" -ge $((slept - 2000000)) ] ||
 	fail "w's offcpu-time samples add up to $waited ns, less than the $slept ns it was away"
 
@@ -146,15 +173,15 @@ cpus=($(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
 if [ ${#cpus[@]} -ge 2 ] && command -v taskset >/dev/null; then
 	on=${cpus[0]} off=${cpus[1]}
 	for c in $on $off; do
-		taskset -c "$on" "$PERF" record --off-cpu -e dummy --switch-events -C "$c" -o cpu$c.data -- \
-			sh -c "echo \$\$ >w$c.pid; exec ./w $N" \
+		witness t$c.data taskset -c "$on" "$PERF" record --off-cpu -e dummy -C "$c" \
+			-o cpu$c.data -- sh -c "echo \$\$ >w$c.pid; exec ./w $N" \
 			>out 2>err || { cat err; fail "record --off-cpu -C $c failed"; }
 		"$PERF" script -i cpu$c.data -F pid,period 2>/dev/null |
 			awk -v pid="$(cat w$c.pid)" '$1 == pid { s += $2 } END { print s + 0 }' >cpu$c.w
 	done
-	read -r sleeps slept < <(away cpu$on.data "$(cat w$on.pid)")
-	echo "-C: w on CPU $on waited $(cat cpu$on.w) ns recorded there ($sleeps waits, $slept ns" \
-	     "by its switch records), $(cat cpu$off.w) ns on CPU $off"
+	read -r sleeps slept lost < <(traced t$on.data "$(cat w$on.pid)")
+	echo "-C: w on CPU $on waited $(cat cpu$on.w) ns recorded there ($sleeps sleeps, $slept ns" \
+	     "in those sched_switch saw end, $lost not), $(cat cpu$off.w) ns on CPU $off"
 	[ "$sleeps" -ge $N ] || fail "-C $on: w left the CPU to wait $sleeps times, not $N"
 	[ "$(cat cpu$on.w)" -ge $((slept - 2000000)) ] ||
 		fail "-C $on: w, pinned there, waited $(cat cpu$on.w) ns, less than the $slept ns it was away"
@@ -172,7 +199,7 @@ if [ -n "$MNT" ] && [ "$MNT" != v1 ] && mkdir "$MNT/perf-test-offcpu-$$" 2>/dev/
 	CG=$MNT/perf-test-offcpu-$$
 	./w 400 &
 	outsider=$!
-	"$PERF" record --off-cpu -e dummy --switch-events -a -G "perf-test-offcpu-$$" -o g.data -- \
+	witness tg.data "$PERF" record --off-cpu -e dummy -a -G "perf-test-offcpu-$$" -o g.data -- \
 		sh -c "echo \$\$ >$CG/cgroup.procs && echo \$\$ >in.pid && exec ./w $N" >out 2>err
 	rc=$?
 	kill $outsider; wait $outsider 2>/dev/null
@@ -181,9 +208,9 @@ if [ -n "$MNT" ] && [ "$MNT" != v1 ] && mkdir "$MNT/perf-test-offcpu-$$" 2>/dev/
 	"$PERF" script -i g.data -F pid,period >g.txt 2>/dev/null || fail "cannot read g.data"
 	in=$(awk -v p="$(cat in.pid)" '$1 == p { s += $2 } END { print s + 0 }' g.txt)
 	out=$(awk -v p=$outsider '$1 == p { s += $2 } END { print s + 0 }' g.txt)
-	read -r sleeps slept < <(away g.data "$(cat in.pid)")
-	echo "-G: the cgroup's w waited $in ns ($sleeps waits, $slept ns by its switch records)," \
-	     "the outsider $out ns"
+	read -r sleeps slept lost < <(traced tg.data "$(cat in.pid)")
+	echo "-G: the cgroup's w waited $in ns ($sleeps sleeps, $slept ns in those sched_switch" \
+	     "saw end, $lost not), the outsider $out ns"
 	[ "$sleeps" -ge $N ] || fail "-G: the cgroup's w left the CPU to wait $sleeps times, not $N"
 	[ "$in" -ge $((slept - 2000000)) ] ||
 		fail "-G: the cgroup's w waited $in ns, less than the $slept ns it was away"
