@@ -813,6 +813,25 @@ static size_t session__max_decompressed(struct perf_session *s)
 }
 
 /*
+ * A COMPRESSED record whose payload cannot be read, named in errmsg: -1,
+ * for the exit status the distro's perf script gives it, 255 (-EINVAL
+ * would be 234).
+ */
+static int session__undecompressed(struct perf_session *s, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int session__undecompressed(struct perf_session *s, u64 off, const char *fmt, ...)
+{
+	char what[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	corrupt(s, off, "COMPRESSED record that %s", what);
+	return -1;
+}
+
+/*
  * The records of a COMPRESSED record, after what the previous one left
  * unfinished; one cut at the end waits for the next.  Messages give the
  * COMPRESSED record's offset: the records inside have none in the file.
@@ -821,7 +840,7 @@ int perf_session__process_compressed(struct perf_session *s, const char *payload
 				       u64 off)
 {
 	struct zstd_reader *z = &s->zstd;
-	size_t pos = 0;
+	size_t pos = 0, had = z->len;
 	int err;
 
 	s->nr_events++;
@@ -833,10 +852,17 @@ int perf_session__process_compressed(struct perf_session *s, const char *payload
 	}
 	err = zstd_reader__decompress(z, payload, len);
 	if (err == -EINVAL)
-		return corrupt(s, off, "COMPRESSED record that does not decompress (or to over "
-			       "%zu bytes)", z->max);
+		return session__undecompressed(s, off, "does not decompress (or to over %zu "
+					       "bytes)", z->max);
 	if (err)
 		return err;
+	/*
+	 * Every payload a recorder writes ends a zstd block: one that gives no
+	 * byte is cut short (a block or frame header says more than it holds)
+	 * or holds no frame.  The distro's perf script refuses it too.
+	 */
+	if (z->len == had)
+		return session__undecompressed(s, off, "decompresses to nothing");
 	while (z->len - pos >= sizeof(struct perf_event_header)) {
 		const union perf_event *ev = (const union perf_event *)(z->buf + pos);
 		u32 type = ev->header.type, size = ev->header.size;

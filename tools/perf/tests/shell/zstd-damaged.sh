@@ -1,0 +1,203 @@
+#!/bin/bash
+# perf script/report and the other readers on -z files with a damaged COMPRESSED record: one line naming it, the distro's exit status, what came before still shown
+# Each case damages one COMPRESSED record, found by walking the data
+# section, at a place its zstd frame header gives: the frame's magic; its
+# first block's size, made larger than the payload holds, in that record
+# and in the last one (the payload then gives no byte at all, with nothing
+# after it to fail on: a corrupt-sweep.sh mutation we read silently, exit
+# 0); the record's size, cut inside that block; the file, cut inside the
+# record.  The files: ours (a frame per COMPRESSED record, each 64 KiB of
+# the FORK and EXIT records of 2000 forks, so four of them) and the
+# distro's (one stream over all its COMPRESSED records).  Where the distro
+# perf is installed, our script's exit status and output are compared with
+# its script's on the same damaged file; its report says the error but
+# exits 0, ours exits as our script does.
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/perf-data.sh"
+own_tmpd zstd-damaged
+
+u32_at() { od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+u16_at() { od -An -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+
+# compressed_records FILE: "OFFSET SIZE" of each COMPRESSED record (type 81).
+compressed_records() {
+	local f=$1 off end size
+
+	off=$(u64_at "$f" 40)
+	end=$((off + $(u64_at "$f" 48)))
+	while [ "$off" -lt "$end" ]; do
+		size=$(u16_at "$f" $((off + 6)))
+		[ "$size" -ge 8 ] || fail "$f: a record of size $size at $off"
+		[ "$(u32_at "$f" "$off")" -eq 81 ] && echo "$off $size"
+		off=$((off + size))
+	done
+}
+
+# first_block FILE AT SIZE: BLK, where the first zstd block header in the
+# payload of the COMPRESSED record at AT is, and BH, its value.  A payload
+# that starts a frame has it after the magic and the frame header (RFC 8878
+# 3.1.1); one that goes on with the distro's stream, at its start.  The
+# block must be one whose size is what it takes of the payload (not RLE),
+# and must end in it.
+first_block() {
+	local f=$1 at=$2 size=$3 p=$(($2 + 8)) fhd single fcs did
+
+	BLK=$p
+	if [ "$(u32_at "$f" "$p")" -eq $((0xfd2fb528)) ]; then
+		fhd=$(byte_at "$f" $((p + 4)))
+		single=$(((fhd >> 5) & 1))
+		fcs=$((fhd >> 6))
+		did=$((fhd & 3))
+		BLK=$((p + 5 + (1 - single) + (did == 3 ? 4 : did) + (fcs ? 1 << fcs : single)))
+	fi
+	BH=$(($(u16_at "$f" "$BLK") | $(byte_at "$f" $((BLK + 2))) << 16))
+	[ $(((BH >> 1) & 3)) -ne 1 ] || fail "$f: the block at $BLK is RLE"
+	[ $((BLK + 3 + (BH >> 3))) -le $((at + size)) ] ||
+		fail "$f: the block at $BLK runs past its record"
+}
+
+WORK="$PERF test -w forks 2000"
+"$PERF" record -q -z -e cpu-clock -c 100000000 -o ours.data -- $WORK || fail "record -z"
+files=(ours.data)
+if [ -x "$ORACLE" ]; then
+	"$ORACLE" record -q -z -e cpu-clock -c 100000000 -o distro.data -- $WORK >/dev/null 2>&1 ||
+		fail "the distro's record -z failed"
+	files+=(distro.data)
+else
+	echo "note: no distro perf ($ORACLE): no exit status or output compared, no distro file"
+fi
+
+# read_all FILE: our script (its output in FILE.out) and report, and the
+# distro's script when it is there.
+read_all() {
+	timeout 20 "$PERF" script --show-task-events -i "$1" >"$1.out" 2>"$1.err"
+	rc=$?
+	timeout 20 "$PERF" report --stdio -i "$1" >/dev/null 2>"$1.rerr"
+	rrc=$?
+	[ -x "$ORACLE" ] || return
+	# In a subshell: the distro's own crashes (a cut file) are not this shell's to report.
+	drc=$( (timeout 20 "$ORACLE" script --show-task-events -i "$1" >"$1.dout" 2>"$1.derr"
+		echo $?) 2>/dev/null)
+}
+
+# shown NAME FILE HOW: what our script showed of FILE.  "prefix": the
+# start of what the good file ($GOOD) shows, as a reader that stops at a
+# record shows every record flushed before it and no other; "some": lines
+# (a cut file's records are all flushed, and those before the cut may come
+# later than some after it, or lack the COMM of their task).  With the
+# distro there and COMPARE set, also the lines its script shows.
+shown() {
+	if [ "$3" = prefix ]; then
+		head -n "$(wc -l <"$2.out")" "$GOOD.out" | cmp -s - "$2.out" ||
+			fail "$1: our script's output is not the start of the good file's"
+	else
+		[ -s "$2.out" ] || fail "$1: our script shows nothing"
+	fi
+	if [ -n "$COMPARE" ] && [ -x "$ORACLE" ]; then
+		cmp -s "$2.dout" "$2.out" ||
+			fail "$1: we show $(wc -l <"$2.out") lines, the distro $(wc -l <"$2.dout")"
+	fi
+}
+
+# damaged NAME FILE RC PATTERN [HOW]: our script and report exit RC (with
+# COMPARE set and the distro there, its script's status, which must not be
+# 0), with one line on stderr matching PATTERN; what is shown, as HOW says
+# (prefix, unless told).
+damaged() {
+	local name=$1 f=$2 want=$3 pattern=$4 how=${5:-prefix}
+
+	read_all "$f"
+	if crashed $rc || crashed $rrc; then
+		fail "$name: our script or report crashed or hung ($rc, $rrc)"
+	fi
+	if [ -n "$COMPARE" ] && [ -x "$ORACLE" ]; then
+		[ "$drc" -ne 0 ] ||
+			fail "$name: the distro's script exits 0: nothing damaged it sees"
+		crashed $drc && fail "$name: the distro's script crashed ($drc)"
+		want=$drc
+	fi
+	[ "$rc" -eq "$want" ] || { cat "$f.err"; fail "$name: our script exits $rc, not $want"; }
+	[ "$rrc" -eq "$want" ] || { cat "$f.rerr"; fail "$name: our report exits $rrc, not $want"; }
+	[ "$(wc -l <"$f.err")" -eq 1 ] && grep -q -E "$pattern" "$f.err" ||
+		{ cat "$f.err"; fail "$name: our script does not name the damage in one line"; }
+	[ "$(wc -l <"$f.rerr")" -eq 1 ] && grep -q -E "$pattern" "$f.rerr" ||
+		{ cat "$f.rerr"; fail "$name: our report does not name the damage in one line"; }
+	shown "$name" "$f" "$how"
+	echo "$name: exit $rc, $(wc -l <"$f.out") lines shown: $(cat "$f.err")"
+}
+
+for GOOD in "${files[@]}"; do
+	read_all "$GOOD"
+	[ "$rc" -eq 0 ] && [ ! -s "$GOOD.err" ] ||
+		{ cat "$GOOD.err"; fail "$GOOD: not read cleanly"; }
+	[ "$rrc" -eq 0 ] || fail "$GOOD: our report exits $rrc"
+	[ "$(grep -c -w -E 'PERF_RECORD_(FORK|EXIT)' "$GOOD.out")" -ge 4000 ] ||
+		fail "$GOOD: fewer than 4000 FORK and EXIT records shown"
+	mapfile -t recs < <(compressed_records "$GOOD")
+	echo "$GOOD: ${#recs[@]} COMPRESSED records: ${recs[*]}"
+	if [ "$GOOD" = ours.data ]; then
+		# A frame per record: the second, with records before it.
+		[ ${#recs[@]} -ge 4 ] || fail "ours.data: ${#recs[@]} COMPRESSED records, not 4"
+		read -r at size <<<"${recs[1]}"
+	else
+		# One stream: the first record has the frame header.
+		[ ${#recs[@]} -ge 1 ] || fail "distro.data: no COMPRESSED record"
+		read -r at size <<<"${recs[0]}"
+	fi
+	pay=$((at + 8))
+	first_block "$GOOD" "$at" "$size"
+	f=${GOOD%.data}
+	COMPARE=1
+
+	# The frame's magic: not zstd.
+	cp "$GOOD" $f-magic.data
+	poke $f-magic.data $pay 1 $(($(byte_at "$GOOD" $pay) ^ 0xff))
+	damaged "$f: magic" $f-magic.data 255 \
+		"COMPRESSED record that does not decompress .*at offset $at\$"
+
+	# The first block 4 KiB larger than the payload holds.
+	cp "$GOOD" $f-block.data
+	poke $f-block.data "$BLK" 3 $(((BH & 7) | (at + size - BLK - 3 + 4096) << 3))
+	damaged "$f: block past the payload" $f-block.data 255 \
+		"COMPRESSED record that decompresses to nothing at offset $at\$"
+	# ... in the last COMPRESSED record, with no payload after it to fail on.
+	read -r lat lsize <<<"${recs[-1]}"
+	cp "$GOOD" $f-lastblock.data
+	first_block "$GOOD" "$lat" "$lsize"
+	poke $f-lastblock.data "$BLK" 3 $(((BH & 7) | (lat + lsize - BLK - 3 + 4096) << 3))
+	damaged "$f: last block past the payload" $f-lastblock.data 255 \
+		"COMPRESSED record that decompresses to nothing at offset $lat\$"
+	first_block "$GOOD" "$at" "$size"
+
+	# The record's size cut 16 bytes into its first block.
+	cp "$GOOD" $f-size.data
+	poke $f-size.data $((at + 6)) 2 $((BLK + 3 + 16 - at))
+	damaged "$f: record size cut" $f-size.data 255 \
+		"COMPRESSED record that decompresses to nothing at offset $at\$"
+
+	# The file cut inside the record: what is before it shown, exit 1 as for
+	# any cut file.  The distro's script refuses every COMPRESSED record of
+	# a cut file (its mmap_len comes from a feature after the data), so its
+	# status is not ours to have.
+	unset COMPARE
+	head -c $((pay + (size - 8) / 2)) "$GOOD" >$f-cut.data
+	read_all $f-cut.data
+	[ "$rc" -eq 1 ] && [ "$rrc" -eq 1 ] ||
+		fail "$f: cut: our script exits $rc, report $rrc, not 1"
+	grep -q "the file ends inside the record at offset $at;" $f-cut.data.err ||
+		{ cat $f-cut.data.err; fail "$f: cut: the record cut is not named"; }
+	shown "$f: cut" $f-cut.data some
+	echo "$f: cut: exit $rc, $(wc -l <$f-cut.data.out) lines shown"
+done
+
+# The other readers of the session on the damaged block: the same line.
+for cmd in "report --stats -i" "inject -o inj.data -i" "buildid-list --with-hits -i" \
+	   "diff ours.data"; do
+	timeout 20 $PERF $cmd ours-block.data >/dev/null 2>other.err
+	rc=$?
+	crashed $rc && fail "perf $cmd: exit $rc"
+	[ "$rc" -eq 255 ] && grep -q "COMPRESSED record that decompresses to nothing" other.err ||
+		{ cat other.err; fail "perf $cmd: exit $rc, the damage not named"; }
+done
+echo "damaged COMPRESSED records named, with the distro's exit status"
+exit 0
