@@ -845,6 +845,7 @@ int perf_session__process_compressed(struct perf_session *s, const char *payload
 
 	s->nr_events++;
 	s->nr_by_type[PERF_RECORD_COMPRESSED]++;
+	s->zstd_off = off;
 	if (!z->dctx) {
 		err = zstd_reader__init(z, session__max_decompressed(s));
 		if (err)
@@ -997,10 +998,12 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	} else {
 		err = session__process_data(s, &off);
 	}
-	if (!err && s->zstd.len && !s->truncated)
-		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
 	if (!err)
 		err = ordered_events__flush_all(&s->oe);
+	/* The whole records before it are shown first, as the distro (silent on it) shows them. */
+	if (!err && s->zstd.len && !s->truncated)
+		err = corrupt(s, s->zstd_off, "the last COMPRESSED record ends %zu bytes into "
+			      "a record", s->zstd.len);
 	s->nr_unordered = s->oe.nr_unordered;
 	if (err == -EINVAL && !s->errmsg[0])
 		corrupt(s, off, "bad record");

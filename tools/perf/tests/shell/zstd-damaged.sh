@@ -6,12 +6,13 @@
 # and in the last one (the payload then gives no byte at all, with nothing
 # after it to fail on: a corrupt-sweep.sh mutation we read silently, exit
 # 0); the record's size, cut inside that block; the file, cut inside the
-# record.  The files: ours (a frame per COMPRESSED record, each 64 KiB of
-# the FORK and EXIT records of 2000 forks, so four of them) and the
-# distro's (one stream over all its COMPRESSED records).  Where the distro
-# perf is installed, our script's exit status and output are compared with
-# its script's on the same damaged file; its report says the error but
-# exits 0, ours exits as our script does.
+# record; and, with zstd(1), a payload that ends inside a record.  The
+# files: ours (a frame per COMPRESSED record, each 64 KiB of the FORK and
+# EXIT records of 2000 forks, so four of them) and the distro's (one
+# stream over all its COMPRESSED records).  Where the distro perf is
+# installed, our script's exit status and output are compared with its
+# script's on the same damaged file; its report says the error but exits
+# 0, ours exits as our script does.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/perf-data.sh"
 own_tmpd zstd-damaged
@@ -189,6 +190,30 @@ for GOOD in "${files[@]}"; do
 	shown "$f: cut" $f-cut.data some
 	echo "$f: cut: exit $rc, $(wc -l <$f-cut.data.out) lines shown"
 done
+
+# The last COMPRESSED record of ours made one that ends 24 bytes into an
+# EXIT record that says it has 48 (a skippable frame fills the rest of the
+# payload): every whole record before it is shown, as the distro shows
+# them (it says nothing of the rest), then the error naming that record.
+if command -v zstd >/dev/null; then
+	read -r at size <<<"$(compressed_records ours.data | tail -1)"
+	printf '\x04\x00\x00\x00\x00\x00\x30\x00%s' 0123456789abcdef | zstd -q -c >part.zst
+	pad=$((size - 8 - $(stat -c %s part.zst)))
+	[ $pad -ge 8 ] || fail "the last COMPRESSED record of ours.data has no room"
+	cp ours.data ours-part.data
+	dd if=part.zst of=ours-part.data bs=1 seek=$((at + 8)) conv=notrunc status=none
+	poke ours-part.data $((at + size - pad)) 4 $((0x184d2a50))
+	poke ours-part.data $((at + size - pad + 4)) 4 $((pad - 8))
+	GOOD=ours.data
+	damaged "ours: ends inside a record" ours-part.data 234 \
+		"the last COMPRESSED record ends 24 bytes into a record at offset $at\$" some
+	if [ -x "$ORACLE" ]; then
+		[ "$drc" -eq 0 ] || fail "ours-part.data: the distro's script exits $drc"
+		COMPARE=1 shown "ours: ends inside a record" ours-part.data some
+	fi
+else
+	echo "note: no zstd(1): no payload ending inside a record"
+fi
 
 # The other readers of the session on the damaged block: the same line.
 for cmd in "report --stats -i" "inject -o inj.data -i" "buildid-list --with-hits -i" \
