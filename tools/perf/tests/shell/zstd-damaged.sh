@@ -57,6 +57,14 @@ first_block() {
 		fail "$f: the block at $BLK runs past its record"
 }
 
+# block_past FILE AT SIZE OUT: OUT, FILE with the first block of the
+# COMPRESSED record at AT made 4 KiB larger than its payload holds.
+block_past() {
+	cp "$1" "$4"
+	first_block "$1" "$2" "$3"
+	poke "$4" "$BLK" 3 $(((BH & 7) | ($2 + $3 - BLK - 3 + 4096) << 3))
+}
+
 WORK="$PERF test -w forks 2000"
 "$PERF" record -q -z -e cpu-clock -c 100000000 -o ours.data -- $WORK || fail "record -z"
 files=(ours.data)
@@ -146,7 +154,6 @@ for GOOD in "${files[@]}"; do
 		read -r at size <<<"${recs[0]}"
 	fi
 	pay=$((at + 8))
-	first_block "$GOOD" "$at" "$size"
 	f=${GOOD%.data}
 	COMPARE=1
 
@@ -157,20 +164,17 @@ for GOOD in "${files[@]}"; do
 		"COMPRESSED record that does not decompress .*at offset $at\$"
 
 	# The first block 4 KiB larger than the payload holds.
-	cp "$GOOD" $f-block.data
-	poke $f-block.data "$BLK" 3 $(((BH & 7) | (at + size - BLK - 3 + 4096) << 3))
+	block_past "$GOOD" "$at" "$size" $f-block.data
 	damaged "$f: block past the payload" $f-block.data 255 \
 		"COMPRESSED record that decompresses to nothing at offset $at\$"
 	# ... in the last COMPRESSED record, with no payload after it to fail on.
 	read -r lat lsize <<<"${recs[-1]}"
-	cp "$GOOD" $f-lastblock.data
-	first_block "$GOOD" "$lat" "$lsize"
-	poke $f-lastblock.data "$BLK" 3 $(((BH & 7) | (lat + lsize - BLK - 3 + 4096) << 3))
+	block_past "$GOOD" "$lat" "$lsize" $f-lastblock.data
 	damaged "$f: last block past the payload" $f-lastblock.data 255 \
 		"COMPRESSED record that decompresses to nothing at offset $lat\$"
-	first_block "$GOOD" "$at" "$size"
 
 	# The record's size cut 16 bytes into its first block.
+	first_block "$GOOD" "$at" "$size"
 	cp "$GOOD" $f-size.data
 	poke $f-size.data $((at + 6)) 2 $((BLK + 3 + 16 - at))
 	damaged "$f: record size cut" $f-size.data 255 \
@@ -224,5 +228,27 @@ for cmd in "report --stats -i" "inject -o inj.data -i" "buildid-list --with-hits
 	[ "$rc" -eq 255 ] && grep -q "COMPRESSED record that decompresses to nothing" other.err ||
 		{ cat other.err; fail "perf $cmd: exit $rc, the damage not named"; }
 done
+# perf sched, on sched_switch records of ours (root and tracefs): the same
+# line, and the distro's exit status.
+if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts; then
+	"$PERF" record -q -z -e sched:sched_switch -o sw.data -- $WORK ||
+		fail "record -z sched_switch"
+	read -r at size <<<"$(compressed_records sw.data | tail -1)"
+	block_past sw.data "$at" "$size" sw-block.data
+	named="^perf sched: sw-block.data: .*COMPRESSED record that decompresses to nothing"
+	for cmd in latency map timehist; do
+		timeout 20 "$PERF" sched $cmd -i sw-block.data >/dev/null 2>other.err
+		rc=$?
+		want=255
+		if [ -x "$ORACLE" ]; then
+			want=$( (timeout 20 "$ORACLE" sched $cmd -i sw-block.data >/dev/null 2>&1
+				 echo $?) 2>/dev/null)
+		fi
+		grep -q "$named at offset $at\$" other.err && [ "$rc" -eq "$want" ] ||
+			{ cat other.err; fail "perf sched $cmd: exit $rc (not $want), the damage not named"; }
+	done
+else
+	echo "note: no perf sched case (it needs root and tracefs)"
+fi
 echo "damaged COMPRESSED records named, with the distro's exit status"
 exit 0
