@@ -8,11 +8,11 @@
 # 0); the record's size, cut inside that block; the file, cut inside the
 # record; and, with zstd(1), a payload that ends inside a record.  The
 # files: ours (a frame per COMPRESSED record, each 64 KiB of the FORK and
-# EXIT records of 2000 forks, so four of them) and the distro's (one
-# stream over all its COMPRESSED records).  Where the distro perf is
-# installed, our script's exit status and output are compared with its
-# script's on the same damaged file; its report says the error but exits
-# 0, ours exits as our script does.
+# EXIT records of 2000 forks, so four of them), the same written to a pipe
+# (-o -), and the distro's (one zstd stream over all its COMPRESSED
+# records).  Where the distro perf is installed, our script's exit status
+# and output are compared with its script's on the same damaged file; its
+# report says the error but exits 0, ours exits as our script does.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/perf-data.sh"
 own_tmpd zstd-damaged
@@ -20,12 +20,18 @@ own_tmpd zstd-damaged
 u32_at() { od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
 u16_at() { od -An -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
 
-# compressed_records FILE: "OFFSET SIZE" of each COMPRESSED record (type 81).
+# compressed_records FILE: "OFFSET SIZE" of each COMPRESSED record (type
+# 81), in the data section, or after the 16-byte header of a stream.
 compressed_records() {
 	local f=$1 off end size
 
-	off=$(u64_at "$f" 40)
-	end=$((off + $(u64_at "$f" 48)))
+	if [ "$(u64_at "$f" 8)" -eq 16 ]; then
+		off=16
+		end=$(stat -c %s "$f")
+	else
+		off=$(u64_at "$f" 40)
+		end=$((off + $(u64_at "$f" 48)))
+	fi
 	while [ "$off" -lt "$end" ]; do
 		size=$(u16_at "$f" $((off + 6)))
 		[ "$size" -ge 8 ] || fail "$f: a record of size $size at $off"
@@ -67,7 +73,10 @@ block_past() {
 
 WORK="$PERF test -w forks 2000"
 "$PERF" record -q -z -e cpu-clock -c 100000000 -o ours.data -- $WORK || fail "record -z"
-files=(ours.data)
+# The same through a pipe, read as the stream it is.
+"$PERF" record -q -z -e cpu-clock -c 100000000 -o - -- $WORK >ours-pipe.data ||
+	fail "record -z -o -"
+files=(ours.data ours-pipe.data)
 if [ -x "$ORACLE" ]; then
 	"$ORACLE" record -q -z -e cpu-clock -c 100000000 -o distro.data -- $WORK >/dev/null 2>&1 ||
 		fail "the distro's record -z failed"
@@ -144,9 +153,10 @@ for GOOD in "${files[@]}"; do
 		fail "$GOOD: fewer than 4000 FORK and EXIT records shown"
 	mapfile -t recs < <(compressed_records "$GOOD")
 	echo "$GOOD: ${#recs[@]} COMPRESSED records: ${recs[*]}"
-	if [ "$GOOD" = ours.data ]; then
+	f=${GOOD%.data}
+	if [ $f != distro ]; then
 		# A frame per record: the second, with records before it.
-		[ ${#recs[@]} -ge 4 ] || fail "ours.data: ${#recs[@]} COMPRESSED records, not 4"
+		[ ${#recs[@]} -ge 4 ] || fail "$GOOD: ${#recs[@]} COMPRESSED records, not 4"
 		read -r at size <<<"${recs[1]}"
 	else
 		# One stream: the first record has the frame header.
@@ -154,30 +164,33 @@ for GOOD in "${files[@]}"; do
 		read -r at size <<<"${recs[0]}"
 	fi
 	pay=$((at + 8))
-	f=${GOOD%.data}
+	# The distro's status: 255 in a file, 234 in a stream (its stream
+	# reader stops with -EINVAL on any record).
+	want=255
+	[ $f = ours-pipe ] && want=234
 	COMPARE=1
 
 	# The frame's magic: not zstd.
 	cp "$GOOD" $f-magic.data
 	poke $f-magic.data $pay 1 $(($(byte_at "$GOOD" $pay) ^ 0xff))
-	damaged "$f: magic" $f-magic.data 255 \
+	damaged "$f: magic" $f-magic.data $want \
 		"COMPRESSED record that does not decompress .*at offset $at\$"
 
 	# The first block 4 KiB larger than the payload holds.
 	block_past "$GOOD" "$at" "$size" $f-block.data
-	damaged "$f: block past the payload" $f-block.data 255 \
+	damaged "$f: block past the payload" $f-block.data $want \
 		"COMPRESSED record that decompresses to nothing at offset $at\$"
 	# ... in the last COMPRESSED record, with no payload after it to fail on.
 	read -r lat lsize <<<"${recs[-1]}"
 	block_past "$GOOD" "$lat" "$lsize" $f-lastblock.data
-	damaged "$f: last block past the payload" $f-lastblock.data 255 \
+	damaged "$f: last block past the payload" $f-lastblock.data $want \
 		"COMPRESSED record that decompresses to nothing at offset $lat\$"
 
 	# The record's size cut 16 bytes into its first block.
 	first_block "$GOOD" "$at" "$size"
 	cp "$GOOD" $f-size.data
 	poke $f-size.data $((at + 6)) 2 $((BLK + 3 + 16 - at))
-	damaged "$f: record size cut" $f-size.data 255 \
+	damaged "$f: record size cut" $f-size.data $want \
 		"COMPRESSED record that decompresses to nothing at offset $at\$"
 
 	# The file cut inside the record: what is before it shown, exit 1 as for
@@ -189,7 +202,7 @@ for GOOD in "${files[@]}"; do
 	read_all $f-cut.data
 	[ "$rc" -eq 1 ] && [ "$rrc" -eq 1 ] ||
 		fail "$f: cut: our script exits $rc, report $rrc, not 1"
-	grep -q "the file ends inside the record at offset $at;" $f-cut.data.err ||
+	grep -q "ends inside the record at offset $at;" $f-cut.data.err ||
 		{ cat $f-cut.data.err; fail "$f: cut: the record cut is not named"; }
 	shown "$f: cut" $f-cut.data some
 	echo "$f: cut: exit $rc, $(wc -l <$f-cut.data.out) lines shown"
