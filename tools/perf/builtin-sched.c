@@ -259,6 +259,18 @@ static int timehist__setup(struct sched_cmd *sc)
 	return 0;
 }
 
+/*
+ * Reading the records failed: what the session found, when it named it (a
+ * corrupt file), else the distro's line.
+ */
+static void sched__read_error(struct sched_cmd *sc, int err)
+{
+	if (sc->session->errmsg[0])
+		fprintf(stderr, "perf sched: %s: %s\n", sc->input, sc->session->errmsg);
+	else
+		fprintf(stderr, "Failed to process events, error %d\n", err);
+}
+
 /* The input file opened into sc->session; false when it cannot be, said why. */
 static bool sched__open(struct sched_cmd *sc)
 {
@@ -288,7 +300,7 @@ static int sched__timehist(struct sched_cmd *sc)
 	sc->tool.other = timehist__other;
 	err = perf_session__process_events(sc->session, &sc->tool);
 	if (err) {
-		fprintf(stderr, "Failed to process events, error %d\n", err);
+		sched__read_error(sc, err);
 		goto out;
 	}
 	if (sc->summary_only || sc->with_summary)
@@ -354,7 +366,7 @@ static int sched__latency(struct sched_cmd *sc)
 	} else {
 		err = perf_session__process_events(sc->session, &lt.tool);
 		if (err) {
-			fprintf(stderr, "Failed to process events, error %d\n", err);
+			sched__read_error(sc, err);
 			goto out;
 		}
 	}
@@ -434,7 +446,7 @@ static int sched__map(struct sched_cmd *sc)
 	} else {
 		err = perf_session__process_events(sc->session, &ms.tool);
 		if (err)
-			fprintf(stderr, "Failed to process events, error %d\n", err);
+			sched__read_error(sc, err);
 	}
 	if (!err && sc->session->nr_lost && sc->session->nr_events)
 		printf("  INFO: %.3f%% lost events (%llu out of %llu, in %llu chunks)\n",

@@ -244,8 +244,13 @@ static int session__pipe_record(struct perf_session *s, const union perf_event *
 
 	switch (type) {
 	case PERF_RECORD_COMPRESSED:
-		return perf_session__process_compressed(s, (const char *)ev + sizeof(ev->header),
-						   ev->header.size - sizeof(ev->header), off);
+		err = perf_session__process_compressed(s, (const char *)ev + sizeof(ev->header),
+						       ev->header.size - sizeof(ev->header), off);
+		/*
+		 * One that cannot be read is -1 (255) in a file; the distro's
+		 * stream reader stops with -EINVAL (234) on any record.
+		 */
+		return err == -1 ? -EINVAL : err;
 	case PERF_RECORD_AUXTRACE:
 		/* Unsupported (say so, below), but its data must be stepped over. */
 		if (ev->header.size < 16)

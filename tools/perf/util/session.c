@@ -813,6 +813,25 @@ static size_t session__max_decompressed(struct perf_session *s)
 }
 
 /*
+ * A COMPRESSED record whose payload cannot be read, named in errmsg: -1,
+ * for the exit status the distro's perf script gives it, 255 (-EINVAL
+ * would be 234).
+ */
+static int session__undecompressed(struct perf_session *s, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int session__undecompressed(struct perf_session *s, u64 off, const char *fmt, ...)
+{
+	char what[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	corrupt(s, off, "COMPRESSED record that %s", what);
+	return -1;
+}
+
+/*
  * The records of a COMPRESSED record, after what the previous one left
  * unfinished; one cut at the end waits for the next.  Messages give the
  * COMPRESSED record's offset: the records inside have none in the file.
@@ -821,11 +840,12 @@ int perf_session__process_compressed(struct perf_session *s, const char *payload
 				       u64 off)
 {
 	struct zstd_reader *z = &s->zstd;
-	size_t pos = 0;
+	size_t pos = 0, had = z->len;
 	int err;
 
 	s->nr_events++;
 	s->nr_by_type[PERF_RECORD_COMPRESSED]++;
+	s->zstd_off = off;
 	if (!z->dctx) {
 		err = zstd_reader__init(z, session__max_decompressed(s));
 		if (err)
@@ -833,10 +853,17 @@ int perf_session__process_compressed(struct perf_session *s, const char *payload
 	}
 	err = zstd_reader__decompress(z, payload, len);
 	if (err == -EINVAL)
-		return corrupt(s, off, "COMPRESSED record that does not decompress (or to over "
-			       "%zu bytes)", z->max);
+		return session__undecompressed(s, off, "does not decompress (or to over %zu "
+					       "bytes)", z->max);
 	if (err)
 		return err;
+	/*
+	 * Every payload a recorder writes ends a zstd block: one that gives no
+	 * byte is cut short (a block or frame header says more than it holds)
+	 * or holds no frame.  The distro's perf script refuses it too.
+	 */
+	if (z->len == had)
+		return session__undecompressed(s, off, "decompresses to nothing");
 	while (z->len - pos >= sizeof(struct perf_event_header)) {
 		const union perf_event *ev = (const union perf_event *)(z->buf + pos);
 		u32 type = ev->header.type, size = ev->header.size;
@@ -971,10 +998,12 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	} else {
 		err = session__process_data(s, &off);
 	}
-	if (!err && s->zstd.len && !s->truncated)
-		err = corrupt(s, off, "the last COMPRESSED record ends inside a record");
 	if (!err)
 		err = ordered_events__flush_all(&s->oe);
+	/* The whole records before it are shown first, as the distro (silent on it) shows them. */
+	if (!err && s->zstd.len && !s->truncated)
+		err = corrupt(s, s->zstd_off, "the last COMPRESSED record ends %zu bytes into "
+			      "a record", s->zstd.len);
 	s->nr_unordered = s->oe.nr_unordered;
 	if (err == -EINVAL && !s->errmsg[0])
 		corrupt(s, off, "bad record");

@@ -61,6 +61,7 @@ struct perf_session {
 		u32 mmap_len;		/* the most one COMPRESSED record expands to */
 	} comp;
 	struct zstd_reader zstd;	/* the payloads of the COMPRESSED records, in order */
+	u64 zstd_off;			/* ... the last one read, at this offset */
 	char **cmdline;
 	u32 nr_cmdline;
 	struct tep_handle *tep;

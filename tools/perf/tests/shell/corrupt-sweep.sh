@@ -13,6 +13,12 @@
 # early after 150 s on a busy machine; 300 for the whole sweep, which runs
 # them all), PERF_CORRUPT_SEED the generator's seed, and
 # PERF_CORRUPT_TABLE=FILE keeps the table of every file's outcome.
+# A mutation depends on the seed files too, recorded anew each run: a run
+# that fails keeps them, and PERF_CORRUPT_SEEDS=DIR takes them from there
+# instead of recording them.  PERF_CORRUPT_ONLY=N[,N...] reads only those
+# mutations (the generator still draws the ones before, which are dropped):
+# with the seed files and the seed of a run, its mutation N again, exactly,
+# as the failure message says.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/perf-data.sh"
 . "$(dirname "$0")/lib/report-compare.sh"
@@ -22,6 +28,15 @@ NR=${PERF_CORRUPT_SWEEP:-60}
 deadline=150
 [ -n "$PERF_CORRUPT_SWEEP" ] && deadline=0
 rng=${PERF_CORRUPT_SEED:-18}
+seed0=$rng
+only=${PERF_CORRUPT_ONLY//[[:space:]]/}
+if [ -n "$only" ]; then
+	[[ $only =~ ^[0-9]+(,[0-9]+)*$ ]] || fail "PERF_CORRUPT_ONLY=$only: not N[,N...]"
+	# Up to the last one asked for, however long it takes.
+	last=$(tr , '\n' <<<"$only" | sort -n | tail -1)
+	[ -n "$PERF_CORRUPT_SWEEP" ] || NR=$((last + 1))
+	deadline=0
+fi
 
 # rand N: R is the next number of the generator (a 64-bit LCG), below N.
 rand() {
@@ -31,11 +46,16 @@ rand() {
 
 loop='i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
 seeds=()
-# seed NAME RECORDER ARGS...: a seed, when that recorder can make it here.
+# seed NAME RECORDER ARGS...: a seed, when that recorder can make it here
+# (or, with PERF_CORRUPT_SEEDS, when that directory has it).
 seed() {
 	local name=$1 rec=$2
 
 	shift 2
+	if [ -n "$PERF_CORRUPT_SEEDS" ]; then
+		cp "$PERF_CORRUPT_SEEDS/$name.data" . 2>/dev/null && seeds+=("$name.data")
+		return
+	fi
 	if "$rec" record -q -o "$name.data" "$@" >/dev/null 2>"$name.rec.err" && [ -s "$name.data" ]; then
 		seeds+=("$name.data")
 	else
@@ -44,7 +64,7 @@ seed() {
 }
 tp='-e sched:sched_switch -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit'
 tpwork='for i in 1 2 3 4; do ls /usr/share/doc >/dev/null; done'
-if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts; then
+if [ -n "$PERF_CORRUPT_SEEDS" ] || { [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts; }; then
 	seed tp-distro "$ORACLE" $tp -- sh -c "$tpwork"
 	seed tp-ours "$PERF" $tp -- sh -c "$tpwork"
 else
@@ -54,7 +74,9 @@ seed cg "$PERF" -g -e cpu-clock -c 100000 -- sh -c "$loop"
 seed z "$ORACLE" -z -g -e cpu-clock -c 100000 -- sh -c "$loop"
 seed grp "$PERF" -e '{cpu-clock,task-clock}' -c 100000 -- sh -c "$loop"
 # A flight-recorder dump: the one made when the workload ends.
-if "$PERF" record -q -o fr.data --overwrite --switch-output -e cpu-clock -c 100000 \
+if [ -n "$PERF_CORRUPT_SEEDS" ]; then
+	seed fr
+elif "$PERF" record -q -o fr.data --overwrite --switch-output -e cpu-clock -c 100000 \
 	-- sh -c "$loop" >/dev/null 2>fr.rec.err; then
 	for f in fr.data.*; do [ -s "$f" ] && mv "$f" fr.data && seeds+=(fr.data); break; done
 fi
@@ -149,7 +171,7 @@ mutate() {
 table=sweep.table
 printf '%-4s %-14s %-44s %-8s %-8s %-8s %-8s %s\n' n seed mutation distro script \
 	report evlist verdict >$table
-complained=0 named=0 ours_only=0
+complained=0 named=0 ours_only=0 failed= nread=0
 start=$SECONDS
 for ((i = 0; i < NR; i++)); do
 	if [ $deadline -gt 0 ] && [ $((SECONDS - start)) -ge $deadline ]; then
@@ -160,7 +182,12 @@ for ((i = 0; i < NR; i++)); do
 	s=${seeds[$((i % ${#seeds[@]}))]}
 	m=m$i.data
 	mutate "$s" "$m"
+	if [ -n "$only" ] && [[ ,$only, != *,$i,* ]]; then
+		rm -f "$m"
+		continue
+	fi
 	read_all "$m" "$s"
+	nread=$((nread + 1))
 	verdict=ok
 	for r in script report evlist; do
 		rc=$(cat m.$r.rc)
@@ -188,10 +215,18 @@ for ((i = 0; i < NR; i++)); do
 		"$(cat m.report.rc)/$(wc -l <m.report.err)" "$(cat m.evlist.rc)/$(wc -l <m.evlist.err)" \
 		$verdict >>$table
 	# Only the files that failed are kept.
-	case $verdict in ok|ours-only) rm -f "$m";; esac
+	case $verdict in
+	ok|ours-only) rm -f "$m";;
+	*) failed+=${failed:+,}$i;;
+	esac
 done
 [ -n "$PERF_CORRUPT_TABLE" ] && cp $table "$PERF_CORRUPT_TABLE"
-echo "$NR mutations of ${#seeds[@]} seeds: the distro complained about $complained, our" \
+echo "$nread mutations of ${#seeds[@]} seeds: the distro complained about $complained, our" \
      "script and report named the damage of $named of them; ours alone of $ours_only"
-[ $fail -eq 0 ] || fail_keeping corrupt-sweep "damaged files read silently or with a crash"
+if [ $fail -ne 0 ]; then
+	[ -n "$failed" ] &&
+		echo "again: PERF_CORRUPT_SEEDS=${TMPDIR:-/tmp}/corrupt-sweep.failed" \
+		     "PERF_CORRUPT_SEED=$seed0 PERF_CORRUPT_ONLY=$failed perf test corrupt-sweep"
+	fail_keeping corrupt-sweep "damaged files read silently or with a crash"
+fi
 exit 0
