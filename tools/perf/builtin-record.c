@@ -60,8 +60,8 @@ struct record {
 	const char **cmdline;			/* "perf record ...", for the CMDLINE feature */
 	struct child_process workload;		/* held from its fork until the events are open */
 	sigset_t child_dfl;			/* SIGINT and SIGTERM: its own defaults while held */
-	sigset_t start_mask;			/* the mask perf record started with: the workload's,
-						 * and the loop's inside ppoll() */
+	sigset_t start_mask;			/* the mask perf was started with: the workload's */
+	sigset_t loop_mask;			/* the loop's inside ppoll(): that, SIGUSR2 open */
 
 	u64 wakeups, dump_wakeups;
 	/*
@@ -942,6 +942,7 @@ int cmd_record(int argc, const char **argv)
 	int err, status = 255;	/* a failure, as the distro's -1 */
 
 	record_signals__block_dump(&rec.start_mask);
+	record_signals__loop_mask(&rec.loop_mask, &rec.start_mask);
 	rec.evlist = evlist__new();
 	if (!rec.evlist) {
 		pr_err("Out of memory\n");
@@ -963,7 +964,7 @@ int cmd_record(int argc, const char **argv)
 	if (record__open_all(&rec) || record__start(&rec))
 		goto out_kill;
 
-	err = record__run(&rec, &rec.start_mask);
+	err = record__run(&rec, &rec.loop_mask);
 	record__print_summary(&rec);
 	/* Recording ran: a failure now is its errno's low byte, as with the distro. */
 	if (err) {

@@ -14,6 +14,7 @@
 #include "util/debug.h"
 #include "util/build-id.h"
 #include "util/parse-options.h"
+#include "util/record-signals.h"
 
 #pragma weak cmd_record
 #pragma weak cmd_evlist
@@ -254,6 +255,22 @@ static struct cmd_struct *find_command(const char *name)
 
 static const char * const main_usage[] = { "perf [--version] [--help] COMMAND [ARGS]", NULL };
 
+/*
+ * Our first instruction, before main() and before any other constructor
+ * of ours (101 is the first priority left to programs; there is no other
+ * in perf): SIGUSR2 blocked.  Operators send it to perf record right
+ * after they start it, from scripts and perf daemon signal; with its
+ * default disposition it would kill the recorder until record installs
+ * its handler.  Blocked, it waits for the handler (see main() for the
+ * other commands).  Before this, only the dynamic loader and the
+ * libraries' constructors have run: a starter that signals at once must
+ * start perf with SIGUSR2 blocked, as perf daemon does.
+ */
+static void __attribute__((constructor(101))) perf_block_sigusr2(void)
+{
+	record_signals__block_early();
+}
+
 int main(int argc, const char **argv)
 {
 	bool version = false, help = false, list_cmds = false;
@@ -269,9 +286,19 @@ int main(int argc, const char **argv)
 		OPT_END()
 	};
 	struct cmd_struct *cmd;
+	bool record;
 
 	/* perf's own options end at the command's name. */
 	argc = parse_options(argc, argv, options, main_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	/*
+	 * Only perf record keeps SIGUSR2 blocked: every other command (and
+	 * "perf record --help", which runs man) has it as perf was started,
+	 * and so has what it runs.
+	 */
+	record = argc > 0 && !strcmp(argv[0], "record") &&
+		 !(argc == 2 && !strcmp(argv[1], "--help"));
+	if (!record)
+		record_signals__unblock_early();
 	if (argc < 0)
 		return parse_options__exit_status(argc);
 	if (version)

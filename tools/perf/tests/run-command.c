@@ -150,6 +150,66 @@ static int test_redirect(const char *dir)
 	return TEST_OK;
 }
 
+/* How many lines of the file @path are @line. */
+static int lines_are(const char *path, const char *line)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		n += !strcmp(buf, line);
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * .mask from the fork on: a SIGUSR2 sent the moment start() returns finds
+ * the child blocking it, still pending after the exec (grep, which leaves
+ * its mask alone, shows both); .env's entries added to the environment,
+ * or in place of perf's.
+ */
+static int test_mask_env(const char *dir)
+{
+	const char *grep[] = { "grep", "-e", "^SigBlk:", "-e", "^ShdPnd:", "/proc/self/status",
+			       NULL };
+	const char *env_argv[] = { "env", NULL }, *env[] = { "RC_A=new", "RC_B=added", NULL };
+	struct child_process cp;
+	char path[PATH_MAX];
+	sigset_t usr2;
+
+	snprintf(path, sizeof(path), "%s/output", dir);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	child_init(&cp, grep, dir, true);
+	cp.out_path = "output";
+	cp.mask = &usr2;
+	TEST_ASSERT_EQUAL("start held", child_process__start(&cp), 0);
+	TEST_ASSERT_EQUAL("signal it at once", kill(cp.pid, SIGUSR2), 0);
+	TEST_ASSERT_EQUAL("release", child_process__release(&cp), 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	TEST_ASSERT_EQUAL("not killed by the early signal", cp.status, 0);
+	TEST_ASSERT_VAL("SIGUSR2 blocked and pending after the exec",
+			file_is(path, "ShdPnd:\t0000000000000800\nSigBlk:\t0000000000000800\n"));
+
+	setenv("RC_A", "old", 1);
+	child_init(&cp, env_argv, dir, false);
+	cp.out_path = "output";
+	cp.env = env;
+	TEST_ASSERT_EQUAL("start env", child_process__start(&cp), 0);
+	TEST_ASSERT_EQUAL("reaped", child_process__wait(&cp, true), 1);
+	unsetenv("RC_A");
+	TEST_ASSERT_EQUAL("exit 0", cp.status, 0);
+	TEST_ASSERT_EQUAL("an entry replaced", lines_are(path, "RC_A=new"), 1);
+	TEST_ASSERT_EQUAL("perf's value gone", lines_are(path, "RC_A=old"), 0);
+	TEST_ASSERT_EQUAL("an entry added", lines_are(path, "RC_B=added"), 1);
+	return TEST_OK;
+}
+
 static int test_kill(void)
 {
 	const char *argv[] = { "sleep", "30", NULL };
@@ -180,6 +240,8 @@ static int test__run_command(void)
 	if (ret == TEST_OK)
 		ret = test_redirect(dir);
 	if (ret == TEST_OK)
+		ret = test_mask_env(dir);
+	if (ret == TEST_OK)
 		ret = test_kill();
 	snprintf(path, sizeof(path), "%s/output", dir);
 	unlink(path);
@@ -189,4 +251,4 @@ static int test__run_command(void)
 	return ret;
 }
 
-DEFINE_SUITE(run_command, "child_process: start, hold and release, redirect, exec failure, kill and reap");
+DEFINE_SUITE(run_command, "child_process: start, hold and release, redirect, mask and environment, exec failure, kill and reap");

@@ -35,6 +35,8 @@ int test__skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int test__workload(int argc, const char **argv);
 /* perf test -w validate FILE [FIRST LAST] (tests/dump-validate.c). */
 int test__validate_dump(int argc, const char **argv);
+/* perf test -w early-usr2 AT US PERF ARGS... (tests/early-usr2.c). */
+int test__early_usr2(int argc, const char **argv);
 
 #include "util/types.h"
 

@@ -14,6 +14,10 @@
  *                      on stdin, so a recorder can attach to every one;
  *                      with "syscalls" they spin on getppid() instead
  *   validate FILE [FIRST LAST]  the strict record validator (dump-validate.c)
+ *   early-usr2 AT US PERF ARGS...  runs this perf with ARGS and sends it
+ *                      SIGUSR2 US microseconds after it reached AT (main()'s
+ *                      parse_options or cmd_record, traced there) or after
+ *                      its fork with SIGUSR2 blocked (blocked): early-usr2.c
  *   reads              read(2)s driven by lines on stdin, for triggers with
  *                      filters: "fail N" reads N bytes from fd -1 (it fails,
  *                      EBADF), "ok" reads a byte of /dev/zero, "mark N"
@@ -440,6 +444,8 @@ int test__workload(int argc, const char **argv)
 	}
 	if (!strcmp(name, "validate"))
 		return test__validate_dump(argc, argv);
+	if (!strcmp(name, "early-usr2"))
+		return test__early_usr2(argc, argv);
 	if (!strcmp(name, "reads"))
 		return workload_reads();
 	if (!strcmp(name, "trigger-latency"))
@@ -450,7 +456,8 @@ int test__workload(int argc, const char **argv)
 		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0,
 					 argc > 2 && !strcmp(argv[2], "btf"));
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, clock N, burn SECS, "
-		"mark NAME PID, forks N, threads N MS [wait], validate FILE, reads,\n"
-		"trigger-latency N DIR or bpf-loop SECS [btf].\n", name);
+		"mark NAME PID, forks N, threads N MS [wait], validate FILE,\n"
+		"early-usr2 AT US PERF ARGS, reads, trigger-latency N DIR or bpf-loop SECS [btf].\n",
+		name);
 	return 129;
 }

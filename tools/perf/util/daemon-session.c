@@ -16,6 +16,7 @@
 #include "daemon-target.h"
 #include "clockid.h"
 #include "debug.h"
+#include "record-signals.h"
 
 int argv__split(const char *line, char ***argv)
 {
@@ -135,13 +136,19 @@ static void session__exec_failed(struct daemon_session *s, const char *perf, int
  * The recorder, in the session directory: stdin from /dev/null, stdout and
  * stderr to the output file, in a process group of its own (so that its
  * workload can be killed with it) and with every signal unblocked and
- * SIGPIPE, which the daemon ignores, back to its default.
+ * SIGPIPE, which the daemon ignores, back to its default.  All but
+ * SIGUSR2: blocked from the fork on, so that a 'perf daemon signal' sent
+ * as soon as the session is listed (after a reload or a restart, when no
+ * start-up ping has waited for the recorder) waits for its handler
+ * instead of killing it.  The environment tells the recorder (see
+ * RECORD_SIGNALS_USR2_ENV), which gives its workload SIGUSR2 unblocked.
  */
 static int session__fork(struct daemon_session *s, const char *perf, bool append)
 {
 	struct child_process *cp = &s->child;
 	char *line, **argv, *args = NULL;
-	sigset_t none, dfl;
+	static const char * const env[] = { RECORD_SIGNALS_USR2_ENV "=1", NULL };
+	sigset_t usr2, dfl;
 	int err;
 
 	if (s->target) {
@@ -160,7 +167,8 @@ static int session__fork(struct daemon_session *s, const char *perf, bool append
 	free(line);
 	if (err < 0)
 		return err;
-	sigemptyset(&none);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
 	sigemptyset(&dfl);
 	sigaddset(&dfl, SIGPIPE);
 	child_process__init(cp);
@@ -178,12 +186,14 @@ static int session__fork(struct daemon_session *s, const char *perf, bool append
 	 * their fifos with the recorders of the next daemon on the same base.
 	 */
 	cp->death_signal = SIGTERM;
-	cp->mask = &none;
+	cp->mask = &usr2;
 	cp->dfl = &dfl;
+	cp->env = env;
 	err = child_process__start(cp);
 	/* Read by the start only. */
 	cp->argv = NULL;
 	cp->mask = cp->dfl = NULL;
+	cp->env = NULL;
 	free(argv);
 	if (err && cp->pid > 0) {
 		session__exec_failed(s, perf, -err);

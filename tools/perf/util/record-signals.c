@@ -2,6 +2,7 @@
  * perf record's signal handlers and masks (see record-signals.h).
  */
 #include <signal.h>
+#include <stdlib.h>
 #include "record-signals.h"
 #include "types.h"
 
@@ -35,13 +36,59 @@ static void sig_pipe(int sig)
 {
 }
 
+/*
+ * Whether SIGUSR2 was blocked in the mask perf was started with: -1 until
+ * record_signals__block_early() has looked (a unit test's process).
+ */
+static int usr2_inherited = -1;
+
+static void usr2_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGUSR2);
+}
+
+void record_signals__block_early(void)
+{
+	sigset_t usr2, old;
+
+	usr2_set(&usr2);
+	sigprocmask(SIG_BLOCK, &usr2, &old);
+	usr2_inherited = sigismember(&old, SIGUSR2) == 1;
+	/* Blocked by perf daemon for the recorder only: not part of what we were given. */
+	if (getenv(RECORD_SIGNALS_USR2_ENV)) {
+		usr2_inherited = 0;
+		unsetenv(RECORD_SIGNALS_USR2_ENV);
+	}
+}
+
+void record_signals__unblock_early(void)
+{
+	sigset_t usr2;
+
+	if (usr2_inherited != 0)
+		return;
+	usr2_set(&usr2);
+	sigprocmask(SIG_UNBLOCK, &usr2, NULL);
+}
+
 void record_signals__block_dump(sigset_t *start)
 {
 	sigset_t usr2;
 
-	sigemptyset(&usr2);
-	sigaddset(&usr2, SIGUSR2);
+	usr2_set(&usr2);
 	sigprocmask(SIG_BLOCK, &usr2, start);
+	/* SIGUSR2 as perf was started with it, not as perf.c's constructor left it. */
+	if (usr2_inherited == 1)
+		sigaddset(start, SIGUSR2);
+	else if (usr2_inherited == 0)
+		sigdelset(start, SIGUSR2);
+}
+
+void record_signals__loop_mask(sigset_t *loop, const sigset_t *start)
+{
+	*loop = *start;
+	sigdelset(loop, SIGUSR2);
 }
 
 void record_signals__install(bool alarm, bool pipe)

@@ -19,11 +19,39 @@ struct record_signal_flags {
 extern struct record_signal_flags record_signals;
 
 /*
- * Blocks SIGUSR2 from the command's first instruction, so that a dump
- * request sent right after start waits for its handler instead of killing
- * the recorder; *@start gets the mask the process had.
+ * Set by perf daemon in its recorders' environment: the SIGUSR2 they are
+ * started with blocked was blocked by the daemon (from its fork on, so that
+ * a 'perf daemon signal' right after a start waits for the handler), and
+ * is not part of the mask their workload is to get.  Taken out of the
+ * environment by record_signals__block_early().
+ */
+#define RECORD_SIGNALS_USR2_ENV	"PERF_DAEMON_BLOCKED_SIGUSR2"
+
+/*
+ * perf's first instruction (perf.c's constructor, before main()): blocks
+ * SIGUSR2, so that a dump request sent while perf record starts waits for
+ * its handler instead of killing the recorder, and keeps whether the mask
+ * perf was started with blocked it.
+ */
+void record_signals__block_early(void);
+/*
+ * For every command but perf record (main()): SIGUSR2 blocked or not as
+ * perf was started with it, so that it kills perf report as it always did,
+ * and what such a command runs does not inherit the block.
+ */
+void record_signals__unblock_early(void);
+/*
+ * perf record's start: SIGUSR2 blocked (perf sched record and perf
+ * timechart record come here through main()'s unblock); *@start gets the
+ * mask perf was started with, the workload's.
  */
 void record_signals__block_dump(sigset_t *start);
+/*
+ * The mask the loop opens inside ppoll(): @start with SIGUSR2 open, which
+ * perf record always takes, even from a starter that blocked it to keep
+ * perf's start safe (perf daemon, or a script's careful spawn).
+ */
+void record_signals__loop_mask(sigset_t *loop, const sigset_t *start);
 /*
  * Blocks the recorder's signals and installs their handlers: SIGALRM's
  * with @alarm (--switch-output=TIME), SIGPIPE's with @pipe (--control:

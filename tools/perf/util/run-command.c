@@ -96,7 +96,7 @@ static void child__setup_signals(struct child_process *cp)
 
 /* In the child, from the fork on; never returns. */
 static void __attribute__((noreturn))
-child__run(struct child_process *cp, pid_t parent, int hold_fd, int fail_fd)
+child__run(struct child_process *cp, char **envp, pid_t parent, int hold_fd, int fail_fd)
 {
 	int err = 0;
 	char c;
@@ -121,7 +121,12 @@ child__run(struct child_process *cp, pid_t parent, int hold_fd, int fail_fd)
 		_exit(127);
 	err = child__setup_stdio(cp);
 	if (!err) {
-		execvp(cp->file ? cp->file : cp->argv[0], (char * const *)cp->argv);
+		const char *file = cp->file ? cp->file : cp->argv[0];
+
+		if (envp)
+			execvpe(file, (char * const *)cp->argv, envp);
+		else
+			execvp(file, (char * const *)cp->argv);
 		err = -errno;
 	}
 	err = -err;
@@ -147,37 +152,89 @@ static int child_process__exec_result(struct child_process *cp)
 	return -err;
 }
 
+/* Whether "NAME=..." @entry names the variable one of @env sets. */
+static bool env__replaced(const char *entry, const char * const *env)
+{
+	size_t len = strcspn(entry, "=");
+
+	for (; *env; env++)
+		if (!strncmp(*env, entry, len) && (*env)[len] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * perf's environment with @env's entries in it, built before the fork (the
+ * child of a process with threads may not allocate); NULL for no memory.
+ */
+static char **env__build(const char * const *env)
+{
+	size_t n = 0, add = 0, i = 0;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	while (env[add])
+		add++;
+	envp = calloc(n + add + 1, sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (size_t k = 0; k < n; k++)
+		if (!env__replaced(environ[k], env))
+			envp[i++] = environ[k];
+	for (size_t k = 0; k < add; k++)
+		envp[i++] = (char *)env[k];
+	return envp;
+}
+
 int child_process__start(struct child_process *cp)
 {
-	int hold[2] = { -1, -1 }, fail[2];
+	int hold[2] = { -1, -1 }, fail[2], err;
 	pid_t pid, parent = getpid();
+	char **envp = NULL;
+	sigset_t old;
 
-	if (cp->hold && pipe2(hold, O_CLOEXEC) < 0)
-		return -errno;
+	if (cp->env) {
+		envp = env__build(cp->env);
+		if (!envp)
+			return -ENOMEM;
+	}
+	if (cp->hold && pipe2(hold, O_CLOEXEC) < 0) {
+		err = -errno;
+		goto out_env;
+	}
 	if (pipe2(fail, O_CLOEXEC) < 0) {
-		int err = -errno;
-
+		err = -errno;
 		if (cp->hold)
 			close_pair(hold);
-		return err;
+		goto out_env;
 	}
 	/* What perf buffered must not be written twice, once by the child too. */
 	fflush(stdout);
 	fflush(stderr);
+	/*
+	 * What the child is to block is blocked across the fork, so that none
+	 * of it reaches the child before child__setup_signals(); perf gets
+	 * any that came for it meanwhile once its mask is back.
+	 */
+	if (cp->mask)
+		sigprocmask(SIG_BLOCK, cp->mask, &old);
 	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		if (cp->hold)
-			close_pair(hold);
-		close_pair(fail);
-		return err;
-	}
 	if (pid == 0) {
 		if (cp->hold)
 			close(hold[1]);
 		close(fail[0]);
-		child__run(cp, parent, hold[0], fail[1]);
+		child__run(cp, envp, parent, hold[0], fail[1]);
+	}
+	err = pid < 0 ? -errno : 0;
+	if (cp->mask)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	free(envp);
+	if (pid < 0) {
+		if (cp->hold)
+			close_pair(hold);
+		close_pair(fail);
+		return err;
 	}
 	/* Both sides set the group, so a signal sent to it right away reaches it. */
 	if (cp->new_pgrp)
@@ -193,6 +250,10 @@ int child_process__start(struct child_process *cp)
 		return 0;
 	}
 	return child_process__exec_result(cp);
+
+out_env:
+	free(envp);
+	return err;
 }
 
 bool child_process__held(const struct child_process *cp)

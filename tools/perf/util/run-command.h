@@ -42,9 +42,13 @@ struct child_process {
 	int death_signal;	/* sent to it should perf die first (0: none); a child
 				   whose parent is already gone exits 127 */
 	const char *comm;	/* its name until the exec (NULL: perf's) */
-	const sigset_t *mask;	/* its signal mask (NULL: perf's) */
+	const sigset_t *mask;	/* its signal mask (NULL: perf's); what it blocks is
+				   blocked from the fork on, not only from the exec */
 	const sigset_t *dfl;	/* signals put back to SIG_DFL, which SIG_IGN in
 				   perf would stay across the exec (NULL: none) */
+	const char * const *env; /* "NAME=VALUE" entries added to (or replacing
+				   theirs in) perf's environment, NULL-terminated
+				   (NULL: perf's environment as it is) */
 
 	/* What it became. */
 	pid_t pid;		/* the child; -1: none (not started, or reaped) */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record holds its output name: a second recorder is refused it, readers of a live file are told who writes it, SIGUSR2 at start is never fatal
+# perf record holds its output name: a second recorder is refused it, readers of a live file are told who writes it; a busy recorder stops, dumps say what they are and what became of failed ones
 . "$(dirname "$0")/lib/common.sh"
 need_root
 cd "$TMPD"
@@ -48,47 +48,7 @@ wait $a || { cat a.err; fail "the first recorder exited $?"; }
 [ "$(ls same.data.* | wc -l)" -eq 2 ] || { ls; fail "expected the dump and the exit dump"; }
 [ ! -e same.data ] || fail "same.data left behind"
 
-# 3. SIGUSR2 sent while the recorder is still starting never kills it.  The
-#    start is made long (55,000 events to parse, some 20 clock ticks of CPU
-#    here) and the signal goes once the process has run 8 ticks: well past
-#    exec and the dynamic loader, well before the handler can be in.
-ev=$(printf 'cpu-clock,%.0s' $(seq 1 10999))cpu-clock
-for try in $(seq 1 20); do
-	"$PERF" record -q -e "$ev" -e "$ev" -e "$ev" -e "$ev" -e "$ev" --overwrite --switch-output \
-		-o early.data -- true >/dev/null 2>&1 &
-	rec=$!
-	ticks=0
-	for i in $(seq 1 30000); do
-		read -r -a st </proc/$rec/stat 2>/dev/null || break
-		[ "${st[1]}" = "(perf)" ] && ticks=$((st[13] + st[14]))
-		[ $ticks -ge 8 ] && break
-	done
-	[ $ticks -ge 8 ] || { wait $rec; continue; }
-	kill -USR2 $rec 2>/dev/null
-	# Then end it: a death by SIGKILL is ours, one by SIGUSR2 the defect.
-	kill -KILL $rec 2>/dev/null
-	wait $rec
-	rc=$?
-	[ $rc -ne $((128 + 12)) ] || fail "try $try: SIGUSR2 at start killed the recorder"
-	sent=$((${sent:-0} + 1))
-done
-[ "${sent:-0}" -ge 10 ] || skip "the recorder started too fast to signal it while starting"
-echo "SIGUSR2 while starting: $sent tries, none fatal"
-rm -f early.data*
-
-# Without --switch-output, SIGUSR2 asks for nothing and is ignored.
-"$PERF" record -e cpu-clock -o plain.data -- sleep 30 2>plain.err &
-rec=$!
-wait_recording $rec
-kill -USR2 $rec
-kill -0 $rec 2>/dev/null || fail "SIGUSR2 without --switch-output killed the recorder"
-kill -INT $rec
-wait $rec
-rc=$?
-crashed $rc && [ $rc -ne 130 ] && fail "the recorder died ($rc) after SIGUSR2"
-"$PERF" evlist -i plain.data >/dev/null || fail "plain.data does not read"
-
-# 4. A recorder whose buffers never run dry still takes SIGINT: a trigger
+# 3. A recorder whose buffers never run dry still takes SIGINT: a trigger
 #    event that fires all the time.
 "$PERF" record -e cpu-clock -a --switch-output-event=cpu-clock -o busy.data 2>busy.err &
 rec=$!
@@ -98,7 +58,7 @@ wait_gone $rec || fail "a busy recorder ignored SIGINT for $WAIT_S s"
 wait $rec || fail "the busy recorder exited $?"
 rm -f busy.data*
 
-# 5. Overwrite dumps: "Woken up" counts the times the recorder woke to write
+# 4. Overwrite dumps: "Woken up" counts the times the recorder woke to write
 #    the file (the distro says 1 for its snapshots), and -v says nothing of
 #    features that do not apply.
 "$PERF" record -v -e cpu-clock --overwrite --switch-output -a -o ow.data 2>ow.err &
@@ -114,7 +74,7 @@ grep 'dump data: Woken up' ow.err | grep -vq 'Woken up 1 times' &&
 grep -q 'not written' ow.err && { grep 'not written' ow.err; fail "-v: features not written"; }
 rm -f ow.data*
 
-# 6. Failed dumps say what became of them.
+# 5. Failed dumps say what became of them.
 #    An immutable directory: the dump cannot be renamed and stays, complete,
 #    under the output name, which the next file moves to .old.
 mkdir imm && cd imm
