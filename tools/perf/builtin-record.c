@@ -734,6 +734,11 @@ static void record__print_summary(struct record *rec)
 	if (rec->read.dropped)
 		fprintf(stderr, "Warning:\n%llu records were dropped while no output file could be "
 			"created.\n", (unsigned long long)rec->read.dropped);
+	/* The kernel's doing, and mended: not worth a warning. */
+	if (rec->read.cut)
+		pr_debug("%llu KSYMBOL or BPF_EVENT records that the kernel sized for more "
+			 "events than ours were written at their own size\n",
+			 (unsigned long long)rec->read.cut);
 	if (rec->triggered_dumps)
 		fprintf(stderr, "[ perf record: %llu dumps asked for by --switch-output-event ]\n",
 			(unsigned long long)rec->triggered_dumps);

@@ -499,6 +499,56 @@ u64 evlist__event_time(struct evlist *evlist, const union perf_event *event)
 	return time;
 }
 
+/* A KSYMBOL's or BPF_EVENT's bytes before its trailer, from its contents; else 0. */
+static size_t perf_event__sideband_body(const union perf_event *event)
+{
+	size_t size = event->header.size, off = offsetof(struct perf_record_ksymbol, name);
+	const char *nul;
+
+	switch (event->header.type) {
+	case PERF_RECORD_KSYMBOL:
+		if (size <= off)
+			return 0;
+		nul = memchr(event->ksymbol.name, '\0', size - off);
+		return nul ? PERF_ALIGN(off + (nul - event->ksymbol.name) + 1, sizeof(u64)) : 0;
+	case PERF_RECORD_BPF_EVENT:
+		return size >= sizeof(struct perf_record_bpf_event) ?
+		       sizeof(struct perf_record_bpf_event) : 0;
+	default:
+		return 0;
+	}
+}
+
+u16 evlist__record_size(struct evlist *evlist, const union perf_event *event)
+{
+	struct evlist *root = evlist__root(evlist);
+	size_t body = perf_event__sideband_body(event), size = event->header.size;
+	struct evsel *evsel;
+
+	if (!body)
+		return size;
+	evlist__for_each_file_evsel(root, evsel) {
+		const struct perf_event_attr *attr = &evsel->attr;
+		size_t due = body;
+		u64 id;
+
+		if (!(event->header.type == PERF_RECORD_KSYMBOL ? attr->ksymbol : attr->bpf_event))
+			continue;
+		if (attr->sample_id_all)
+			due += perf_event__sample_id_size(attr->sample_type);
+		if (due > size)
+			continue;
+		/* Events with trailers of different sizes all have the id at their end. */
+		if (attr->sample_id_all && (attr->sample_type & PERF_SAMPLE_IDENTIFIER)) {
+			memcpy(&id, (const char *)event + due - sizeof(id), sizeof(id));
+			if (evlist__id2evsel(root, id) != evsel)
+				continue;
+		}
+		return due;
+	}
+	return size;
+}
+
 void perf_evlist__release_drained(struct evlist *evlist)
 {
 	for (int i = 0; i < evlist->nr_mmaps; i++) {

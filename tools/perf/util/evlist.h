@@ -113,6 +113,21 @@ struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event 
 u64 evlist__event_time(struct evlist *evlist, const union perf_event *event);
 
 /*
+ * The size the kernel meant a record from this evlist's buffers to have:
+ * its header's for every record but a KSYMBOL or BPF_EVENT that says more.
+ * The kernel builds one of those once and writes it for each side-band
+ * event of the CPU in turn, each adding its sample-id size to the same
+ * header and none putting it back (as the MMAP, COMM and TASK records'
+ * writers do): an event that comes after another tool's (the kernel
+ * takes the newest first, so a long-running recorder's comes last) gets
+ * a record whose size counts their trailers too.  Its own trailer follows
+ * its body; what comes after is whatever the ring held there before.  The
+ * size returned ends at its own trailer (that of an evsel asking for the
+ * record, whose id, where records carry one, is at its end).
+ */
+u16 evlist__record_size(struct evlist *evlist, const union perf_event *event);
+
+/*
  * Maps one ring buffer per CPU (or per thread when not per-CPU) for the
  * parent's evsels whose overwrite flag equals evlist->overwrite: forward
  * and writable for a normal evlist, backward and read-only for an

@@ -2,6 +2,7 @@
  * perf record's forward ring buffers read into its output (see
  * record-read.h).
  */
+#include <string.h>
 #include "event.h"
 #include "evlist.h"
 #include "flight-recorder.h"
@@ -19,6 +20,32 @@ static int record_read__write_round(struct record_read *rd)
 	return record_output__write(rd->out, &h, sizeof(h));
 }
 
+/* A record cut to its size: a KSYMBOL's name is at most 512 bytes. */
+union record_read_cut {
+	struct perf_event_header header;
+	struct perf_record_ksymbol ksymbol;
+	struct perf_record_bpf_event bpf;
+	u64 bytes[1024 / sizeof(u64)];
+};
+
+/*
+ * @event at the size the kernel meant (evlist__record_size()): itself, or
+ * its copy in @cut, short of the bytes its header counted in excess.
+ */
+static const union perf_event *record_read__meant(struct record_read *rd,
+						  const union perf_event *event,
+						  union record_read_cut *cut)
+{
+	u16 size = evlist__record_size(rd->evlist, event);
+
+	if (size == event->header.size || size > sizeof(*cut))
+		return event;
+	memcpy(cut, event, size);
+	cut->header.size = size;
+	rd->cut++;
+	return (const union perf_event *)cut;
+}
+
 /*
  * Overwrite mode: the forward stream carries the tracking records, which
  * go to the flight recorder's process table rather than the file (each
@@ -27,7 +54,8 @@ static int record_read__write_round(struct record_read *rd)
  */
 static int record_read__tracking(struct record_read *rd, struct perf_mmap *map)
 {
-	union perf_event *event;
+	union record_read_cut cut;
+	const union perf_event *event;
 	bool any = false;
 	int err;
 
@@ -35,6 +63,7 @@ static int record_read__tracking(struct record_read *rd, struct perf_mmap *map)
 		return 0;
 	while ((event = perf_mmap__read_event(map))) {
 		any = true;
+		event = record_read__meant(rd, event, &cut);
 		if (event->header.type == PERF_RECORD_MMAP2)
 			perf_header_info__note_mapping(&rd->out->hinfo, event);
 		if (!flight_recorder__track(rd->fr, event))
@@ -51,35 +80,58 @@ static int record_read__tracking(struct record_read *rd, struct perf_mmap *map)
 	return any;
 }
 
-/* Writes the whole records of one forward buffer and hands the space back. */
-static int record_read__forward(struct record_read *rd, struct perf_mmap *map)
+/* The bytes of @map from @start to @end as they lie: one piece, or two if they wrap. */
+static int record_read__write_span(struct record_read *rd, struct perf_mmap *map, u64 start,
+				   u64 end)
 {
 	unsigned char *data = perf_mmap__data(map);
-	union perf_event *event;
-	u64 start, end;
 	int err;
 
-	if (rd->fr)
-		return record_read__tracking(rd, map);
-	if (perf_mmap__read_init(map) < 0)
-		return 0;
-	start = map->start;
-	while ((event = perf_mmap__read_event(map)))
-		record_output__account(rd->out, event);
-	end = map->start;
 	if (end == start)
 		return 0;
-
-	/* The bytes are written as they lie: one piece, or two if they wrap. */
 	if ((start & map->mask) + (end - start) > map->mask + 1) {
 		size_t first = map->mask + 1 - (start & map->mask);
 
 		err = record_output__write(rd->out, data + (start & map->mask), first);
 		if (!err)
 			err = record_output__write(rd->out, data, end - start - first);
-	} else {
-		err = record_output__write(rd->out, data + (start & map->mask), end - start);
+		return err;
 	}
+	return record_output__write(rd->out, data + (start & map->mask), end - start);
+}
+
+/*
+ * Writes the whole records of one forward buffer and hands the space back:
+ * as they lie, but for a record the kernel made longer than it is, which
+ * goes at its own size (record_read__meant()).
+ */
+static int record_read__forward(struct record_read *rd, struct perf_mmap *map)
+{
+	union record_read_cut cut;
+	const union perf_event *event, *meant;
+	u64 start, from;
+	int err;
+
+	if (rd->fr)
+		return record_read__tracking(rd, map);
+	if (perf_mmap__read_init(map) < 0)
+		return 0;
+	start = from = map->start;
+	while ((event = perf_mmap__read_event(map))) {
+		meant = record_read__meant(rd, event, &cut);
+		record_output__account(rd->out, meant);
+		if (meant == event)
+			continue;
+		err = record_read__write_span(rd, map, from, map->start - event->header.size);
+		if (!err)
+			err = record_output__write(rd->out, meant, meant->header.size);
+		if (err)
+			return err;
+		from = map->start;
+	}
+	if (map->start == start)
+		return 0;
+	err = record_read__write_span(rd, map, from, map->start);
 	if (err)
 		return err;
 	perf_mmap__consume(map);

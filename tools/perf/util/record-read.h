@@ -5,7 +5,9 @@
  * events' stream (written as it lies in the buffer, with FINISHED_ROUND
  * marks), or in overwrite mode the tracking stream, which goes to the
  * flight recorder's process table; and the --switch-output-event
- * triggers' own buffers, whose samples ask for dumps.
+ * triggers' own buffers, whose samples ask for dumps.  Either stream's
+ * KSYMBOL and BPF_EVENT records go on at the size the kernel meant
+ * (evlist__record_size()), not the larger one it may have written.
  */
 #include "types.h"
 
@@ -20,6 +22,7 @@ struct record_read {
 	struct flight_recorder *fr;	/* --overwrite: takes the tracking stream; or NULL */
 	struct record_output *out;
 	u64 dropped;			/* records met while no file was open */
+	u64 cut;			/* records the kernel made too long, cut to their size */
 	/* A trigger's sample asks for a dump (@event NULL: samples were lost, that too). */
 	void (*trigger)(void *arg, struct evlist *triggers, const union perf_event *event);
 	void *arg;
