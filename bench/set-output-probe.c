@@ -24,18 +24,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include "probe.h"
 
 #define DATA_PAGES 16
 
 static long page;
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static int open_event(unsigned int type, unsigned long long config, int cpu, int backward)
 {
@@ -64,22 +57,6 @@ static unsigned long long written(void *base)
 
 	/* A backward head counts down from 0. */
 	return 0 - __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-}
-
-static int tp_id(const char *name)
-{
-	char path[256];
-	FILE *f;
-	int id = -1;
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
 }
 
 static const char *verdict(int fd, int to)

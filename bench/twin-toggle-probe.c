@@ -40,6 +40,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include "probe.h"
 
 #define DATA_PAGES	4096
 #define MAX_EVENTS	8
@@ -49,37 +50,13 @@ static int write_id;		/* syscalls:sys_enter_write's tracepoint id */
 static volatile int stop;
 static int overflows;		/* reads that found more than a buffer written */
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static int tp_id(const char *name)
-{
-	char path[256];
-	FILE *f;
-	int id = -1;
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
-}
-
-/* A backward tracepoint event of CPU 0, disabled if @off, in @group's group. */
-static int open_tp(int id, int group, int off)
+/* A backward event of CPU 0, disabled if @off, in @group's group (-1: none). */
+static int open_backward(unsigned int type, unsigned long long config, int group, int off)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
-		.type = PERF_TYPE_TRACEPOINT,
-		.config = id,
+		.type = type,
+		.config = config,
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME,
 		.write_backward = 1,
@@ -89,20 +66,15 @@ static int open_tp(int id, int group, int off)
 	return syscall(SYS_perf_event_open, &attr, -1, 0, group, 0);
 }
 
-/* A dummy event of CPU 0 that never writes: a group's leader and its buffer's owner. */
+/* A tracepoint of CPU 0; a dummy event that never writes: a group's leader and its buffer's owner. */
+static int open_tp(int id, int group, int off)
+{
+	return open_backward(PERF_TYPE_TRACEPOINT, id, group, off);
+}
+
 static int open_dummy(int off)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME,
-		.write_backward = 1,
-		.disabled = off,
-	};
-
-	return syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+	return open_backward(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, -1, off);
 }
 
 static void *map_buffer(int fd)

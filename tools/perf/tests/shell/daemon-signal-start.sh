@@ -8,19 +8,7 @@ BASE=$TMPD/base
 CFG=$TMPD/config
 RUN='-m 1M -e cpu-clock --overwrite --switch-output -a'
 
-write_config() {	# write_config [NAME RUN]...
-	{
-		printf '[daemon]\n\tbase = %s\n' "$BASE"
-		while [ $# -ge 2 ]; do
-			printf '\n[session-%s]\n\trun = %s\n' "$1" "$2"
-			shift 2
-		done
-	} > "$CFG.new"
-	mv "$CFG.new" "$CFG"
-}
-D() { "$PERF" daemon --config "$CFG" "$@"; }
-# Field $2 (1: pid, 9: restarts, 10: last end) of session $1 in the -x: -v list.
-field() { D -x: -v | awk -F: -v n="$1" -v f="$2" '$2 == n { print $f }'; }
+. "$(dirname "$0")/lib/daemon-sessions.sh"
 # The pid that "signal 12 sent to session 'NAME [PID]'" names in file $2.
 signalled() { sed -n "s/^signal 12 sent to session '$1 \[\([0-9]*\)\]'\$/\1/p" "$2"; }
 

@@ -22,21 +22,7 @@ daemon_cleanup() {
 }
 trap daemon_cleanup EXIT
 
-write_config() {	# write_config [NAME RUN]...
-	{
-		printf '# perf daemon test\n[daemon]\n\tbase = %s\n' "$BASE"
-		while [ $# -ge 2 ]; do
-			printf '\n[session-%s]\n\trun = %s\n' "$1" "$2"
-			shift 2
-		done
-	} > "$CFG.new"
-	# A rename, as editors save: the daemon sees the whole file at once.
-	mv "$CFG.new" "$CFG"
-}
-
-D() { "$PERF" daemon --config "$CFG" "$@"; }
-# Field $2 (1: pid) of session $1's line in the -x: -v list; empty if none.
-field() { D -x: -v | awk -F: -v n="$1" -v f="$2" '$2 == n { print $f }'; }
+. "$(dirname "$0")/lib/daemon-sessions.sh"
 # Waits (WAIT_S s at most) until the shell condition $1 holds.
 wait_until() { wait_for "$1" || { D -v; fail "waited $WAIT_S s for: $1"; }; }
 running() { local p; p=$(field "$1" 1); [ -n "$p" ] && [ "$p" -gt 0 ] && kill -0 "$p" 2>/dev/null; }
