@@ -241,8 +241,7 @@ static struct fr_lead *fr__pair_lead(struct fr_pair *pair, struct cgroup *cgrp)
  * shared buffer); leaders past the first write into the first's buffers.
  * Both start disabled: a member enabled while its leader runs is not put
  * on until the leader is enabled again (6.18 here), so buffer 0's leaders
- * are enabled once the events are (flight_recorder__events_enabled(), or
- * with the events at a workload's exec).
+ * are enabled once the events are (flight_recorder__events_enabled()).
  */
 static int fr__lead_open(struct flight_recorder *fr, int p, struct fr_lead *lead,
 			 struct perf_event_attr *attr, const char **why)
@@ -257,12 +256,8 @@ static int fr__lead_open(struct flight_recorder *fr, int p, struct fr_lead *lead
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC | (lead->cgrp ? PERF_FLAG_PID_CGROUP : 0);
 
 	for (int k = 0; k < 2; k++) {
-		bool on_exec = attr->enable_on_exec;
-
 		attr->disabled = 1;
-		attr->enable_on_exec = on_exec && !k;
 		lead->fd[k] = syscall(SYS_perf_event_open, attr, pid, pair->cpu, -1, flags);
-		attr->enable_on_exec = on_exec;
 		if (lead->fd[k] < 0) {
 			*why = "the buffers' group leaders cannot be opened";
 			return -errno;
@@ -337,7 +332,11 @@ static int fr__twins_open(struct flight_recorder *fr, struct evsel *evsel, int i
 	return err;
 }
 
-/* In place of @evsel's fds, twins @a (its fds now) and @b, ids @ida and @idb in that order. */
+/*
+ * In place of @evsel's fds, twins @a (its fds now) and @b, with ids @ida
+ * and @idb, each fd's pair together in the order they were opened (the
+ * header's ids ascending, as readers print them).
+ */
 static int fr__twins_take(struct flight_recorder *fr, struct evsel *evsel, int *a, int *b,
 			  u64 *ida, u64 *idb)
 {
@@ -351,8 +350,8 @@ static int fr__twins_take(struct flight_recorder *fr, struct evsel *evsel, int *
 			continue;
 		close(evsel->fds[i]);
 		evsel->fds[i] = a[i];
-		ids[nr] = ida[i];
-		ids[nr + evsel->nr_ids] = idb[i];
+		ids[2 * nr] = ida[i];
+		ids[2 * nr + 1] = idb[i];
 		nr++;
 	}
 	/* The ids of the events closed name nothing from now on. */
@@ -370,10 +369,10 @@ static int fr__twins_take(struct flight_recorder *fr, struct evsel *evsel, int *
 		if (a[i] < 0)
 			continue;
 		err = evlist__id_add(fr->parent, evsel, i / evsel->nr_threads,
-				     i % evsel->nr_threads, ids[j]);
+				     i % evsel->nr_threads, ids[2 * j]);
 		if (!err)
 			err = evlist__id_add(fr->parent, evsel, i / evsel->nr_threads,
-					     i % evsel->nr_threads, ids[j + nr]);
+					     i % evsel->nr_threads, ids[2 * j + 1]);
 		j++;
 	}
 	return err;
@@ -406,6 +405,17 @@ static int fr__open_all_twins(struct flight_recorder *fr, struct perf_event_attr
 			continue;
 		if (evsel->leader != evsel || evsel->nr_members > 1 || evsel->sample_read) {
 			*why = "events in groups of their own are paused, not swapped";
+			err = -EOPNOTSUPP;
+			goto out;
+		}
+		/*
+		 * A workload's events are enabled by the kernel at its exec,
+		 * and the groups' leaders would have to be enabled after that
+		 * (a group enabled at the exec was seen never to start, or to
+		 * start late, 6.18 here): a workload is paused, by design.
+		 */
+		if (evsel->attr.enable_on_exec) {
+			*why = NULL;
 			err = -EOPNOTSUPP;
 			goto out;
 		}
@@ -490,10 +500,8 @@ static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **
 		if (evsel->overwrite) {
 			attr.use_clockid = evsel->attr.use_clockid;
 			attr.clockid = evsel->attr.clockid;
-			/* A workload's children inherit the groups, leader first. */
+			/* A process's new threads inherit the groups, leader first. */
 			attr.inherit = evsel->attr.inherit;
-			/* Its exec enables the events, and buffer 0's leaders with them. */
-			attr.enable_on_exec = evsel->attr.enable_on_exec;
 			break;
 		}
 	}
@@ -533,8 +541,10 @@ int flight_recorder__mmap(struct flight_recorder *fr, size_t pages, bool swap)
 				 pages * page_size() >> 10);
 			return fr__setup_buffers(fr);
 		}
-		pr_warning("Dumps pause each overwrite buffer instead of swapping it: %s (%s); "
-			   "--dump-mode=pause says so and keeps this quiet.\n", why, strerror(-err));
+		if (why)
+			pr_warning("Dumps pause each overwrite buffer instead of swapping it: %s (%s); "
+				   "--dump-mode=pause says so and keeps this quiet.\n", why,
+				   strerror(-err));
 	}
 	pr_debug("overwrite buffers: pause mode, %zu KB each\n", pages * page_size() >> 10);
 	err = perf_evlist__mmap(fr->evlist, pages);
