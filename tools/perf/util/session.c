@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "session.h"
+#include "build-id.h"
 #include "debug.h"
 #include "page-size.h"
 #include "header.h"
@@ -627,6 +628,12 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 		err = machine__process_mmap(&s->machine, ev);
 		break;
 	case PERF_RECORD_MMAP2:
+		/* With MMAP_BUILD_ID the first byte of maj is the build id's length. */
+		if ((ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    ev->header.size > offsetof(struct perf_record_mmap2, maj) &&
+		    *(const u8 *)&ev->mmap2.maj > BUILD_ID_SIZE)
+			return corrupt(s, offset, "MMAP2 record with a build id of %u bytes (%d at most)",
+				       *(const u8 *)&ev->mmap2.maj, BUILD_ID_SIZE);
 		err = machine__process_mmap2(&s->machine, ev);
 		break;
 	case PERF_RECORD_COMM:

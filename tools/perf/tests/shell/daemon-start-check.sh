@@ -42,12 +42,16 @@ cannot_start() {
 # An unknown event and an option perf record refuses: the recorder's own
 # reason, and the good session started with them is stopped again.
 need_root_or_paranoid() { [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; }
-config bad-event "$TMPD/base" good "$GOOD -- sleep 1000 unknown-event" ev "-e nosuchevent -- sleep 1000"
+# The good sessions' workloads carry the case's name for pgrep, in an
+# argument env passes over (sleep would exit at once on it, and the good
+# recorder, done, would leave its last dump before the daemon stops it).
+config bad-event "$TMPD/base" good "$GOOD -- env PERF_TEST_CASE=unknown-event sleep 1000" \
+	ev "-e nosuchevent -- sleep 1000"
 cannot_start unknown-event "$TMPD/base" \
 	"^session 'ev' cannot start: event syntax error: 'nosuchevent'\$" -- \
 	"$PERF" daemon start --config bad-event
-config bad-option "$TMPD/base" opt "--no-such-option -- sleep 1000 bad-option" \
-	good "$GOOD -- sleep 1000 bad-option"
+config bad-option "$TMPD/base" opt "--no-such-option -- env PERF_TEST_CASE=bad-option sleep 1000" \
+	good "$GOOD -- env PERF_TEST_CASE=bad-option sleep 1000"
 cannot_start bad-option "$TMPD/base" \
 	"^session 'opt' cannot start: unknown option \`no-such-option'\$" -- \
 	"$PERF" daemon start --config bad-option
