@@ -16,7 +16,7 @@ grep -q 'burn_inner' a.txt || fail "(a) no user frame symbolized (burn_inner)"
 
 # (b) tracepoints system-wide: formatted fields.
 $PERF record -q -e 'raw_syscalls:*' -e sched:sched_switch -a -o b.data sleep 1 || fail "record (b)"
-oracle_ok "script (b)" script -i b.data > b.txt
+ORACLE_KERNEL_ORDER=1 oracle_ok "script (b)" script -i b.data > b.txt
 grep -Eq 'raw_syscalls:sys_enter: NR [0-9]+ \(' b.txt || fail "(b) no formatted sys_enter"
 grep -Eq 'raw_syscalls:sys_exit: NR [0-9-]+ = ' b.txt || fail "(b) no formatted sys_exit"
 grep -Eq 'prev_comm=.*==> next_comm=' b.txt || fail "(b) no formatted sched_switch"

@@ -68,8 +68,17 @@ oracle_ok() {
 	# "Processed N events and lost M chunks! Check IO/CPU overload!" counts
 	# the LOST records the file holds: a busy machine made the kernel drop
 	# samples while recording, which says nothing of the file's form.
+	# ORACLE_KERNEL_ORDER=1 also lets "N out of order events recorded."
+	# pass, for system-wide tracepoints on a busy machine: the kernel makes
+	# an event visible in its buffer only when the outermost writer on that
+	# CPU is done, so one may appear rounds after newer ones from another
+	# CPU.  The distro's own recorder gave 7 such files of 8 beside
+	# make test-loaded's load, ours 1 of 9.
 	# Everything else the distro says is a complaint about the file.
+	local order='^$'
+	[ "${ORACLE_KERNEL_ORDER:-0}" = 1 ] && order='^[0-9]+ out of order events recorded\.$'
 	if grep -Ev '^Warning:$|^Processed [0-9]+ events and lost [0-9]+ chunks!$|^Check IO/CPU overload!$|^$' "$err" |
+	   grep -Ev "$order" |
 	   grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|properly terminated|out of order|Check IO'; then
 		cat "$err" >&2
 		fail "$what: the oracle warned about the file"
