@@ -243,10 +243,15 @@ static int record__write_off_cpu_sample(void *arg, const union perf_event *event
 	return record_output__write_event(&rec->out, event);
 }
 
-/* The off-CPU sums since the last file as samples of offcpu-time, after its other records. */
+/*
+ * The off-CPU sums since the last file as samples of offcpu-time, after its
+ * other records, at the time of the latest of them: the sums run up to now,
+ * and a reader keeps samples of one time in the order written.
+ */
 static int record__write_off_cpu(struct record *rec)
 {
-	int nr = off_cpu__write(rec->off_cpu, rec->evlist, record__write_off_cpu_sample, rec);
+	int nr = off_cpu__write(rec->off_cpu, rec->evlist, rec->out.hinfo.last_time,
+				record__write_off_cpu_sample, rec);
 
 	if (nr < 0 && nr != -EINVAL)
 		pr_err("Cannot write the off-CPU samples: %s\n", strerror(-nr));
@@ -310,13 +315,15 @@ static int record__dump_write(void *arg, const void *buf, size_t size)
 	return record_output__write(&rec->out, buf, size);
 }
 
-/* Which files the dump's samples fell into, for BUILD_ID and the build-id cache. */
+/*
+ * Which files the dump's samples fell into, for BUILD_ID and the build-id
+ * cache; the sample times and the latest record time.
+ */
 static void record__dump_note(void *arg, const union perf_event *event)
 {
 	struct record *rec = arg;
 
-	if (event->header.type == PERF_RECORD_SAMPLE)
-		perf_header_info__note_event(&rec->out.hinfo, event);
+	perf_header_info__note_event(&rec->out.hinfo, event);
 }
 
 static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)

@@ -136,15 +136,20 @@ void perf_header_info__note_event(struct perf_header_info *info, const union per
 
 	dso_hits__note(info->hits, event);
 
-	/* SAMPLE_TIME: the earliest and the latest, in whatever order they come. */
-	if (event->header.type == PERF_RECORD_SAMPLE && info->evlist) {
+	/* Records of perf's own types (rounds, features) carry no time. */
+	if (event->header.type < PERF_RECORD_USER_TYPE_START && info->evlist) {
 		u64 t = evlist__event_time(info->evlist, event);
 
-		if (t && (!info->first_sample_time || t < info->first_sample_time))
-			info->first_sample_time = t;
-		if (t > info->last_sample_time)
-			info->last_sample_time = t;
-		return;
+		if (t > info->last_time)
+			info->last_time = t;
+		/* SAMPLE_TIME: the earliest and the latest, in whatever order they come. */
+		if (event->header.type == PERF_RECORD_SAMPLE) {
+			if (t && (!info->first_sample_time || t < info->first_sample_time))
+				info->first_sample_time = t;
+			if (t > info->last_sample_time)
+				info->last_sample_time = t;
+			return;
+		}
 	}
 
 	if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)

@@ -87,6 +87,7 @@ struct perf_header_info {
 	 */
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* SAMPLE_TIME, written if last != 0 */
+	u64 last_time;			/* the latest time of any record noted so far */
 	struct evlist *evlist;		/* where note_event finds a sample's time */
 	/* -k: CLOCKID (the clock's resolution) and CLOCK_DATA (its reference to wall-clock). */
 	bool use_clockid;
@@ -161,8 +162,9 @@ int perf_header__write_pipe(struct perf_data *data, struct evlist *evlist,
 /*
  * Remembers the file of a user-space executable MMAP/MMAP2 record for
  * BUILD_ID (a hash set; anon, [vdso], /dev/, memfd and deleted files are
- * skipped), and where samples fell (SAMPLE, FORK).  Cheap: call it for
- * every record written, whatever its type.
+ * skipped), where samples fell (SAMPLE, FORK), the first and last sample
+ * times and the latest time of any record.  Cheap: call it for every
+ * record written, whatever its type.
  */
 void perf_header_info__note_event(struct perf_header_info *info, const union perf_event *event);
 /*

@@ -25,13 +25,6 @@
 #define OFF_CPU_MAX_STACK	32
 /* The max_entries of its map of sums. */
 #define OFF_CPU_MAX_SUMS	16384
-/*
- * Sample times as the distro writes them: not when the task waited (the
- * sums have no one time) but past any real time, one apart, so that
- * readers put them after every other record, in the order written.
- */
-#define OFF_CPU_TIME		(~0ULL << 32)
-
 /* What a sample of ours can hold; another sample_type is refused. */
 #define OFF_CPU_SAMPLE_TYPES	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
@@ -317,12 +310,13 @@ static int off_cpu__take(struct off_cpu *oc, struct off_cpu_key *key, u64 *perio
 	return bpf_map_lookup_and_delete_elem(oc->sums_fd, key, period) ? -errno : 0;
 }
 
-int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn write, void *arg)
+int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, u64 time, off_cpu__write_fn write,
+		   void *arg)
 {
 	struct evsel *evsel = off_cpu__find_event(evlist);
 	struct off_cpu_key key;
 	u64 buf[1 + OFF_CPU_MAX_STACK + 10];
-	u64 time = OFF_CPU_TIME, period;
+	u64 period;
 	int nr = 0;
 
 	if (!evsel)
@@ -338,7 +332,7 @@ int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn 
 		struct perf_event_header *hdr = (struct perf_event_header *)buf;
 		int n, err;
 
-		n = off_cpu__sample(oc, evsel, &key, period, time++, buf + 1);
+		n = off_cpu__sample(oc, evsel, &key, period, time, buf + 1);
 		hdr->type = PERF_RECORD_SAMPLE;
 		hdr->misc = PERF_RECORD_MISC_USER;
 		hdr->size = (n + 1) * sizeof(u64);

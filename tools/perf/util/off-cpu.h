@@ -44,9 +44,12 @@ typedef int (*off_cpu__write_fn)(void *arg, const union perf_event *event);
 /*
  * Each sum counted since the last call is taken out and written through
  * @write as a sample of @evlist's offcpu-time event, so that each file
- * (each dump) holds the waits since the one before.  The number of
- * samples, or -errno.
+ * (each dump) holds the waits since the one before.  The sums have no one
+ * time of their own: every sample gets @time, a real time of the file's
+ * (the distro gives them times near 2^64, which made a file's last sample
+ * time one of those).  The number of samples, or -errno.
  */
-int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, off_cpu__write_fn write, void *arg);
+int off_cpu__write(struct off_cpu *oc, struct evlist *evlist, u64 time, off_cpu__write_fn write,
+		   void *arg);
 
 #endif

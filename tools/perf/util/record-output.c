@@ -92,15 +92,10 @@ int record_output__write(struct record_output *out, const void *buf, size_t size
 
 void record_output__account(struct record_output *out, const union perf_event *event)
 {
+	perf_header_info__note_event(&out->hinfo, event);
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
 		out->samples++;
-		perf_header_info__note_event(&out->hinfo, event);
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-		perf_header_info__note_event(&out->hinfo, event);
 		break;
 	case PERF_RECORD_LOST:
 		out->lost_events += event->lost.lost;

@@ -64,7 +64,8 @@ int record_output__write(struct record_output *out, const void *buf, size_t size
 int record_output__flush(struct record_output *out);
 /*
  * What a record written tells: samples counted, the files that maps and
- * samples name noted for BUILD_ID, losses added up.
+ * samples name noted for BUILD_ID, its time for SAMPLE_TIME and the
+ * file's latest, losses added up.
  */
 void record_output__account(struct record_output *out, const union perf_event *event);
 /* One whole record, accounted and written.  0 or -errno. */
