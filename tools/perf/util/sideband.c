@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sideband.h"
+#include "array.h"
 #include "list.h"
 #include "hash.h"
 #include "hashtab.h"
@@ -726,18 +727,51 @@ void sideband__prune(struct sideband *sb, u64 need_from)
 }
 
 /*
- * Writes one task after what it came from, its parent and its process
- * leader, so a reader meets a process before its threads and a parent
- * before its child.  Records from /proc all carry time 0, so this order is
- * the order a reader applies them in: a thread met first gets its process
- * made up for it, whose maps the leader's own FORK then replaces, and the
- * thread's samples find no maps.  The ancestors go on an explicit stack (a
- * chain of forks can be deeper than we would like to recurse).  A task is
- * marked when pushed, so a loop of parents (tid reuse) ends, and written
- * when it is back on top with no unmarked ancestor.
+ * One emit's records, gathered so that they go out in time order: each
+ * with its time and its place in the order gathered, which breaks ties.
  */
-static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__handler_t process,
-			 void *arg, u64 *nr_tasks, struct sb_task ***stack, size_t *stack_cap)
+struct sb_out {
+	u64 time;
+	size_t seq;
+	const union perf_event *event;
+};
+
+struct sb_outs {
+	struct sb_out *v;
+	size_t n, cap;
+};
+
+static int sb_outs__add(struct sb_outs *o, const union perf_event *event, u64 time)
+{
+	if (array__room((void **)&o->v, &o->cap, o->n, sizeof(*o->v), 256))
+		return -ENOMEM;
+	o->v[o->n] = (struct sb_out){ .time = time, .seq = o->n, .event = event };
+	o->n++;
+	return 0;
+}
+
+static int sb_out__cmp(const void *a, const void *b)
+{
+	const struct sb_out *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Gathers one task's records after what it came from, its parent and its
+ * process leader, so a reader meets a process before its threads and a
+ * parent before its child.  Records from /proc all carry time 0, so this
+ * order is the order a reader applies them in: a thread met first gets its
+ * process made up for it, whose maps the leader's own FORK then replaces,
+ * and the thread's samples find no maps.  The ancestors go on an explicit
+ * stack (a chain of forks can be deeper than we would like to recurse).  A
+ * task is marked when pushed, so a loop of parents (tid reuse) ends, and
+ * gathered when it is back on top with no unmarked ancestor.
+ */
+static int sb__emit_task(struct sideband *sb, struct sb_task *task, struct sb_outs *out,
+			 u64 *nr_tasks, struct sb_task ***stack, size_t *stack_cap)
 {
 	size_t depth = 0;
 
@@ -768,12 +802,9 @@ static int sb__emit_task(struct sideband *sb, struct sb_task *task, perf_event__
 			continue;
 		}
 		depth--;
-		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off)) {
-			int err = process(arg, sb_rec__event(t, off));
-
-			if (err)
-				return err;
-		}
+		for (u32 off = 0; off < t->len; off += sb_rec__size(t, off))
+			if (sb_outs__add(out, sb_rec__event(t, off), sb_rec__time(t, off)))
+				return -ENOMEM;
 		(*nr_tasks)++;
 	}
 	return 0;
@@ -784,7 +815,9 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 {
 	size_t stack_cap = 64, i;
 	struct sb_task **stack = malloc(stack_cap * sizeof(*stack));
+	struct sb_outs out = { .v = NULL };
 	struct sb_tid *slot;
+	struct sb_code *c;
 	int err = 0;
 
 	*nr_tasks = 0;
@@ -797,24 +830,29 @@ int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler
 		for (struct sb_task *t = slot->newest; t && !err; t = t->older) {
 			if (t->start > last || (t->exited && t->exit < first))
 				continue;
-			err = sb__emit_task(sb, t, process, arg, nr_tasks, &stack, &stack_cap);
+			err = sb__emit_task(sb, t, &out, nr_tasks, &stack, &stack_cap);
 		}
 	}
 	free(stack);
 	/* The kernel code that was there at some time the dump covers. */
-	if (!err) {
-		struct sb_code *c;
-
-		list_for_each_entry(c, &sb->code, node) {
-			if (c->start > last || (c->unreg && c->end < first))
-				continue;
-			err = process(arg, c->reg);
-			if (!err && c->unreg)
-				err = process(arg, c->unreg);
-			if (err)
-				break;
-		}
+	list_for_each_entry(c, &sb->code, node) {
+		if (err)
+			break;
+		if (c->start > last || (c->unreg && c->end < first))
+			continue;
+		err = sb_outs__add(&out, c->reg, c->start);
+		if (!err && c->unreg)
+			err = sb_outs__add(&out, c->unreg, c->end);
 	}
+	/*
+	 * By time, those of one time in the order gathered: a reader that has
+	 * flushed what came before never meets an older record after it.
+	 */
+	if (!err && out.n)
+		qsort(out.v, out.n, sizeof(*out.v), sb_out__cmp);
+	for (i = 0; !err && i < out.n; i++)
+		err = process(arg, (union perf_event *)out.v[i].event);
+	free(out.v);
 	return err;
 }
 

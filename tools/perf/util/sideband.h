@@ -76,9 +76,13 @@ void sideband__prune(struct sideband *sb, u64 need_from);
 /*
  * Hands to @process, one by one, the records of every task alive at some
  * time in [@first, @last] (born at or before @last, not exited before
- * @first), and of the parents and leaders those tasks came from.  Each task
- * is emitted once per call.  *@nr_tasks: how many tasks were emitted.
- * Returns 0 or the first error of @process.
+ * @first), and of the parents and leaders those tasks came from, and the
+ * KSYMBOL records of the code that lived then.  They come in time order,
+ * those of one time (the time-0 ones from /proc) a process before its
+ * threads and a parent before its child.  Each task is emitted once per
+ * call, and every one is chosen before the first record is handed over
+ * (sideband__emitted() knows them all from then on).  *@nr_tasks: how many
+ * tasks were emitted.  Returns 0, -ENOMEM or the first error of @process.
  */
 int sideband__emit(struct sideband *sb, u64 first, u64 last, perf_event__handler_t process,
 		   void *arg, u64 *nr_tasks);
