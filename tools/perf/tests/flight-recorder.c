@@ -463,3 +463,93 @@ static int test__flight_recorder_swap(void)
 	return ret;
 }
 DEFINE_SUITE(flight_recorder_swap, "Flight recorder: swapped fake buffer pairs (reuse, a failed write and finish, a trigger's freeze)");
+
+/*
+ * A tracking record into @buf: @len bytes of fields (set by the caller),
+ * then the trailer of sample_type TID | TIME, then @junk stale bytes.
+ */
+static void track_rec(union perf_event *ev, u32 type, size_t len, u32 pid, u64 time,
+		      size_t junk)
+{
+	u64 *trailer = (u64 *)((char *)ev + len);
+
+	ev->header.type = type;
+	ev->header.size = len + 2 * sizeof(u64) + junk;
+	trailer[0] = (u64)pid << 32 | pid;
+	trailer[1] = time;
+	memset(&trailer[2], 0x7f, junk);
+}
+
+/* The first record of @type the sink holds, or NULL. */
+static const union perf_event *sink__find(struct sink *s, u32 type)
+{
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= s->len;) {
+		const union perf_event *ev = (const void *)(s->buf + off);
+
+		if (ev->header.size < sizeof(ev->header))
+			return NULL;
+		if (ev->header.type == type)
+			return ev;
+		off += ev->header.size;
+	}
+	return NULL;
+}
+
+/* A record's trailer time, at its end. */
+static u64 rec_time(const union perf_event *ev)
+{
+	return *(const u64 *)((const char *)ev + ev->header.size - sizeof(u64));
+}
+
+/*
+ * The process table of a dump, fed by a tracking event of sample_type TID
+ * | TIME.  The kernel writes a KSYMBOL record for every event that wants
+ * it, adding each one's trailer size to the one header: on a CPU where
+ * another session's event took it first, ours comes longer than meant,
+ * stale bytes where readers look for its time.  The dump has it cut.
+ */
+static int test__flight_recorder_table(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(attr),
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+		.comm = 1, .task = 1, .mmap = 1, .ksymbol = 1, .bpf_event = 1,
+	};
+	union perf_event rec;
+	struct sink s = { .buf = NULL };
+	struct flight_recorder_writer w = writer_of(&s);
+	struct evlist *parent = evlist__new();
+	const union perf_event *ev;
+	struct flight_recorder *fr;
+	size_t len;
+
+	TEST_ASSERT_VAL("parent", parent);
+	evlist__add(parent, evsel__new(&attr));
+	TEST_ASSERT_VAL("tracking event", evlist__first(parent));
+	fr = flight_recorder__new(parent, 1 << 20);
+	TEST_ASSERT_VAL("engine", fr);
+	flight_recorder__describe_since_dump(fr);
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ksymbol.addr = 0xffffffffc0001000ULL;
+	rec.ksymbol.len = 64;
+	strcpy(rec.ksymbol.name, "bpf_prog_x");
+	len = offsetof(struct perf_record_ksymbol, name) + 16;
+	track_rec(&rec, PERF_RECORD_KSYMBOL, len, 0, 150, 16);
+	TEST_ASSERT_VAL("kept by the table", !flight_recorder__track(fr, &rec));
+
+	TEST_ASSERT_EQUAL("dump", flight_recorder__dump(fr, &w), 0);
+	ev = sink__find(&s, PERF_RECORD_KSYMBOL);
+	TEST_ASSERT_VAL("the KSYMBOL record is in the dump", ev);
+	TEST_ASSERT_EQUAL("cut to its size", ev->header.size, len + 16);
+	TEST_ASSERT_EQUAL("its time at its end", rec_time(ev), 150);
+
+	flight_recorder__delete(fr);
+	evlist__delete(parent);
+	free(s.buf);
+	return TEST_OK;
+}
+DEFINE_SUITE(flight_recorder_table, "Flight recorder: a dump's process table, a KSYMBOL record the kernel made too long cut");

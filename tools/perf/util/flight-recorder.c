@@ -90,6 +90,7 @@ struct flight_recorder {
 	u64 fwd_first;			/* the oldest forward sample in the file */
 	u64 file_first, file_last;	/* the file's samples */
 	bool since_dump;		/* the table describes all since the last dump */
+	int sb_id_size;			/* the tracking event's trailer size, -1: none */
 	/* Where this thread may run; a dump moves it to buffers' CPUs and back. */
 	cpu_set_t *home;
 	size_t set_size;
@@ -101,6 +102,20 @@ struct flight_recorder {
 	int policy;			/* ours when not boosted */
 	struct flight_recorder_stats stats;
 };
+
+/* The trailer size of the event that takes KSYMBOL and BPF_EVENT records; -1 if none does. */
+static int fr__sb_id_size(struct evlist *parent)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(parent, evsel) {
+		if (!evsel->attr.ksymbol && !evsel->attr.bpf_event)
+			continue;
+		return evsel->attr.sample_id_all ?
+		       (int)perf_event__sample_id_size(evsel->attr.sample_type) : 0;
+	}
+	return -1;
+}
 
 struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max)
 {
@@ -127,6 +142,7 @@ struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_ma
 		fr->home = NULL;
 	}
 	fr->fwd_first = fr->file_first = ~0ULL;
+	fr->sb_id_size = fr__sb_id_size(parent);
 	fr->policy = sched_getscheduler(0);
 	/* Only a normal thread is boosted and put back: anything else stays as it is. */
 	fr->no_boost = fr->policy != SCHED_OTHER;
@@ -408,10 +424,33 @@ void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *e
 		fr->stats.table_errors++;
 }
 
+/*
+ * A KSYMBOL or BPF_EVENT record as the kernel meant it, cut to its size in
+ * @buf when the kernel made it longer (see perf_event__side_band_size()):
+ * its trailer, and so its time, at its end again.
+ */
+static const union perf_event *fr__side_band(const struct flight_recorder *fr,
+					     const union perf_event *event, union perf_event *buf)
+{
+	size_t size;
+
+	if (fr->sb_id_size < 0)
+		return event;
+	size = perf_event__side_band_size(event, fr->sb_id_size);
+	if (!size || size >= event->header.size || size > sizeof(*buf))
+		return event;
+	memcpy(buf, event, size);
+	buf->header.size = size;
+	return buf;
+}
+
 bool flight_recorder__track(struct flight_recorder *fr, const union perf_event *event)
 {
-	u64 t = evlist__event_time(fr->parent, event);
+	union perf_event buf;
+	u64 t;
 
+	event = fr__side_band(fr, event, &buf);
+	t = evlist__event_time(fr->parent, event);
 	if (fr->table && sideband__wants(event->header.type)) {
 		if (t > fr->t_seen)
 			fr->t_seen = t;
