@@ -74,10 +74,11 @@ static int collect(void *arg, union perf_event *event)
 
 	if (em->n < 256) {
 		em->type[em->n] = event->header.type;
-		/* For KSYMBOL, its flags (1: unregistered). */
+		/* For KSYMBOL, its flags (1: unregistered); for BPF_EVENT, its type. */
 		em->tid[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.tid :
 				 event->header.type == PERF_RECORD_COMM ? event->comm.tid :
 				 event->header.type == PERF_RECORD_KSYMBOL ? event->ksymbol.flags :
+				 event->header.type == PERF_RECORD_BPF_EVENT ? event->bpf.type :
 				 event->fork.tid;
 		em->start[em->n] = event->header.type == PERF_RECORD_MMAP2 ? event->mmap2.start : 0;
 	}
@@ -339,6 +340,61 @@ static int test__sideband_ksymbol(void)
 }
 
 DEFINE_SUITE(sideband_ksymbol, "Flight recorder process table: JITed kernel code for the dumps it overlaps");
+
+static int add_bpf_event(struct sideband *sb, u32 id, u16 type, u64 t)
+{
+	union perf_event *e = ev_buf();
+
+	e->bpf.header.type = PERF_RECORD_BPF_EVENT;
+	e->bpf.header.size = sizeof(e->bpf);
+	e->bpf.type = type;
+	e->bpf.id = id;
+	return sideband__add(sb, e, t);
+}
+
+/* How many BPF_EVENT loads and unloads a dump of [first, last] gets. */
+static int bpf_events(struct sideband *sb, u64 first, u64 last, int *load, int *unload)
+{
+	struct emitted em;
+	u64 tasks;
+	int err = emit(sb, first, last, &em, &tasks);
+
+	*load = *unload = 0;
+	for (int i = 0; i < em.n && i < 256; i++)
+		if (em.type[i] == PERF_RECORD_BPF_EVENT)
+			(*(em.tid[i] == PERF_BPF_EVENT_PROG_UNLOAD ? unload : load))++;
+	return err;
+}
+
+/*
+ * A program's load and unload (BPF_EVENT) are kept as its code is, from
+ * one to the other, for every dump they overlap: not written into
+ * whatever file is open when they come, ahead of the dump's older records.
+ */
+static int test__sideband_bpf_event(void)
+{
+	struct sideband *sb = sideband__new(1 << 20);
+	const struct sideband_stats *st;
+	int load, unload;
+
+	TEST_ASSERT_VAL("table", sb);
+	st = sideband__stats(sb);
+	TEST_ASSERT_VAL("wanted", sideband__wants(PERF_RECORD_BPF_EVENT));
+	TEST_ASSERT_EQUAL("load", add_bpf_event(sb, 7, PERF_BPF_EVENT_PROG_LOAD, 100 * MS), 0);
+	TEST_ASSERT_EQUAL("another", add_bpf_event(sb, 8, PERF_BPF_EVENT_PROG_LOAD, 150 * MS), 0);
+	TEST_ASSERT_EQUAL("unload", add_bpf_event(sb, 7, PERF_BPF_EVENT_PROG_UNLOAD, 200 * MS), 0);
+	TEST_ASSERT_EQUAL("two held", st->code, 2);
+	TEST_ASSERT_EQUAL("both", bpf_events(sb, 120 * MS, 160 * MS, &load, &unload), 0);
+	TEST_ASSERT_VAL("both loads, the first's unload", load == 2 && unload == 1);
+	TEST_ASSERT_EQUAL("after the first", bpf_events(sb, 250 * MS, 300 * MS, &load, &unload), 0);
+	TEST_ASSERT_VAL("the live one only", load == 1 && unload == 0);
+	sideband__prune(sb, 201 * MS);
+	TEST_ASSERT_EQUAL("the unloaded one pruned", st->code, 1);
+	sideband__delete(sb);
+	return TEST_OK;
+}
+
+DEFINE_SUITE(sideband_bpf_event, "Flight recorder process table: BPF programs' loads and unloads for the dumps they overlap");
 
 /*
  * The name a trigger's task had: its last COMM by then (in time, not in the

@@ -44,10 +44,14 @@ struct sb_task {
 	u32 compact_len;		/* len after the last compaction */
 };
 
-/* One piece of JITed kernel code: its KSYMBOL records, register then unregister. */
+/*
+ * One piece of JITed kernel code, its KSYMBOL records, register then
+ * unregister; or one BPF program, its BPF_EVENT records, load then unload.
+ */
 struct sb_code {
 	struct list_head node;		/* on sb->code, in registration order */
-	u64 addr;
+	u32 type;			/* PERF_RECORD_KSYMBOL or PERF_RECORD_BPF_EVENT */
+	u64 key;			/* the code's address, the program's id */
 	u64 start, end;			/* registration and unregistration times; end 0: live */
 	union perf_event *reg, *unreg;	/* copies; unreg NULL while live */
 };
@@ -583,18 +587,22 @@ static union perf_event *sb__copy(const union perf_event *event)
 }
 
 /*
- * A program registered (a new entry) or unregistered (its live entry at
- * that address ends).  An unregistration whose registration was never seen
- * (the program was loaded before recording) has nothing to end.
+ * Code registered or a program loaded (a new entry), or code unregistered
+ * or a program unloaded (its live entry at that address, of that id,
+ * ends).  An end whose start was never seen (the program was loaded
+ * before recording) has nothing to end.
  */
-static int sb__ksymbol(struct sideband *sb, const union perf_event *event, u64 time)
+static int sb__code(struct sideband *sb, const union perf_event *event, u64 time)
 {
-	const struct perf_record_ksymbol *k = &event->ksymbol;
+	u32 type = event->header.type;
+	bool ksym = type == PERF_RECORD_KSYMBOL;
+	u64 key = ksym ? event->ksymbol.addr : event->bpf.id;
 	struct sb_code *c;
 
-	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+	if (ksym ? event->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER :
+		   event->bpf.type == PERF_BPF_EVENT_PROG_UNLOAD) {
 		list_for_each_entry(c, &sb->code, node) {
-			if (c->addr != k->addr || c->unreg)
+			if (c->type != type || c->key != key || c->unreg)
 				continue;
 			c->unreg = sb__copy(event);
 			if (!c->unreg)
@@ -614,7 +622,8 @@ static int sb__ksymbol(struct sideband *sb, const union perf_event *event, u64 t
 		free(c);
 		return -ENOMEM;
 	}
-	c->addr = k->addr;
+	c->type = type;
+	c->key = key;
 	c->start = time;
 	list_add_tail(&c->node, &sb->code);
 	sb->stats.code++;
@@ -646,6 +655,9 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 	case PERF_RECORD_KSYMBOL:
 		need = sizeof(struct perf_record_ksymbol) + 1;
 		break;
+	case PERF_RECORD_BPF_EVENT:
+		need = sizeof(struct perf_record_bpf_event);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -654,8 +666,8 @@ int sideband__add(struct sideband *sb, const union perf_event *event, u64 time)
 	sb->stats.records++;
 	if (type == PERF_RECORD_FORK)
 		return sb__fork(sb, event, time);
-	if (type == PERF_RECORD_KSYMBOL)
-		return sb__ksymbol(sb, event, time);
+	if (type == PERF_RECORD_KSYMBOL || type == PERF_RECORD_BPF_EVENT)
+		return sb__code(sb, event, time);
 
 	pid = event->comm.pid;		/* pid, tid lead every one of these layouts */
 	tid = event->comm.tid;

@@ -23,7 +23,9 @@
  * JITed kernel code (KSYMBOL records: BPF programs that come and go) is
  * kept beside the tasks, each program from its registration to its
  * unregistration, and emitted into every dump whose time it overlaps, so a
- * dump names the samples that ran in it.
+ * dump names the samples that ran in it; so are the programs' loads and
+ * unloads (BPF_EVENT records), which would otherwise go into whatever file
+ * is open, ahead of the records of older times its dump writes.
  *
  * Records are kept as they came from the kernel (with their sample-id
  * trailers, so a reader sorts them by time); records synthesized from /proc
@@ -43,7 +45,7 @@ struct sideband_stats {
 	u64 evicted;		/* tasks forced out by the cap */
 	u64 dropped;		/* records refused by the cap */
 	u64 trimmed;		/* records of live tasks superseded before anything a dump can need */
-	u64 code;		/* JITed kernel code (KSYMBOL) held now */
+	u64 code;		/* JITed kernel code (KSYMBOL) and programs (BPF_EVENT) held now */
 };
 
 /* @max_bytes: the hard cap on what the table holds. */
@@ -55,7 +57,8 @@ static inline bool sideband__wants(u32 type)
 {
 	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
 	       type == PERF_RECORD_EXIT || type == PERF_RECORD_MMAP ||
-	       type == PERF_RECORD_MMAP2 || type == PERF_RECORD_KSYMBOL;
+	       type == PERF_RECORD_MMAP2 || type == PERF_RECORD_KSYMBOL ||
+	       type == PERF_RECORD_BPF_EVENT;
 }
 
 /*
