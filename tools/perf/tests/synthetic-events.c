@@ -127,3 +127,42 @@ static int test__synthesize_threads(void)
 	return TEST_OK;
 }
 DEFINE_SUITE(synthesize_threads, "Synthesizing every process in /proc");
+
+struct skipping {
+	int asked, ours;	/* skip() calls for this process; its records written */
+};
+
+static bool skip_self(void *arg, pid_t pid)
+{
+	struct skipping *sk = arg;
+
+	if (pid != getpid())
+		return false;
+	sk->asked++;
+	return true;
+}
+
+static int note_self(void *arg, union perf_event *ev)
+{
+	struct skipping *sk = arg;
+
+	/* COMM, FORK and MMAP2 all start with the pid. */
+	sk->ours += ev->comm.pid == (u32)getpid();
+	return 0;
+}
+
+/* A process the caller describes itself is neither read nor written. */
+static int test__synthesize_skip(void)
+{
+	struct skipping sk = { 0 };
+	struct synth_ctx ctx = { .process = note_self, .arg = &sk, .skip = skip_self };
+
+	TEST_ASSERT_EQUAL("walk all of /proc", perf_event__synthesize_threads(&ctx), 0);
+	TEST_ASSERT_EQUAL("asked once about this process", sk.asked, 1);
+	TEST_ASSERT_EQUAL("none of its records", sk.ours, 0);
+	TEST_ASSERT_EQUAL("one process", perf_event__synthesize_process(&ctx, getpid()), 0);
+	TEST_ASSERT_EQUAL("asked again", sk.asked, 2);
+	TEST_ASSERT_EQUAL("still none of its records", sk.ours, 0);
+	return TEST_OK;
+}
+DEFINE_SUITE(synthesize_skip, "Synthesizing /proc: the processes a caller describes itself are skipped");

@@ -311,6 +311,8 @@ int perf_event__synthesize_process(struct synth_ctx *ctx, pid_t pid)
 	if (err)
 		return err;
 	pid = tgid;
+	if (ctx->skip && ctx->skip(ctx->arg, pid))
+		return 0;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
@@ -382,6 +384,9 @@ int perf_event__synthesize_threads(struct synth_ctx *ctx)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = atoi(de->d_name);
+		/* /proc lists processes by their leader's pid: skipped before anything is read. */
+		if (ctx->skip && ctx->skip(ctx->arg, pid))
+			continue;
 		err = perf_event__synthesize_process(ctx, pid);
 		/* Processes come and go while we walk: those that went are not an error. */
 		if (err == -ESRCH || err == -ENOENT)

@@ -27,6 +27,8 @@ struct synth_ctx {
 	u64 id;				/* the id to put in the trailer */
 	u64 time;			/* the time to put in the trailer (0 is fine) */
 	bool data_maps;			/* processes' data maps too, not only code (-d) */
+	/* Optional: true for a process (its pid) that is not to be read nor written. */
+	bool (*skip)(void *arg, pid_t pid);
 };
 
 /*
