@@ -202,7 +202,8 @@ static int record__finish_output(struct record *rec)
 
 	u64 t0 = now_ns(), t1;
 
-	if (rec->opts.tail_synthesize)
+	/* A dump's is at its head (record__dump_head()). */
+	if (rec->opts.tail_synthesize && !rec->fr)
 		err = record__synthesize(rec);
 	t1 = now_ns();
 	if (!err)
@@ -326,6 +327,20 @@ static void record__dump_note(void *arg, const union perf_event *event)
 	perf_header_info__note_event(&rec->out.hinfo, event);
 }
 
+/*
+ * The tail synthesis of a dump, of time 0: ahead of its records of real
+ * times, which readers may have flushed before they would meet it.
+ */
+static int record__dump_head(void *arg)
+{
+	struct record *rec = arg;
+	u64 t0 = now_ns();
+	int err = rec->opts.tail_synthesize ? record__synthesize(rec) : 0;
+
+	pr_debug2("dump head: synthesizing %.1f ms\n", (now_ns() - t0) / 1e6);
+	return err;
+}
+
 static int record__dump_finish(void *arg, const struct flight_recorder_dump *d)
 {
 	struct record *rec = arg;
@@ -370,6 +385,7 @@ static int record__dump(struct record *rec)
 	struct flight_recorder_writer w = {
 		.write = record__dump_write,
 		.event = record__process_synth,
+		.head = record__dump_head,
 		.note = record__dump_note,
 		.finish = record__dump_finish,
 		.arg = rec,

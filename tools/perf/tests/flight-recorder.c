@@ -501,12 +501,43 @@ static u64 rec_time(const union perf_event *ev)
 	return *(const u64 *)((const char *)ev + ev->header.size - sizeof(u64));
 }
 
+/* The writer's head: a mark of its own (type 99) where it goes. */
+#define HEAD_MARK	99
+
+static int sink__head(void *arg)
+{
+	struct perf_event_header h = { .type = HEAD_MARK, .size = sizeof(h) };
+
+	return sink__write(arg, &h, sizeof(h));
+}
+
+/* Where the first record of @type is in the sink, counted in records; -1 if nowhere. */
+static int sink__index(struct sink *s, u32 type)
+{
+	int n = 0;
+
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= s->len; n++) {
+		const struct perf_event_header *h = (const void *)(s->buf + off);
+
+		if (h->size < sizeof(*h))
+			return -1;
+		if (h->type == type)
+			return n;
+		off += h->size;
+	}
+	return -1;
+}
+
 /*
  * The process table of a dump, fed by a tracking event of sample_type TID
  * | TIME.  The kernel writes a KSYMBOL record for every event that wants
  * it, adding each one's trailer size to the one header: on a CPU where
  * another session's event took it first, ours comes longer than meant,
  * stale bytes where readers look for its time.  The dump has it cut.
+ *
+ * And the table goes before the buffers' records, its time-0 ones first,
+ * then the writer's head, then the rest: a reader that flushed the
+ * samples it sorted would not apply an older record after them.
  */
 static int test__flight_recorder_table(void)
 {
@@ -519,6 +550,7 @@ static int test__flight_recorder_table(void)
 		.comm = 1, .task = 1, .mmap = 1, .ksymbol = 1, .bpf_event = 1,
 	};
 	union perf_event rec;
+	struct fake f = { .size = { 4096 } };
 	struct sink s = { .buf = NULL };
 	struct flight_recorder_writer w = writer_of(&s);
 	struct evlist *parent = evlist__new();
@@ -548,8 +580,40 @@ static int test__flight_recorder_table(void)
 	TEST_ASSERT_EQUAL("its time at its end", rec_time(ev), 150);
 
 	flight_recorder__delete(fr);
+
+	/* A task from /proc (time 0), one forked at 120, a sample at 130 in a buffer. */
+	f.mem[0] = calloc(1, page_size() + f.size[0]);
+	TEST_ASSERT_VAL("memory", f.mem[0]);
+	fr = flight_recorder__new(parent, 1 << 20);
+	TEST_ASSERT_VAL("engine", fr);
+	TEST_ASSERT_EQUAL("a fake buffer", flight_recorder__mmap_fake(fr, f.mem, f.size, 1, false), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.comm.pid = rec.comm.tid = 10;
+	strcpy(rec.comm.comm, "sh");
+	track_rec(&rec, PERF_RECORD_COMM, sizeof(rec.comm), 10, 0, 0);
+	flight_recorder__seed(fr, &rec);
+	memset(&rec, 0, sizeof(rec));
+	rec.fork.pid = rec.fork.tid = 20;
+	rec.fork.ppid = rec.fork.ptid = 10;
+	rec.fork.time = 120;
+	track_rec(&rec, PERF_RECORD_FORK, sizeof(rec.fork), 20, 120, 0);
+	TEST_ASSERT_VAL("the fork kept by the table", !flight_recorder__track(fr, &rec));
+	f.seq = 130;
+	fake__write(&f, 0, PERF_RECORD_SAMPLE, 32, true);
+	w.head = sink__head;
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("dump with a buffer", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("the sample", s.dump.samples, 1);
+	TEST_ASSERT_EQUAL("the time-0 COMM first", sink__index(&s, PERF_RECORD_COMM), 0);
+	TEST_ASSERT_EQUAL("then the head", sink__index(&s, HEAD_MARK), 1);
+	TEST_ASSERT_EQUAL("then the FORK of 120", sink__index(&s, PERF_RECORD_FORK), 2);
+	TEST_ASSERT_EQUAL("then the sample", sink__index(&s, PERF_RECORD_SAMPLE), 3);
+	TEST_ASSERT_EQUAL("and the round", sink__index(&s, PERF_RECORD_FINISHED_ROUND), 4);
+
+	flight_recorder__delete(fr);
 	evlist__delete(parent);
+	free(f.mem[0]);
 	free(s.buf);
 	return TEST_OK;
 }
-DEFINE_SUITE(flight_recorder_table, "Flight recorder: a dump's process table, a KSYMBOL record the kernel made too long cut");
+DEFINE_SUITE(flight_recorder_table, "Flight recorder: a dump's process table ahead of its buffers in time order, the head after its time-0 records, a KSYMBOL record the kernel made too long cut");

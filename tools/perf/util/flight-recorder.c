@@ -82,7 +82,7 @@ struct flight_recorder {
 	void *staging;			/* one buffer's copy, reused for each */
 	size_t staging_size;
 	struct sideband *table;		/* the process table, or NULL */
-	bool described;			/* the last dump's table wrote something */
+	bool described;			/* this dump's table (and head) is written */
 	/* Record times. */
 	u64 t_seen;			/* the newest seen */
 	u64 dump_bound;			/* no later dump holds anything older */
@@ -503,17 +503,15 @@ static u64 fr_wrap__update(struct fr_wrap *wr, u64 t_seen, u64 written, u64 size
 }
 
 /*
- * Drops from the process table what no dump can need any more.  A later
- * dump holds backward records no older than what each buffer still
- * reaches, and none from before the last dump; the file may also hold
- * forward samples from its start.
+ * The oldest record time a dump taken now can hold, learning on the way
+ * how far back each buffer still reaches.  A dump holds backward records
+ * no older than what each buffer still reaches, and none from before the
+ * last dump; the file may also hold forward samples from its start.
  */
-void flight_recorder__tick(struct flight_recorder *fr)
+static u64 fr__oldest(struct flight_recorder *fr)
 {
 	u64 reach = ~0ULL, need;
 
-	if (!fr->table || !fr->t_seen)
-		return;
 	for (int i = 0; i < fr->evlist->nr_mmaps; i++) {
 		struct perf_mmap *map = &fr->evlist->mmap[i];
 		u64 bound;
@@ -526,7 +524,17 @@ void flight_recorder__tick(struct flight_recorder *fr)
 		reach = min_t(u64, reach, bound);
 	}
 	need = reach == ~0ULL ? fr->dump_bound : max_t(u64, fr->dump_bound, reach);
-	need = min_t(u64, need, fr->fwd_first);
+	return min_t(u64, need, fr->fwd_first);
+}
+
+/* Drops from the process table what no dump can need any more. */
+void flight_recorder__tick(struct flight_recorder *fr)
+{
+	u64 need;
+
+	if (!fr->table || !fr->t_seen)
+		return;
+	need = fr__oldest(fr);
 	need = need > FR_CLOCK_SKEW ? need - FR_CLOCK_SKEW : 0;
 	if (need >= fr->need_from + FR_WRAP_STEP) {
 		fr->need_from = need;
@@ -737,6 +745,72 @@ static void fr__note(void *arg, const struct perf_event_header *hdr, u64 off)
 	nt->w->note(nt->w->arg, (const union perf_event *)(nt->copy + off));
 }
 
+/* A dump's process table and head, written through fr__emit(). */
+struct fr_emit {
+	struct flight_recorder *fr;
+	const struct flight_recorder_writer *w;
+	bool headed;		/* the writer's head is written */
+};
+
+static int fr__head(struct fr_emit *e)
+{
+	e->headed = true;
+	return e->w->head ? e->w->head(e->w->arg) : 0;
+}
+
+/* A record of the table: the writer's head goes before the first one of a real time. */
+static int fr__emit(void *arg, union perf_event *event)
+{
+	struct fr_emit *e = arg;
+	int err;
+
+	if (!e->headed && evlist__event_time(e->fr->parent, event)) {
+		err = fr__head(e);
+		if (err)
+			return err;
+	}
+	return e->w->event(e->w->arg, event);
+}
+
+/*
+ * Once per dump, before any buffer's record is written: the process
+ * table's records of every task alive from the oldest record the dump can
+ * hold on (with describe_since_dump, from the last dump on), in time
+ * order, and the writer's head (its time-0 records) after the table's
+ * time-0 records, before the rest.  So a reader that flushes the records
+ * it sorted never meets an older one after them: the table's records are
+ * mostly older than the buffers' samples.  The buffers are not read yet,
+ * so their range is bounded from what is known of them.
+ */
+static int fr__describe(struct flight_recorder *fr, const struct flight_recorder_writer *w,
+			struct flight_recorder_dump *d)
+{
+	struct fr_emit e = { .fr = fr, .w = w };
+	u64 first;
+	int err;
+
+	if (fr->described)
+		return 0;
+	fr->described = true;
+	if (!fr->table)
+		return fr__head(&e);
+	first = fr->t_seen ? fr__oldest(fr) : 0;
+	if (fr->since_dump)
+		first = min_t(u64, first, fr->dump_bound);
+	err = sideband__emit(fr->table, first, ~0ULL, fr__emit, &e, &d->tasks);
+	if (!err && !e.headed)
+		err = fr__head(&e);
+	return err;
+}
+
+/* Whether buffer @i holds records no dump wrote yet. */
+static bool fr__holds(struct flight_recorder *fr, int i)
+{
+	struct perf_mmap *map = &fr->evlist->mmap[i];
+
+	return map->base && perf_mmap__read_head(map) != map->prev;
+}
+
 /* One buffer of a dump: its blind window, then its whole records written. */
 static int fr__take(struct flight_recorder *fr, int i, const struct flight_recorder_writer *w,
 		    struct flight_recorder_dump *d, u64 *held_from, u64 *held_to)
@@ -943,7 +1017,9 @@ static bool fr__pair_mapped(struct flight_recorder *fr, int p)
  * failed dump left, or the past a trigger set aside, and no writer (each
  * is read before it takes the events again, so what comes next lands
  * below what was read).  Then every pair's events go to its spare, and
- * the buffers they left are written.
+ * the buffers they left are written.  The process table goes before the
+ * first buffer written: after the swap, so that it does not hold the
+ * swap back, unless a spare is written before.
  */
 static int fr__take_pairs(struct flight_recorder *fr, const struct flight_recorder_writer *w,
 			  struct flight_recorder_dump *d, u64 *held_from, u64 *held_to)
@@ -953,13 +1029,20 @@ static int fr__take_pairs(struct flight_recorder *fr, const struct flight_record
 	for (int p = 0; p < fr->nr_pairs && !err; p++) {
 		int s = 2 * p + !fr->pairs[p].active;
 
-		err = fr__write_mapped(fr, s, w, d, held_from, held_to);
+		if (fr__holds(fr, s))
+			err = fr__describe(fr, w, d);
+		if (!err)
+			err = fr__write_mapped(fr, s, w, d, held_from, held_to);
 		if (!err)
 			fr__move(fr, s, OVERWRITE_EMPTY);
 	}
 	if (err)
 		return err;
 	err = fr__swap_pairs(fr, fr__pair_mapped);
+	/* Should it fail, the buffers left wait as the next dump's spares. */
+	err2 = fr__describe(fr, w, d);
+	if (err2)
+		return err2;
 	for (int i = 0; i < fr->evlist->nr_mmaps; i++) {
 		if (fr->bufs[i].state != OVERWRITE_DATA_PENDING)
 			continue;
@@ -1007,24 +1090,6 @@ void flight_recorder__describe_since_dump(struct flight_recorder *fr)
 	fr->since_dump = true;
 }
 
-/* The table's tasks of the dump's time: its samples', or all from the last dump to @now. */
-static int fr__describe(struct flight_recorder *fr, const struct flight_recorder_writer *w,
-			struct flight_recorder_dump *d, u64 now)
-{
-	u64 first = d->first, last = d->last;
-	int err;
-
-	if (fr->since_dump) {
-		first = min_t(u64, first, fr->dump_bound);
-		last = max_t(u64, last, now);
-	}
-	if (!fr->table || first > last)
-		return 0;
-	err = sideband__emit(fr->table, first, last, w->event, w->arg, &d->tasks);
-	fr->described = true;
-	return err;
-}
-
 int flight_recorder__dump(struct flight_recorder *fr, const struct flight_recorder_writer *w)
 {
 	struct flight_recorder_dump d = { .samples = 0 };
@@ -1033,7 +1098,7 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		.size = sizeof(round),
 	};
 	/* Whatever the buffers take from the first pause on is newer than this. */
-	u64 bound = fr->t_seen, t0 = now_ns(), held_from = 0, held_to = 0;
+	u64 bound = fr->t_seen, t0, held_from = 0, held_to = 0;
 	int nr = fr->evlist->nr_mmaps, err = 0;
 	int nice0 = getpriority(PRIO_PROCESS, 0);
 
@@ -1045,6 +1110,10 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 	if (nice0 > FR_DUMP_NICE)
 		setpriority(PRIO_PROCESS, 0, FR_DUMP_NICE);
 
+	/* Pause mode: the process table first, each buffer is paused in turn. */
+	if (!fr->swap)
+		err = fr__describe(fr, w, &d);
+	t0 = now_ns();
 	if (fr->swap)
 		err = fr__take_pairs(fr, w, &d, &held_from, &held_to);
 	else
@@ -1057,8 +1126,6 @@ int flight_recorder__dump(struct flight_recorder *fr, const struct flight_record
 		d.held_ns = max_t(u64, held_to - held_from, 1);
 	d.first = fr->file_first;
 	d.last = fr->file_last;
-	if (!err)
-		err = fr__describe(fr, w, &d, bound);
 	if (!err && d.bytes)
 		err = w->write(w->arg, &round, sizeof(round));
 	if (!err)

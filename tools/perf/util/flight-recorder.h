@@ -41,10 +41,15 @@
  * -> RUNNING machine of overwrite-state.h, and a buffer is read from its
  * newest record down to where the last good dump stopped: a buffer that
  * takes the events again still holds what the dump before wrote, and
- * never gives it twice.  After the buffers, the process table's records
- * of every task alive in the time the dump's samples cover, then the
- * writer's finish callback (the recorder's tail records, header and
- * rename).  A dump that fails anywhere leaves the buffers' read positions
+ * never gives it twice.  Before the first buffer's records (in swap mode
+ * once the buffers are swapped, unless a spare is written first), the
+ * process table's records of every task alive in the time the dump can
+ * hold, in time order, with the writer's head among them (its time-0
+ * records, after the table's): a reader that sorts and flushes what came
+ * before a FINISHED_ROUND, or what filled its buffer, never meets an older
+ * record after it.  After the buffers, the writer's finish callback (the
+ * recorder's tail records, header and rename).  A dump that fails anywhere
+ * leaves the buffers' read positions
  * where the last good dump left them: what it held goes into the next
  * dump, as far as the buffers still hold it.
  */
@@ -91,6 +96,14 @@ struct flight_recorder_writer {
 	int (*write)(void *arg, const void *buf, size_t size);
 	/* One record of the process table. */
 	perf_event__handler_t event;
+	/*
+	 * Optional: the writer's own records of time 0 (the recorder's
+	 * synthesized ones), once the process table has chosen the dump's
+	 * tasks (flight_recorder__described() knows them), after its time-0
+	 * records and before any record of a real time.  Non-zero: the dump
+	 * failed.
+	 */
+	int (*head)(void *arg);
 	/* Optional: each backward record, before it is written in bulk. */
 	void (*note)(void *arg, const union perf_event *event);
 	/* Everything is written: complete the file.  Non-zero: the dump failed. */
@@ -133,8 +146,8 @@ void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *e
  */
 bool flight_recorder__track(struct flight_recorder *fr, const union perf_event *event);
 /*
- * True if the dump being finished (inside the writer's finish callback) had
- * the process table describe process @pid.
+ * True if the dump being written (inside the writer's head or finish
+ * callback) had the process table describe process @pid.
  */
 bool flight_recorder__described(const struct flight_recorder *fr, u32 pid);
 /* The name of task @tid at record time @time, from the process table; false if unknown. */

@@ -1,8 +1,9 @@
 #!/bin/bash
-# perf record --off-cpu --overwrite --switch-output: every dump's first and last sample times are real times of the recording, off-CPU samples' too, as the distro reads them
+# perf record --off-cpu --overwrite --switch-output: every dump's first and last sample times are real times of the recording, off-CPU samples' too, as the distro reads them; each dump in time order
 . "$(dirname "$0")/lib/common.sh"
 need_root
 command -v python3 >/dev/null || skip "python3 is needed to read the clocks"
+here=$(cd "$(dirname "$0")" && pwd)
 own_tmpd record-off-cpu-dump-times
 oracle=0
 [ -x "$ORACLE" ] && oracle=1 || echo "the distro perf ($ORACLE) is not installed: checking ours alone"
@@ -36,9 +37,12 @@ record() {
 # check <dump> <lo> <hi> <what>: the dump's header has its first and last
 # sample times in [lo, hi] (microseconds), first <= last, a duration
 # shorter than the recording's wall time, its offcpu-time samples at
-# times in that range; the distro reads it alike and without a warning.
+# times in that range; no record in it goes back in time as readers walk
+# it (lib/time-order.py); the distro reads it alike and without a warning.
 check() {
 	local f=$1 lo=$2 hi=$3 what=$4 first last dur wall t
+
+	python3 "$here/lib/time-order.py" "$f" || fail "$f is not in time order"
 
 	"$PERF" report --header-only -i "$f" >h.txt 2>h.err || { cat h.err; fail "$f: header"; }
 	first=$(sed -n 's/^# time of first sample : //p' h.txt)
