@@ -9,7 +9,8 @@
 # sample_id_all trailer.  Records of time 0 before the first record with a
 # real time are the leading synthesized block, allowed.  After it:
 #  - round: no record is earlier than the latest record of the rounds
-#    before its own (readers flush those at each FINISHED_ROUND);
+#    before its own (at each FINISHED_ROUND hotspot flushes half of what
+#    it holds, and perf what came before the round before);
 #  - side-band: no record that tells a task's or the kernel's state (COMM,
 #    FORK, EXIT, MMAP, MMAP2, KSYMBOL, ...) is earlier than any record
 #    before it in the file: a reader that flushed samples by their times
