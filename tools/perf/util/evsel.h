@@ -166,17 +166,6 @@ int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_eve
 /* Only the time of such a record: (u64)-1 if it has none, -EFAULT if too short. */
 int perf_event__time(const struct perf_event_attr *attr, const union perf_event *event,
 		     u64 *time);
-/*
- * The size the kernel meant for a KSYMBOL or BPF_EVENT record of an event
- * whose sample-id trailer takes @id_size bytes: its fields, then the
- * trailer.  0 for other records, or one too short for its fields.  The
- * kernel builds one such record for every event it goes to and adds each
- * event's trailer size to its header (perf_event_header__init_id()): in a
- * session after another on the same CPU it is longer than meant, its
- * trailer where it belongs and stale bytes after it, where readers look
- * for the trailer (a time of 0, or of nothing real).
- */
-size_t perf_event__side_band_size(const union perf_event *event, size_t id_size);
 
 /*
  * The field @name of a tracepoint's format, NULL when it has none or the

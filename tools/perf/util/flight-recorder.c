@@ -90,7 +90,6 @@ struct flight_recorder {
 	u64 fwd_first;			/* the oldest forward sample in the file */
 	u64 file_first, file_last;	/* the file's samples */
 	bool since_dump;		/* the table describes all since the last dump */
-	int sb_id_size;			/* the tracking event's trailer size, -1: none */
 	/* Where this thread may run; a dump moves it to buffers' CPUs and back. */
 	cpu_set_t *home;
 	size_t set_size;
@@ -102,20 +101,6 @@ struct flight_recorder {
 	int policy;			/* ours when not boosted */
 	struct flight_recorder_stats stats;
 };
-
-/* The trailer size of the event that takes KSYMBOL and BPF_EVENT records; -1 if none does. */
-static int fr__sb_id_size(struct evlist *parent)
-{
-	struct evsel *evsel;
-
-	evlist__for_each_entry(parent, evsel) {
-		if (!evsel->attr.ksymbol && !evsel->attr.bpf_event)
-			continue;
-		return evsel->attr.sample_id_all ?
-		       (int)perf_event__sample_id_size(evsel->attr.sample_type) : 0;
-	}
-	return -1;
-}
 
 struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_max)
 {
@@ -142,7 +127,6 @@ struct flight_recorder *flight_recorder__new(struct evlist *parent, u64 table_ma
 		fr->home = NULL;
 	}
 	fr->fwd_first = fr->file_first = ~0ULL;
-	fr->sb_id_size = fr__sb_id_size(parent);
 	fr->policy = sched_getscheduler(0);
 	/* Only a normal thread is boosted and put back: anything else stays as it is. */
 	fr->no_boost = fr->policy != SCHED_OTHER;
@@ -425,19 +409,17 @@ void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *e
 }
 
 /*
- * A KSYMBOL or BPF_EVENT record as the kernel meant it, cut to its size in
- * @buf when the kernel made it longer (see perf_event__side_band_size()):
- * its trailer, and so its time, at its end again.
+ * A KSYMBOL or BPF_EVENT record as the kernel meant it (evlist__record_size()),
+ * cut in @buf when the kernel made it longer: its trailer, and so its time,
+ * at its end again.  The recorder's reader cuts them already; this holds
+ * for every other caller.
  */
 static const union perf_event *fr__side_band(const struct flight_recorder *fr,
 					     const union perf_event *event, union perf_event *buf)
 {
-	size_t size;
+	size_t size = evlist__record_size(fr->parent, event);
 
-	if (fr->sb_id_size < 0)
-		return event;
-	size = perf_event__side_band_size(event, fr->sb_id_size);
-	if (!size || size >= event->header.size || size > sizeof(*buf))
+	if (size >= event->header.size || size > sizeof(*buf))
 		return event;
 	memcpy(buf, event, size);
 	buf->header.size = size;

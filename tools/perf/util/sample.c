@@ -339,28 +339,3 @@ int perf_event__time(const struct perf_event_attr *attr, const union perf_event 
 	*time = w[pos];
 	return 0;
 }
-
-size_t perf_event__side_band_size(const union perf_event *event, size_t id_size)
-{
-	size_t size = event->header.size, len, max;
-	const size_t name = offsetof(struct perf_record_ksymbol, name);
-
-	switch (event->header.type) {
-	case PERF_RECORD_BPF_EVENT:
-		len = sizeof(struct perf_record_bpf_event);
-		break;
-	case PERF_RECORD_KSYMBOL:
-		if (size <= name)
-			return 0;
-		max = size - name;
-		len = strnlen(event->ksymbol.name, max);
-		if (len == max)
-			return 0;
-		/* The kernel pads the name, with its NUL, to 8 bytes. */
-		len = name + PERF_ALIGN(len + 1, sizeof(u64));
-		break;
-	default:
-		return 0;
-	}
-	return len + id_size <= size ? len + id_size : 0;
-}
