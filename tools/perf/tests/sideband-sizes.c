@@ -238,7 +238,7 @@ static bool bytes__differ(const char *what, const void *got, size_t got_len,
 {
 	size_t n = 0;
 
-	if (got_len == want->len && !memcmp(got, want->buf, got_len))
+	if (got_len == want->len && (!got_len || !memcmp(got, want->buf, got_len)))
 		return false;
 	while (n < got_len && n < want->len && ((const char *)got)[n] == want->buf[n])
 		n++;
