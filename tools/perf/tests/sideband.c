@@ -284,18 +284,30 @@ static int add_ksymbol(struct sideband *sb, u64 addr, bool unregister, u64 t)
 	return sideband__add(sb, e, t);
 }
 
-/* How many KSYMBOL records of each kind a dump of [first, last] gets. */
-static int ksymbols(struct sideband *sb, u64 first, u64 last, int *reg, int *unreg)
+/*
+ * How many records of @type, a program's code (KSYMBOL or BPF_EVENT), a
+ * dump of [first, last] gets: those that end it (kind @end: KSYMBOL's
+ * unregister flag, BPF_EVENT's unload) and those that begin it.
+ */
+static int code_records(struct sideband *sb, u32 type, u32 end, u64 first, u64 last,
+			int *begin, int *ended)
 {
 	struct emitted em;
 	u64 tasks;
 	int err = emit(sb, first, last, &em, &tasks);
 
-	*reg = *unreg = 0;
+	*begin = *ended = 0;
 	for (int i = 0; i < em.n && i < 256; i++)
-		if (em.type[i] == PERF_RECORD_KSYMBOL)
-			(*(em.tid[i] ? unreg : reg))++;
+		if (em.type[i] == type)
+			(*(em.tid[i] == end ? ended : begin))++;
 	return err;
+}
+
+/* How many KSYMBOL records of each kind a dump of [first, last] gets. */
+static int ksymbols(struct sideband *sb, u64 first, u64 last, int *reg, int *unreg)
+{
+	return code_records(sb, PERF_RECORD_KSYMBOL, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER,
+			    first, last, reg, unreg);
 }
 
 static int test__sideband_ksymbol(void)
@@ -355,15 +367,8 @@ static int add_bpf_event(struct sideband *sb, u32 id, u16 type, u64 t)
 /* How many BPF_EVENT loads and unloads a dump of [first, last] gets. */
 static int bpf_events(struct sideband *sb, u64 first, u64 last, int *load, int *unload)
 {
-	struct emitted em;
-	u64 tasks;
-	int err = emit(sb, first, last, &em, &tasks);
-
-	*load = *unload = 0;
-	for (int i = 0; i < em.n && i < 256; i++)
-		if (em.type[i] == PERF_RECORD_BPF_EVENT)
-			(*(em.tid[i] == PERF_BPF_EVENT_PROG_UNLOAD ? unload : load))++;
-	return err;
+	return code_records(sb, PERF_RECORD_BPF_EVENT, PERF_BPF_EVENT_PROG_UNLOAD,
+			    first, last, load, unload);
 }
 
 /*
