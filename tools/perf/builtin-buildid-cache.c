@@ -280,7 +280,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 	if (list && (add || del || purge || all || missing || update)) {
 		fprintf(stderr, "  Error: -l is exclusive.\n\n");
 		parse_options__usage(stderr, buildid_cache_usage, options);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (list) {
 		err = build_id_cache__for_each(list_one, NULL);
@@ -302,7 +302,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 	if (all)
 		purge_all();
 	if (missing && print_missing(missing))
-		return 255;
+		return PERF_EXIT_FAILURE;
 	if (update)
 		for_each_file(update, update_one);
 	return err ? 1 : 0;

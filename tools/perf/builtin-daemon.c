@@ -98,30 +98,30 @@ static int send_request(const char *base, const char *request)
 	struct sockaddr_un addr;
 	char *line = NULL;
 	size_t cap = 0;
-	int fd, ret = 255;
+	int fd, ret = PERF_EXIT_FAILURE;
 	ssize_t n;
 	FILE *in;
 
 	if (daemon_server__address(base, &addr))
-		return 255;
+		return PERF_EXIT_FAILURE;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		fprintf(stderr, "perf daemon: no daemon answers on %s (%s): start one with "
 			"'perf daemon start'.\n", addr.sun_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (write(fd, request, strlen(request)) != (ssize_t)strlen(request)) {
 		fprintf(stderr, "perf daemon: cannot send to %s: %s\n", addr.sun_path,
 			strerror(errno));
 		close(fd);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	while ((n = getline(&line, &cap, in)) > 0) {
 		char *text = line + 2;
@@ -139,7 +139,7 @@ static int send_request(const char *base, const char *request)
 		}
 		fflush(stdout);
 	}
-	if (ret == 255)
+	if (ret == PERF_EXIT_FAILURE)
 		fprintf(stderr, "perf daemon: the daemon on %s hung up without an answer\n", base);
 	free(line);
 	fclose(in);
@@ -152,7 +152,7 @@ static int daemon_client(const struct daemon_opts *opts, const char *request)
 	int ret;
 
 	if (!base)
-		return 255;
+		return PERF_EXIT_FAILURE;
 	ret = send_request(base, request);
 	free(base);
 	return ret;
@@ -258,11 +258,11 @@ static int daemon__parse(struct daemon_opts *opts, int argc, const char **argv, 
 		return parse_options__exit_status(argc);
 	if (opts->session && (strchr(opts->session, ' ') || !opts->session[0])) {
 		fprintf(stderr, "perf daemon: no session is named '%s'\n", opts->session);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (!daemon_opts__fit(opts, daemon_cmd__parse(*cmd))) {
 		parse_options__usage(stderr, daemon_usage, table);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	return -1;
 }
@@ -300,7 +300,7 @@ int cmd_daemon(int argc, const char **argv)
 	default:
 		fprintf(stderr, "perf daemon: unknown command '%s': use start, stop, signal or "
 			"ping, or nothing to list the sessions.\n", word);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	ret = daemon_client(&opts, request);
 	/*

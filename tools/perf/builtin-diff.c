@@ -486,7 +486,7 @@ static int diff__parse_options(struct diff *d, int argc, const char **argv)
 	if (argc > 2) {
 		fprintf(stderr, "perf diff: %d files given; this perf compares two, "
 			"the baseline and the new one.\n", argc);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (argc == 2)
 		d->files[0].path = argv[0];
@@ -494,7 +494,7 @@ static int diff__parse_options(struct diff *d, int argc, const char **argv)
 		d->files[1].path = argv[argc - 1];
 	if (d->order < 0 || d->order > 1) {
 		fprintf(stderr, "Order option out of limit.\n");
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	d->opts.by_compute = d->order == 1;
 	return -1;

@@ -93,7 +93,7 @@ int cmd_evlist(int argc, const char **argv)
 	if (group && (details || freq)) {
 		fprintf(stderr, "  Error: --group option is not compatible with other options\n\n");
 		parse_options__usage(stderr, evlist_usage, options);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	s = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!s) {

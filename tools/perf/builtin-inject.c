@@ -231,7 +231,7 @@ int cmd_inject(int argc, const char **argv)
 		fprintf(stderr, "perf inject: standard output is a terminal: give -o FILE, or "
 			"a pipe to a reader.\n");
 		free(cmdline);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	inj.session = perf_session__open(input, &err, msg, sizeof(msg));
 	if (!inj.session) {

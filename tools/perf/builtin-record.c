@@ -967,7 +967,7 @@ int cmd_record(int argc, const char **argv)
 		.ctl = CONTROL_INIT,
 	};
 	struct record_opts *opts = &rec.opts;
-	int err, status = 255;	/* a failure, as the distro's -1 */
+	int err, status = PERF_EXIT_FAILURE;	/* a failure, as the distro's -1 */
 
 	record_signals__block_dump(&rec.start_mask);
 	record_signals__loop_mask(&rec.loop_mask, &rec.start_mask);
@@ -981,7 +981,7 @@ int cmd_record(int argc, const char **argv)
 	status = record_opts__check(opts);
 	if (status)
 		goto out_delete;
-	status = 255;
+	status = PERF_EXIT_FAILURE;
 	/*
 	 * Handlers go in as soon as the options are known, so a signal sent
 	 * right after start (a daemon, a script) is served, not fatal.

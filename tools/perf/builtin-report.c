@@ -446,10 +446,10 @@ static int report__options_done(struct report *r, int argc, const char **argv)
 	if (argc > 0) {
 		fprintf(stderr, "perf report: unexpected argument '%s': filtering by a symbol "
 			"name is not supported; the file goes after -i.\n", argv[0]);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (o->fields_arg && sort_keys__parse_fields(&r->sort, o->fields_arg, o->sort_arg != NULL))
-		return 129;
+		return PERF_EXIT_USAGE;
 	return -1;
 }
 

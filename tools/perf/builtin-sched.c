@@ -288,7 +288,7 @@ static int sched__timehist(struct sched_cmd *sc)
 	int err;
 
 	if (!sched__open(sc))
-		return 255;
+		return PERF_EXIT_FAILURE;
 	sched_timehist__init(&sc->th);
 	sc->comm_width = 30;
 	err = timehist__setup(sc);
@@ -359,7 +359,7 @@ static int sched__latency(struct sched_cmd *sc)
 	int err = 0;
 
 	if (!sched__open(sc))
-		return 255;
+		return PERF_EXIT_FAILURE;
 	sched_lat__init(&lt.lat, sc->profile_cpu);
 	if (!sched__has_traces(sc->session->evlist)) {
 		fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
@@ -432,12 +432,12 @@ static int sched__map(struct sched_cmd *sc)
 		ms.cpus = cpu_map__new(sc->map_cpus);
 		if (!ms.cpus) {
 			fprintf(stderr, "failed to get cpus map from %s\n", sc->map_cpus);
-			return 255;
+			return PERF_EXIT_FAILURE;
 		}
 	}
 	if (!sched__open(sc)) {
 		cpu_map__put(ms.cpus);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	hashtab__init(&ms.tasks, sizeof(struct sched_map_task), 256, sched_tid__hash,
 		      sched_tid__equal, NULL);
@@ -590,7 +590,7 @@ static int cmd_sched_record(int argc, const char **argv)
 	int ret;
 
 	if (!rec)
-		return 255;
+		return PERF_EXIT_FAILURE;
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		rec[n++] = head[i];
 	for (size_t i = 0; i <= ARRAY_SIZE(events); i++) {
@@ -626,11 +626,11 @@ static int sched__parse_sub(struct sched_cmd *sc, struct perf_option *table, siz
 		return parse_options__exit_status(argc);
 	if (argc > 0) {
 		parse_options__usage(stderr, usage, table);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (sc->dump) {
 		fprintf(stderr, "perf sched: -D is not done here yet: use perf script -D.\n");
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	return -1;
 }
@@ -654,7 +654,7 @@ static int cmd_sched_latency(struct sched_cmd *sc, struct perf_option *table, si
 		return ret;
 	if (sched_lat__parse_sort(sc->sort)) {
 		parse_options__usage(stderr, latency_usage, table);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	return sched__latency(sc);
 }
@@ -669,7 +669,7 @@ static int cmd_sched_timehist(struct sched_cmd *sc, struct perf_option *table, s
 		return ret;
 	if (sc->summary_only && sc->wakeups) {
 		sched__usage_of(table, "-s and -[n|w] are mutually exclusive.", 's', 'w');
-		return 234;	/* the distro's -EINVAL */
+		return PERF_EXIT_EINVAL;	/* the distro's -EINVAL */
 	}
 	return sched__timehist(sc);
 }
@@ -697,7 +697,7 @@ int cmd_sched(int argc, const char **argv)
 		return parse_options__exit_status(argc);
 	if (argc == 0) {
 		parse_options__usage(stderr, sched_usage, table);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (sched__is_word(argv[0], "record")) {
 		ret = cmd_sched_record(argc, argv);
@@ -710,7 +710,7 @@ int cmd_sched(int argc, const char **argv)
 	} else {
 		fprintf(stderr, "perf sched: '%s' is not done here yet: record, timehist, latency "
 			"and map are.\n", argv[0]);
-		ret = 129;
+		ret = PERF_EXIT_USAGE;
 	}
 	sample_filter__exit(&sc.filter);
 	return ret;

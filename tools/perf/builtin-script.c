@@ -635,16 +635,16 @@ static int script__run_script(struct script *sc, int argc, const char **argv)
 			return script_report__run(argc - 1, argv + 1, sc->input, &sc->filter);
 		fprintf(stderr, "perf script: report needs the name of a report script:\n");
 		script_report__list(stderr);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (argc > 1 && !strcmp(argv[0], "record")) {
 		fprintf(stderr, "perf script: unknown record script '%s': this perf runs no scripts; "
 			"-F chooses the fields it prints.\n", argv[1]);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	fprintf(stderr, "perf script: unknown script '%s': this perf runs no scripts; "
 		"-F chooses the fields it prints.\n", argv[0]);
-	return 129;
+	return PERF_EXIT_USAGE;
 }
 
 /*
@@ -718,7 +718,7 @@ static bool script__setup(struct script *sc, int argc, const char **argv, int *s
 	if (sc->reltime && sc->deltatime) {
 		fprintf(stderr, "perf script: --reltime and --deltatime exclude each other; "
 			"use one.\n");
-		*status = 129;
+		*status = PERF_EXIT_USAGE;
 		return false;
 	}
 	if (sc->show_task || sc->show_mmap || sc->show_switch)

@@ -208,7 +208,7 @@ static int tc__run(struct tc_cmd *c)
 	s = perf_session__open(c->input, &err, msg, sizeof(msg));
 	if (!s) {
 		perf_session__report_open_error("timechart", c->input, err, msg);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	err = -EINVAL;
 	if (!tc__has_events(s) || !tc__set_time(c, s))
@@ -267,11 +267,11 @@ static int cmd_timechart_record(int argc, const char **argv)
 		fprintf(stderr, "perf timechart record: %s\n", io ?
 			"-I is not done here: record the tasks (-T) or the power events (-P)." :
 			"-P and -T leave nothing to record: give one of them, or neither.");
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	rec = calloc(8 + 2 * 4 + (size_t)argc + 1, sizeof(*rec));
 	if (!rec)
-		return 255;
+		return PERF_EXIT_FAILURE;
 	rec[n++] = "record";
 	rec[n++] = "-a";
 	rec[n++] = "-c";
@@ -320,7 +320,7 @@ int cmd_timechart(int argc, const char **argv)
 		OPT_STRING(0, "time", &c.time_arg, "str", "Time span for analysis (start,stop)"),
 		OPT_END()
 	};
-	int ret = 129;
+	int ret = PERF_EXIT_USAGE;
 
 	argc = parse_options(argc, argv, table, timechart_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)

@@ -323,7 +323,7 @@ int main(int argc, const char **argv)
 	cmd = find_command(argv[0]);
 	if (!cmd) {
 		fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", argv[0]);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (!cmd->fn) {
 		fprintf(stderr, "perf %s: this command is not available yet in this build.\n",

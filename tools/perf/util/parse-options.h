@@ -126,10 +126,17 @@ int parse_options(int argc, const char **argv, const struct perf_option *opts,
 int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_option *opts,
 		     const char * const *usage, int flags);
 
-/* The exit status for a negative parse_options() result: 129 as the distro's, 0 for a list. */
+/* The exit statuses a command gives, as the distro's perf gives them. */
+enum perf_exit_status {
+	PERF_EXIT_USAGE = 129,		/* a command line refused: usage() */
+	PERF_EXIT_EINVAL = 234,		/* -EINVAL's low byte */
+	PERF_EXIT_FAILURE = 255,	/* a failure with no errno: the distro's -1 */
+};
+
+/* The exit status for a negative parse_options() result: the usage's, 0 for a list. */
 static inline int parse_options__exit_status(int result)
 {
-	return result == PARSE_OPT_LIST ? 0 : 129;
+	return result == PARSE_OPT_LIST ? 0 : PERF_EXIT_USAGE;
 }
 
 /*
@@ -143,7 +150,7 @@ static inline int cmd_exit_status(int err)
 {
 	if (!err)
 		return 0;
-	return err < 0 && err >= -63 ? err & 0xff : 255;
+	return err < 0 && err >= -63 ? err & 0xff : PERF_EXIT_FAILURE;
 }
 
 /* The usage as -h prints it: the synopsis, then every listed option, sorted. */

@@ -87,6 +87,12 @@ gen='util/parse-events-(flex|bison)\.'
 	}' $(ls *.c util/*.c tests/*.c | grep -Ev "$gen")) >protos.txt
 [ -s protos.txt ] && { echo "FAIL: functions declared outside their header (declare each in its object's header):" >&2
 	cat protos.txt >&2; bad=1; }
+# A command's exit status is named (enum perf_exit_status), never a
+# number of the distro's written in a builtin.
+(cd "$src" && grep -nE '(return|exit[[:space:]]*\(|status[[:space:]]*=|ret[[:space:]]*=)[[:space:]]*(129|234|255)\b' \
+	builtin-*.c perf.c) >codes.txt
+[ -s codes.txt ] && { echo "FAIL: a literal exit status in a command (use enum perf_exit_status):" >&2
+	cat codes.txt >&2; bad=1; }
 [ $bad -eq 0 ] || exit 1
 echo "ARCHITECTURE.md maps $(grep -c '^util/' present.txt) util files and" \
      "$(grep -c '^builtin-' present.txt) builtins"
