@@ -424,9 +424,6 @@ static int report__opt_percent_limit(const struct perf_option *opt, const char *
 
 static const char * const report_usage[] = { "perf report [<options>]", NULL };
 
-/* The help column, for the lines that go on under an option's first. */
-#define HELP_MORE "\n                          "
-
 /* What the options mean together, once all are read: -1 to go on, or the exit status. */
 static int report__options_done(struct report *r, int argc, const char **argv)
 {

@@ -618,9 +618,6 @@ static int script__other(struct perf_tool *tool, union perf_event *ev,
 
 static const char * const script_usage[] = { "perf script [<options>]", NULL };
 
-/* The help column, for the lines that go on under an option's first. */
-#define HELP_MORE "\n                          "
-
 /*
  * Words after the options name a script to run, as in the distro: "perf
  * script NAME [ARGS]", or "perf script report|record NAME [ARGS]".  The

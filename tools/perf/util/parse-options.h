@@ -126,6 +126,9 @@ int parse_options(int argc, const char **argv, const struct perf_option *opts,
 int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_option *opts,
 		     const char * const *usage, int flags);
 
+/* An option's help going on to a second line, in the help column. */
+#define HELP_MORE "\n                          "
+
 /* The exit statuses a command gives, as the distro's perf gives them. */
 enum perf_exit_status {
 	PERF_EXIT_USAGE = 129,		/* a command line refused: usage() */
