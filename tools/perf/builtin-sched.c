@@ -469,6 +469,9 @@ enum {
 	SCHED_OPT_MAP = 1 << 3,
 };
 
+/* The rows of the option table of sched__options(), and its end, at most. */
+#define SCHED_TABLE_LEN 48
+
 /*
  * The table of @part (SCHED_OPT_TOP: the command's, before the word).  A
  * subcommand takes the command's options, unlisted, as the distro's do.
@@ -528,6 +531,8 @@ static void sched__options(struct sched_cmd *sc, struct perf_option *table, size
 	};
 	size_t i, n = 0;
 
+	/* Every row fits, with the end: a row more than the table holds fails the build. */
+	_Static_assert(ARRAY_SIZE(rows) < SCHED_TABLE_LEN, "perf sched: SCHED_TABLE_LEN is too small");
 	for (i = 0; i < ARRAY_SIZE(rows) && n < len - 1; i++) {
 		if (part != top && !(rows[i].parts & (part | top)))
 			continue;
@@ -688,7 +693,7 @@ int cmd_sched(int argc, const char **argv)
 		.input = perf_session__default_input(), .callchain = true, .profile_cpu = -1, .max_stack = 5,
 		.sort = "avg, max, switch, runtime",
 	};
-	struct perf_option table[48];
+	struct perf_option table[SCHED_TABLE_LEN];
 	int ret;
 
 	sched__options(&sc, table, ARRAY_SIZE(table), SCHED_OPT_TOP);
