@@ -21,7 +21,4 @@ int cmd_test(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 
-/* Prints "usage: ..." and the options (a NULL-terminated list of lines). */
-void usage_with_options(const char *usage, const char * const *options);
-
 #endif

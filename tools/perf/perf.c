@@ -66,14 +66,6 @@ static void print_commands(FILE *fp)
 	fprintf(fp, "\n See 'perf help COMMAND' for more information on a specific command.\n");
 }
 
-void usage_with_options(const char *usage, const char * const *options)
-{
-	fprintf(stderr, "\n Usage: %s\n\n", usage);
-	for (; options && *options; options++)
-		fprintf(stderr, "    %s\n", *options);
-	fputc('\n', stderr);
-}
-
 /*
  * The rows of upstream's "perf version --build-options", in its order and
  * with its names, each "on" when this build has what the row stands for:
