@@ -181,8 +181,9 @@ static int die_once(struct daemon_session *s, int code)
 		_exit(code);
 	s->child.pid = pid;
 	s->start = time(NULL);
-	while (!daemon_session__reap(s))
+	while (!daemon_session__collect(s))
 		usleep(1000);
+	daemon_session__schedule_restart(s);
 	return 0;
 }
 
@@ -216,8 +217,9 @@ static int test__daemon_backoff(void)
 			_exit(0);
 		s->child.pid = pid;
 		s->start = time(NULL) - SESSION_BACKOFF_RESET;
-		while (!daemon_session__reap(s))
+		while (!daemon_session__collect(s))
 			usleep(1000);
+		daemon_session__schedule_restart(s);
 	}
 	TEST_ASSERT_VAL("after a long run, 1 s", s->restart_at - daemon_session__now() <= 1000);
 	daemon_session__describe_status(W_EXITCODE(0, SIGKILL), how, sizeof(how));

@@ -366,14 +366,6 @@ void daemon_session__schedule_restart(struct daemon_session *s)
 	s->backoff = s->backoff * 2 > SESSION_BACKOFF_MAX ? SESSION_BACKOFF_MAX : s->backoff * 2;
 }
 
-bool daemon_session__reap(struct daemon_session *s)
-{
-	if (!daemon_session__collect(s))
-		return false;
-	daemon_session__schedule_restart(s);
-	return true;
-}
-
 enum session_answer daemon_session__parse_answer(const char *line, const char **arg)
 {
 	*arg = line;

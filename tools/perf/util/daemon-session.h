@@ -89,14 +89,15 @@ void daemon_session__discard_acks(struct daemon_session *s);
 /* The three steps, each given @timeout_ms to work; returns once it is reaped. */
 void daemon_session__stop(struct daemon_session *s, int timeout_ms);
 /*
- * Collects the recorder's exit if it has ended: true if it had, with the
- * status noted and the restart scheduled after the current delay (which
- * then doubles up to the cap, or starts over after a long run).
+ * The server's reap of a recorder that ended, in two halves (it answers
+ * the session's requests between them): collects the exit if there was
+ * one, noting its status (true), and schedules nothing ...
  */
-bool daemon_session__reap(struct daemon_session *s);
-/* The first half of the reap: collects the exit and notes its status, schedules nothing. */
 bool daemon_session__collect(struct daemon_session *s);
-/* The second half: the restart after the current delay, which then grows. */
+/*
+ * ... then the restart after the current delay, which then doubles up to
+ * the cap, or starts over after a long run.
+ */
 void daemon_session__schedule_restart(struct daemon_session *s);
 /* The clock restarts are scheduled on: monotonic milliseconds. */
 long long daemon_session__now(void);
