@@ -67,7 +67,9 @@ esac
 expect_error "unknown option" --bogus-option -- true
 expect_error "nothing to record"
 expect_error "bad --switch-output" --switch-output=soon -e cpu-clock -- true
-grep -q "Usage" err.txt || true
+grep -q "^Invalid --switch-output value 'soon': use " err.txt ||
+	fail "bad --switch-output: the message does not name the value: $(head -1 err.txt)"
+grep -q "^ Usage: perf record " err.txt || fail "bad --switch-output: no usage after the message"
 # A negative time is refused before anything is renamed (perf.data.old is
 # checked by expect_error; a perf.data of the user's must stay as it is).
 echo mine > perf.data
