@@ -42,7 +42,15 @@ echo "ours: $n samples of the exited program, $comm with its comm, $resolved wit
 grep -q ' ([^)]*/burner)$' ours.chains || fail "no frame resolves in the program's own binary"
 grep -q '(.*libc.so[^)]*)' ours.chains || fail "no frame resolves in libc"
 read -r dn dcomm dres < <(exited_program_case "$ORACLE" distro)
-echo "the distro perf: $dn samples of the exited program, $dcomm with its comm"
+echo "the distro perf: $dn samples of the exited program, $dcomm with its comm, $dres resolved"
+# Where the distro's dump holds the program too, ours names and resolves
+# at least as large a share of its samples.
+if [ "$dn" -gt 0 ]; then
+	[ $((comm * dn)) -ge $((dcomm * n)) ] ||
+		fail "ours names $comm of $n samples, a smaller share than the distro's $dcomm of $dn"
+	[ $((resolved * dn)) -ge $((dres * n)) ] ||
+		fail "ours resolves $resolved of $n samples, a smaller share than the distro's $dres of $dn"
+fi
 
 # The dump line says what the file covers.
 "$PERF" record -e cpu-clock --overwrite --switch-output -a -m 16 -o msg.data 2>msg.err &
