@@ -140,9 +140,11 @@ wait_files() {
 # Waits until file $1 has $2 lines matching $3; with a pid $4, fails as soon
 # as that process is gone.
 wait_lines() {
+	local n
 	deadline $WAIT_S
 	while ! past_deadline; do
-		[ "$(grep -c -- "$3" "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		n=$(grep -c -- "$3" "$1" 2>/dev/null)
+		[ "${n:-0}" -ge "$2" ] && return 0
 		[ -z "${4:-}" ] || kill -0 "$4" 2>/dev/null || { cat "$1"; fail "process $4 is gone"; }
 		sleep 0.01
 	done
