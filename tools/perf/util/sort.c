@@ -478,7 +478,7 @@ struct dso *dso_canon__get(struct dso_canon *c, struct dso *dso)
 const char *srcline_cache__get(struct srcline_cache *c, const struct callchain_frame *f)
 {
 	u64 addr = f->sym_addr;
-	size_t slot = (size_t)((((uintptr_t)f->dso >> 4) ^ addr) * 0x9e3779b97f4a7c15ULL >> 52) &
+	size_t slot = (size_t)(u64__hash(((uintptr_t)f->dso >> 4) ^ addr) >> 52) &
 		      (ARRAY_SIZE(c->slot) - 1);
 	char buf[PATH_MAX + 64];
 	const char *line;

@@ -942,7 +942,7 @@ struct symbol *dso__find_symbol(struct dso *dso, u64 addr, u64 *sym_addr)
 	}
 	if (!dso->lookups)
 		return dso__lookup(dso, addr, sym_addr);
-	l = &dso->lookups[(addr * 0x9e3779b97f4a7c15ULL) >> 54];
+	l = &dso->lookups[u64__hash(addr) >> 54];
 	if (!l->used || l->addr != addr) {
 		l->sym = dso__lookup(dso, addr, &l->sym_addr);
 		l->addr = addr;
