@@ -5,6 +5,7 @@
 # the first line on stderr) must be the distro's when it is installed, and
 # the layout written here when it is not.
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 cd "$TMPD"
 
 mask() {
@@ -21,11 +22,7 @@ check_run() {
 	local rc=$?
 	[ $rc -eq 0 ] || { echo "perf bench $*: exit $rc: $(head -1 err)"; fails=$((fails + 1)); return; }
 	mask <out >ours.txt
-	if [ -x "$ORACLE" ]; then
-		"$ORACLE" bench "$@" 2>/dev/null | mask >theirs.txt
-	else
-		printf '%b' "$want" >theirs.txt
-	fi
+	"$ORACLE" bench "$@" 2>/dev/null | mask >theirs.txt
 	cmp -s ours.txt theirs.txt ||
 		{ echo "perf bench $*:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
 }
@@ -51,16 +48,14 @@ runs=$((runs + 1))
 "$PERF" bench sched >ours.txt 2>&1 || { echo "perf bench sched: exit $?"; fails=$((fails + 1)); }
 grep -q '^     messaging: Benchmark for scheduling and IPC$' ours.txt ||
 	{ echo "perf bench sched does not list messaging"; fails=$((fails + 1)); }
-if [ -x "$ORACLE" ]; then
-	"$ORACLE" bench sched >theirs.txt 2>&1
-	cmp -s ours.txt theirs.txt || { echo "perf bench sched:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
-	runs=$((runs + 1))
-	"$PERF" bench >ours.txt 2>&1 || { echo "perf bench: exit $?"; fails=$((fails + 1)); }
-	"$ORACLE" bench >theirs.txt 2>&1
-	grep -vxFf theirs.txt ours.txt >extra && [ -s extra ] &&
-		{ echo "perf bench lists lines the distro's does not:"; cat extra; fails=$((fails + 1)); }
-	grep -q '^         sched: ' ours.txt || { echo "perf bench lists no sched"; fails=$((fails + 1)); }
-fi
+"$ORACLE" bench sched >theirs.txt 2>&1
+cmp -s ours.txt theirs.txt || { echo "perf bench sched:"; diff ours.txt theirs.txt; fails=$((fails + 1)); }
+runs=$((runs + 1))
+"$PERF" bench >ours.txt 2>&1 || { echo "perf bench: exit $?"; fails=$((fails + 1)); }
+"$ORACLE" bench >theirs.txt 2>&1
+grep -vxFf theirs.txt ours.txt >extra && [ -s extra ] &&
+	{ echo "perf bench lists lines the distro's does not:"; cat extra; fails=$((fails + 1)); }
+grep -q '^         sched: ' ours.txt || { echo "perf bench lists no sched"; fails=$((fails + 1)); }
 
 # Bad input: <exit status without a distro perf> <bench args...>
 check_bad() {
@@ -69,13 +64,11 @@ check_bad() {
 	runs=$((runs + 1))
 	"$PERF" bench "$@" >ours.txt 2>ours.err
 	local rc=$?
-	if [ -x "$ORACLE" ]; then
-		"$ORACLE" bench "$@" >theirs.txt 2>theirs.err
-		want=$?
-		cmp -s ours.txt theirs.txt && [ "$(head -1 ours.err)" = "$(head -1 theirs.err)" ] ||
-			{ echo "perf bench $*:"; diff ours.txt theirs.txt
-			  diff <(head -1 ours.err) <(head -1 theirs.err); fails=$((fails + 1)); }
-	fi
+	"$ORACLE" bench "$@" >theirs.txt 2>theirs.err
+	want=$?
+	cmp -s ours.txt theirs.txt && [ "$(head -1 ours.err)" = "$(head -1 theirs.err)" ] ||
+		{ echo "perf bench $*:"; diff ours.txt theirs.txt
+		  diff <(head -1 ours.err) <(head -1 theirs.err); fails=$((fails + 1)); }
 	[ $rc -eq "$want" ] || { echo "perf bench $*: exit $rc, not $want"; fails=$((fails + 1)); }
 }
 check_bad 1 foo

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf daemon: list, ping, signal, reload, restarts, lock and stop of record sessions
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root	# the sessions record system-wide (-a)
 cd "$TMPD"
 BASE=$TMPD/base
@@ -148,31 +149,27 @@ grep -q "pid $DPID" second.err || { cat second.err; fail "the error does not nam
 kill -0 "$DPID" || fail "the second start hurt the first daemon"
 
 # 12. The list layout is the one the distro's perf daemon prints.
-if [ -x "$ORACLE" ]; then
-	ORACLE_BASE=$TMPD/oracle-base
-	mkdir "$ORACLE_BASE"
-	printf '[daemon]\nbase = %s\n[session-a]\nrun = %s\n[session-b]\nrun = %s\n' \
-		"$ORACLE_BASE" "$RUN_A" "$RUN_B" > oracle.config
-	"$ORACLE" daemon start --config oracle.config || fail "the distro's daemon did not start"
-	wait_for '[ "$("$ORACLE" daemon --config oracle.config -x: 2>/dev/null | wc -l)" -eq 3 ]'
-	# Pids, bases and minutes up differ; the layout must not.
-	for sep in : ,; do
-		"$ORACLE" daemon --config oracle.config -x$sep |
-			sed "s|$ORACLE_BASE|BASE|g; s/^[0-9]*/PID/; s/[0-9]*\$/N/" > o.txt
-		D -x$sep | sed "s|$BASE|BASE|g; s/^[0-9]*/PID/; s/[0-9]*\$/N/" > m.txt
-		diff o.txt m.txt || fail "-x$sep list differs from the distro's"
-	done
-	for v in "" -v; do
-		"$ORACLE" daemon --config oracle.config $v |
-			sed "s|$ORACLE_BASE|BASE|g; s/^\[[0-9]*:/[PID:/; s/[0-9]* minutes/N minutes/" > o.txt
-		D $v | grep -v -e '^  restarts:' -e '^  last end:' |
-			sed "s|$BASE|BASE|g; s/^\[[0-9]*:/[PID:/; s/[0-9]* minutes/N minutes/" > m.txt
-		diff o.txt m.txt || fail "list $v differs from the distro's"
-	done
-	"$ORACLE" daemon stop --config oracle.config
-else
-	echo "skipping the comparison of list layouts: the distro perf ($ORACLE) is not installed"
-fi
+ORACLE_BASE=$TMPD/oracle-base
+mkdir "$ORACLE_BASE"
+printf '[daemon]\nbase = %s\n[session-a]\nrun = %s\n[session-b]\nrun = %s\n' \
+	"$ORACLE_BASE" "$RUN_A" "$RUN_B" > oracle.config
+"$ORACLE" daemon start --config oracle.config || fail "the distro's daemon did not start"
+wait_for '[ "$("$ORACLE" daemon --config oracle.config -x: 2>/dev/null | wc -l)" -eq 3 ]'
+# Pids, bases and minutes up differ; the layout must not.
+for sep in : ,; do
+	"$ORACLE" daemon --config oracle.config -x$sep |
+		sed "s|$ORACLE_BASE|BASE|g; s/^[0-9]*/PID/; s/[0-9]*\$/N/" > o.txt
+	D -x$sep | sed "s|$BASE|BASE|g; s/^[0-9]*/PID/; s/[0-9]*\$/N/" > m.txt
+	diff o.txt m.txt || fail "-x$sep list differs from the distro's"
+done
+for v in "" -v; do
+	"$ORACLE" daemon --config oracle.config $v |
+		sed "s|$ORACLE_BASE|BASE|g; s/^\[[0-9]*:/[PID:/; s/[0-9]* minutes/N minutes/" > o.txt
+	D $v | grep -v -e '^  restarts:' -e '^  last end:' |
+		sed "s|$BASE|BASE|g; s/^\[[0-9]*:/[PID:/; s/[0-9]* minutes/N minutes/" > m.txt
+	diff o.txt m.txt || fail "list $v differs from the distro's"
+done
+"$ORACLE" daemon stop --config oracle.config
 
 # 13. stop: returns once every recorder has ended, and the daemon is gone.
 D stop || fail "stop exited $?"

@@ -8,6 +8,7 @@
 # perf list WORD what the distro's lists;
 # perf test list lists the tests, numbered, without running them.
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 DOC=$(cd "$(dirname "$0")/../../Documentation" && pwd) || fail "no Documentation directory"
 cd "$TMPD"
 for c in record report script evlist inject list test daemon sched version; do
@@ -84,34 +85,30 @@ grep -v '\[Software event\]$' sw && fail "perf list sw lists other kinds"
 grep -v '\[Hardware event\]$' hw && fail "perf list hw lists other kinds, or unsupported events"
 # As the distro: the same hardware events (none on a machine without a PMU),
 # and the same tracepoints, in the same order.
-if [ -x "$ORACLE" ]; then
-	"$ORACLE" list hw 2>/dev/null | cmp -s - hw || fail "perf list hw differs from the distro's"
-fi
+"$ORACLE" list hw 2>/dev/null | cmp -s - hw || fail "perf list hw differs from the distro's"
 if grep -q tracefs /proc/mounts; then
 	"$PERF" list tracepoint >tp || fail "perf list tracepoint exited $?"
 	grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' tp || fail "no sched:sched_switch"
 	grep -v '\[Tracepoint event\]$' tp && fail "perf list tracepoint lists other kinds"
-	if [ -x "$ORACLE" ]; then
-		"$ORACLE" list tracepoint 2>/dev/null | cmp -s - tp ||
-			{ diff tp <("$ORACLE" list tracepoint 2>/dev/null) | head -5;
-			  fail "perf list tracepoint differs from the distro's"; }
-		# A word lists every event whose name has it in it (the tracepoints
-		# by their name alone), sys:name globs the tracepoints; words add up.
-		# The distro's tool, PMU and SDT events are not ours to list (see
-		# perf-list.txt): those lines are left out of its list.
-		for w in sched "sched clock" faults page 'sched:*' 'sched:sched_s*' \
-			 '*:sched_switch' 'sched?switch' 'sw sched'; do
-			# shellcheck disable=SC2086
-			"$PERF" list $w >words 2>words.err || fail "perf list $w failed: $(head -1 words.err)"
-			# shellcheck disable=SC2086
-			"$ORACLE" list $w 2>/dev/null |
-				grep -v -e '\[Tool event\]$' -e '\[Kernel PMU event\]$' -e '\[SDT event\]$' >theirs
-			grep -q 'sched_switch\|faults' theirs && cmp -s words theirs ||
-				{ diff words theirs | head -5; fail "perf list $w differs from the distro's"; }
-		done
-		grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' <("$PERF" list sched) ||
-			fail "perf list sched does not list sched:sched_switch"
-	fi
+	"$ORACLE" list tracepoint 2>/dev/null | cmp -s - tp ||
+		{ diff tp <("$ORACLE" list tracepoint 2>/dev/null) | head -5;
+		  fail "perf list tracepoint differs from the distro's"; }
+	# A word lists every event whose name has it in it (the tracepoints
+	# by their name alone), sys:name globs the tracepoints; words add up.
+	# The distro's tool, PMU and SDT events are not ours to list (see
+	# perf-list.txt): those lines are left out of its list.
+	for w in sched "sched clock" faults page 'sched:*' 'sched:sched_s*' \
+		 '*:sched_switch' 'sched?switch' 'sw sched'; do
+		# shellcheck disable=SC2086
+		"$PERF" list $w >words 2>words.err || fail "perf list $w failed: $(head -1 words.err)"
+		# shellcheck disable=SC2086
+		"$ORACLE" list $w 2>/dev/null |
+			grep -v -e '\[Tool event\]$' -e '\[Kernel PMU event\]$' -e '\[SDT event\]$' >theirs
+		grep -q 'sched_switch\|faults' theirs && cmp -s words theirs ||
+			{ diff words theirs | head -5; fail "perf list $w differs from the distro's"; }
+	done
+	grep -q '^  sched:sched_switch  *\[Tracepoint event\]$' <("$PERF" list sched) ||
+		fail "perf list sched does not list sched:sched_switch"
 fi
 
 "$PERF" test list >all || fail "perf test list exited $?"

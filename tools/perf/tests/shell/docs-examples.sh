@@ -24,6 +24,7 @@
 # empty.  Manual pages must show their commands as written (perf help CMD
 # keeps quotes), and a command line without a prompt in an example fails.
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 SRC=${PERF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -275,7 +276,7 @@ NOPMU=
 [ -z "$("$PERF" list hw 2>/dev/null)" ] && NOPMU=1
 mkdir -p ours distro
 ln -s "$PERF" ours/perf
-[ -x "$ORACLE" ] && ln -s "$ORACLE" distro/perf
+ln -s "$ORACLE" distro/perf
 
 # A session: one shell runs an example's steps in order, its output in
 # $S/log, each step between "@@step ID" and "@@rc ID STATUS" lines.
@@ -333,7 +334,7 @@ step() {
 	emit "echo '@@step $1'"
 	if [ "${2:-}" = bg ]; then emit "$cmd &"; else emit "$cmd"; fi
 	emit "echo \"@@rc $1 \$?\""
-	if [ "${2:-}" = distro ] && [ -x "$ORACLE" ]; then
+	if [ "${2:-}" = distro ]; then
 		echo "$1.distro" >>"$S/steps"
 		emit "echo '@@step $1.distro'"
 		emit "( PATH=$TMPD/distro:\$PATH; $cmd ) 2>$S/$1.distro.err"
@@ -417,12 +418,10 @@ extra worked-timeline-page 'grep -q "id=\"timeline-data\"" timeline.html'
 # distro's.  Their sample lines (not the frames, whose symbols are the
 # machine's) are the same; so are the events report shows.
 extra worked-report 'perf report --stdio -i $(dump_in) >ours.report'
-if [ -x "$ORACLE" ]; then
-	extra worked-script-all 'perf script -i $(dump_in) >ours.script && "$ORACLE" script -i $(dump_in) >distro.script 2>distro.script.err'
-	extra worked-script-same '[ ! -s distro.script.err ] && diff <(grep -v "^	" ours.script) <(grep -v "^	" distro.script) >script.diff || { head -5 distro.script.err script.diff; false; }'
-	extra worked-report-distro '"$ORACLE" report --stdio -i $(dump_in) >distro.report 2>distro.report.err; [ ! -s distro.report.err ] || { cat distro.report.err; false; }'
-	extra worked-report-events 'diff <(grep "^# Samples" ours.report) <(grep "^# Samples" distro.report) && [ "$(grep -c "^# Samples" ours.report)" -ge 3 ]'
-fi
+extra worked-script-all 'perf script -i $(dump_in) >ours.script && "$ORACLE" script -i $(dump_in) >distro.script 2>distro.script.err'
+extra worked-script-same '[ ! -s distro.script.err ] && diff <(grep -v "^	" ours.script) <(grep -v "^	" distro.script) >script.diff || { head -5 distro.script.err script.diff; false; }'
+extra worked-report-distro '"$ORACLE" report --stdio -i $(dump_in) >distro.report 2>distro.report.err; [ ! -s distro.report.err ] || { cat distro.report.err; false; }'
+extra worked-report-events 'diff <(grep "^# Samples" ours.report) <(grep "^# Samples" distro.report) && [ "$(grep -c "^# Samples" ours.report)" -ge 3 ]'
 step worked-archive
 # Elsewhere: a home of its own, with a build-id cache (~/.debug) as perf
 # makes one, the dump's binaries from the archive alone.
@@ -559,5 +558,4 @@ wait $SECOND
 rc=$?
 cat "$TMPD/second.out"
 [ $rc -eq 0 ] || exit $rc
-[ -x "$ORACLE" ] || echo "worked: the distro perf ($ORACLE) is not installed: its readings of the dump were not made"
 exit 0

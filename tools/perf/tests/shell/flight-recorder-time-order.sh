@@ -1,20 +1,19 @@
 #!/bin/bash
 # Flight recorder: a dump of the README's events (-a) is in time order as readers walk it, its synthesized records of time 0 only ahead of everything
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 command -v python3 >/dev/null || skip "python3 is needed to walk the files (lib/time-order.py)"
 here=$(cd "$(dirname "$0")" && pwd)
 own_tmpd flight-recorder-time-order
-oracle=0
-[ -x "$ORACLE" ] && oracle=1 || echo "the distro perf ($ORACLE) is not installed: checking ours alone"
 
 # in_order <file>: lib/time-order.py finds no record going back in time,
 # neither across a FINISHED_ROUND nor a COMM, FORK, MMAP... after a later
 # record; the distro reads the file without a warning.
 in_order() {
 	python3 "$here/lib/time-order.py" "$1" || fail "$1 is not in time order"
-	[ $oracle = 0 ] || oracle_ok "script of $1" script -i "$1" >/dev/null
+	oracle_ok "script of $1" script -i "$1" >/dev/null
 }
 
 # The README's flight recorder, system-wide, while processes come and go

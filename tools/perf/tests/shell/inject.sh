@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf inject -b through pipes: every pairing of our and the distro's recorder, injector and reader
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 cd "$TMPD"
 
@@ -9,11 +10,7 @@ WORK="sh -c 'i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done'"
 SH=$(readlink -f /bin/sh)
 FIELDS="-F comm,tid,time,ip,sym,dso"
 who="ours"
-if [ -x "$ORACLE" ]; then
-	who="ours distro"
-else
-	echo "the distro perf ($ORACLE) is not installed: only ours is paired with itself"
-fi
+who="ours distro"
 bin() { if [ "$1" = ours ]; then echo "$PERF"; else echo "$ORACLE"; fi; }
 clean() { ! grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|truncated|not supported|warn|unknown|out of order' "$1"; }
 sh_id=$(readelf -n "$SH" 2>/dev/null | awk '/Build ID/ { print $3 }')
@@ -67,12 +64,10 @@ for f in version hostname 'os release' cpuid 'total memory' clockid; do
 	  "$("$PERF" report --header-only -i k-inj.data | grep "^# $f")" ] ||
 		fail "inject changed the header's $f"
 done
-if [ -x "$ORACLE" ]; then
-	oracle_ok "report -D" report -D -i plain.data >dump.out
-	grep -q 'COMPRESSED events' dump.out && fail "the distro finds COMPRESSED records in the output"
-	[ -z "$sh_id" ] || oracle_ok "buildid-list" buildid-list -i plain.data | grep -q "^$sh_id " ||
-		fail "the distro finds no build id for $SH in the BUILD_ID feature"
-fi
+oracle_ok "report -D" report -D -i plain.data >dump.out
+grep -q 'COMPRESSED events' dump.out && fail "the distro finds COMPRESSED records in the output"
+[ -z "$sh_id" ] || oracle_ok "buildid-list" buildid-list -i plain.data | grep -q "^$sh_id " ||
+	fail "the distro finds no build id for $SH in the BUILD_ID feature"
 
 # Bad input: one clear message, a non-zero exit, no output file left.
 "$PERF" inject -i nope.data -o out.data 2>bad.err && fail "a missing input accepted"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record -o - and perf script/report -i -: every pairing of our and the distro's recorder and reader through a pipe
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 cd "$TMPD"
@@ -8,14 +9,8 @@ cd "$TMPD"
 WORK="$PERF test -w getppid 20000"
 EV=raw_syscalls:sys_enter
 FIELDS="-F trace:comm,tid,time,event,trace"
-recorders="ours"
-readers="ours"
-if [ -x "$ORACLE" ]; then
-	recorders="ours distro"
-	readers="ours distro"
-else
-	echo "the distro perf ($ORACLE) is not installed: only our recorder and reader are paired"
-fi
+recorders="ours distro"
+readers="ours distro"
 bin() { if [ "$1" = ours ]; then echo "$PERF"; else echo "$ORACLE"; fi; }
 # Stderr of a reader that is content with its input.
 clean() { ! grep -Eiq 'corrupt|invalid|not valid|fail|unexpected|truncated|not supported|warn|unknown|out of order' "$1"; }
@@ -102,18 +97,16 @@ done
 # 3. --header-only of a stream, by report (its features, as they came) and
 #    by script (its head only), as the distro prints them, for streams of
 #    both recorders (-k and -z add features).
-if [ -x "$ORACLE" ]; then
-	for rec in $recorders; do
-		"$(bin $rec)" record -q -k monotonic -z -o - -e $EV -e cpu-clock -- true >h.data 2>/dev/null ||
-			fail "$rec record -k -z -o -"
-		for cmd in report script; do
-			"$PERF" $cmd --header-only -i h.data >ours.hdr 2>&1
-			"$ORACLE" $cmd --header-only -i h.data >dist.hdr 2>&1
-			cmp -s ours.hdr dist.hdr ||
-				{ diff ours.hdr dist.hdr | head; fail "$cmd --header-only of $rec's stream"; }
-		done
+for rec in $recorders; do
+	"$(bin $rec)" record -q -k monotonic -z -o - -e $EV -e cpu-clock -- true >h.data 2>/dev/null ||
+		fail "$rec record -k -z -o -"
+	for cmd in report script; do
+		"$PERF" $cmd --header-only -i h.data >ours.hdr 2>&1
+		"$ORACLE" $cmd --header-only -i h.data >dist.hdr 2>&1
+		cmp -s ours.hdr dist.hdr ||
+			{ diff ours.hdr dist.hdr | head; fail "$cmd --header-only of $rec's stream"; }
 	done
-fi
+done
 "$PERF" record -q -o file.data -e $EV -- $WORK || fail "record to a file"
 cat file.data | "$PERF" script >/dev/null 2>notpipe.err && fail "a perf.data file was read through a pipe"
 grep -q 'not a stream' notpipe.err || { cat notpipe.err; fail "a file through a pipe: no clear message"; }

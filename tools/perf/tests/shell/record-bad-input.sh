@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record: bad input gives one clear error and no file
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 cd "$TMPD"
 echo precious > perf.data.old
 
@@ -89,11 +90,9 @@ for bad in "-m lots" "-c many" "-D soon" "-k nosuchclock" "--call-graph=bogus" \
 	rc=$?
 	[ $rc -eq 129 ] || fail "$bad: exit $rc, not 129"
 	[ "$(grep -c '^    [ -]' err.txt)" -le 4 ] || fail "$bad: the whole usage, not the option's"
-	if [ -x "$ORACLE" ]; then
-		"$ORACLE" record $bad -e cpu-clock -o o.data -- true >/dev/null 2>&1
-		orc=$?
-		[ $orc -eq $rc ] || fail "$bad: exit $rc, the distro's $orc"
-	fi
+	"$ORACLE" record $bad -e cpu-clock -o o.data -- true >/dev/null 2>&1
+	orc=$?
+	[ $orc -eq $rc ] || fail "$bad: exit $rc, the distro's $orc"
 done
 # Triggers and the control channel.
 expect_error "--control without fifo:/fd:" --control=ctl -e cpu-clock -- true

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Samples in a BPF program loaded while recording are named from its KSYMBOL record, as the distro names them; its header lists the program
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 cd "$TMPD"
 $PERF test -w bpf-loop 0.01 2>/dev/null || skip "BPF programs cannot be loaded here"
@@ -23,11 +24,9 @@ dump_once_then_exit $! 'fr.data.*'
 for f in fr.data.*; do
 	$PERF script -F ip,sym,dso -i "$f" >dump.txt 2>ours.err || { cat ours.err; fail "script of $f"; }
 	[ "$(in_prog dump.txt)" -gt 0 ] || fail "$f: no sample named $PROG"
-	if [ -x "$ORACLE" ]; then
-		oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
-		[ "$(grep -E "$PROG" dump.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||
-			fail "$f: the program's samples are named apart from the distro's"
-	fi
+	oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
+	[ "$(grep -E "$PROG" dump.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||
+		fail "$f: the program's samples are named apart from the distro's"
 	echo "$f: $(in_prog dump.txt) of $(wc -l <dump.txt) samples in the program"
 done
 
@@ -47,15 +46,12 @@ for f in pre.data prefr.data.*; do
 	$PERF script -F ip,sym,dso -i "$f" >pre.txt 2>ours.err || { cat ours.err; fail "script of $f"; }
 	[ "$(in_prog pre.txt)" -gt 0 ] ||
 		{ sort pre.txt | uniq -c | sort -rn | head -3; fail "$f: no sample of the program loaded before named $PROG"; }
-	if [ -x "$ORACLE" ]; then
-		oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
-		[ "$(in_prog dist.txt)" = "$(in_prog pre.txt)" ] ||
-			fail "$f: the distro names $(in_prog dist.txt) samples $PROG, we $(in_prog pre.txt)"
-	fi
+	oracle_ok "script of $f" script -F ip,sym,dso -i "$f" >dist.txt
+	[ "$(in_prog dist.txt)" = "$(in_prog pre.txt)" ] ||
+		fail "$f: the distro names $(in_prog dist.txt) samples $PROG, we $(in_prog pre.txt)"
 	echo "$f, the program loaded before: $(in_prog pre.txt) of $(wc -l <pre.txt) samples in it"
 done
 
-[ -x "$ORACLE" ] || { echo "the distro perf ($ORACLE) is not installed: not compared"; exit 0; }
 # The distro reads the same names from our file, and we from its file.
 oracle_ok "script of our file" script -F ip,sym,dso -i o.data >dist.txt
 [ "$(grep -E "$PROG" ours.txt)" = "$(grep -E "$PROG" dist.txt)" ] ||

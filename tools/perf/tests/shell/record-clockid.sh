@@ -1,11 +1,10 @@
 #!/bin/bash
 # perf record -k/--clockid: samples timed by the clock asked for, CLOCKID and CLOCK_DATA written, perf script -F tod and the dump message in wall-clock time
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 command -v python3 >/dev/null || skip "python3 is needed to read the clocks"
 cd "$TMPD"
-oracle=0
-[ -x "$ORACLE" ] && oracle=1 || echo "the distro perf ($ORACLE) is not installed: checking ours alone"
 
 now() { python3 -c "import time; print(time.clock_gettime_ns($1))"; }
 # "sec.usec" of nanoseconds $1, as perf script prints times.
@@ -42,18 +41,16 @@ for line in open(sys.argv[3]):
     if not (w0 - 1e-6 <= tod <= w1 + 1e-6):
         sys.exit("%s: %f not in %f..%f" % (line.strip(), tod, w0, w1))
 EOF
-	if [ $oracle = 1 ]; then
-		oracle_ok "-k $arg: evlist" evlist -v -i "$f" >ev.txt
-		grep -q "use_clockid: 1" ev.txt || { cat ev.txt; fail "-k $arg: use_clockid not set"; }
-		[ "$id" = 0 ] || grep -q "clockid: $id\$" ev.txt || { cat ev.txt; fail "-k $arg: clockid not $id"; }
-		oracle_ok "-k $arg: header" report --header-only -i "$f" >dh.txt
-		grep -Eq "^# clockid: [a-z_]+ \($id\)$" dh.txt || { cat dh.txt; fail "-k $arg: the distro reads no clockid $id"; }
-		$PERF report --header-only -i "$f" >oh.txt 2>&1
-		cmp -s dh.txt oh.txt || { diff dh.txt oh.txt; fail "-k $arg: our --header-only differs from the distro's"; }
-		oracle_ok "-k $arg: script -F tod" script -F comm,tid,tod,time -i "$f" >d.txt
-		$PERF script -F comm,tid,tod,time -i "$f" >o.txt 2>&1
-		cmp -s d.txt o.txt || { diff d.txt o.txt | head -5; fail "-k $arg: our -F tod differs from the distro's"; }
-	fi
+	oracle_ok "-k $arg: evlist" evlist -v -i "$f" >ev.txt
+	grep -q "use_clockid: 1" ev.txt || { cat ev.txt; fail "-k $arg: use_clockid not set"; }
+	[ "$id" = 0 ] || grep -q "clockid: $id\$" ev.txt || { cat ev.txt; fail "-k $arg: clockid not $id"; }
+	oracle_ok "-k $arg: header" report --header-only -i "$f" >dh.txt
+	grep -Eq "^# clockid: [a-z_]+ \($id\)$" dh.txt || { cat dh.txt; fail "-k $arg: the distro reads no clockid $id"; }
+	$PERF report --header-only -i "$f" >oh.txt 2>&1
+	cmp -s dh.txt oh.txt || { diff dh.txt oh.txt; fail "-k $arg: our --header-only differs from the distro's"; }
+	oracle_ok "-k $arg: script -F tod" script -F comm,tid,tod,time -i "$f" >d.txt
+	$PERF script -F comm,tid,tod,time -i "$f" >o.txt 2>&1
+	cmp -s d.txt o.txt || { diff d.txt o.txt | head -5; fail "-k $arg: our -F tod differs from the distro's"; }
 	echo "-k $arg: $(wc -l <ours.txt) samples in clock $id, $first..$last"
 done <<<"$CLOCKS"
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record --control: every command answered, snapshot acks name their dump, -D
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 cd "$TMPD"
 
@@ -35,11 +36,7 @@ f1=${ACK#ack }
 [ "$ACK" != "$f1" ] && [ "${f1#/}" != "$f1" ] || fail "snapshot answered '$ACK'"
 [ -s "$f1" ] || fail "snapshot named $f1, which is not there"
 case "$f1" in "$TMPD"/cr.data.*) ;; *) fail "snapshot named $f1, not a dump of cr.data" ;; esac
-if [ -x "$ORACLE" ]; then
-	oracle_ok "script $f1" script -i "$f1" | grep -q cpu-clock || fail "$f1 has no samples"
-else
-	echo "(the distro perf is not installed: $f1 not checked with it)"
-fi
+oracle_ok "script $f1" script -i "$f1" | grep -q cpu-clock || fail "$f1 has no samples"
 
 # 4. disable: the dump after it has what came before; the next one nothing.
 cmd disable;		[ "$ACK" = ack ] || fail "disable answered '$ACK'"

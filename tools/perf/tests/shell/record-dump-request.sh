@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record --switch-output: each dump names its request (header and message), a trigger's sample is in its dump, a delay longer than the buffers hold is said once
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 cd "$TMPD"
 
@@ -26,7 +27,6 @@ check_request() {
 # The distro reads dump $1 without a word on stderr.
 distro_quiet() {
 	local cmd
-	[ -x "$ORACLE" ] || return 0
 	for cmd in "script" "report --stdio" "evlist -v" "report -D" "report --header-only"; do
 		"$ORACLE" $cmd -i "$1" >/dev/null 2>oracle.err ||
 			{ cat oracle.err; fail "the distro's $cmd -i $1 exited $?"; }
@@ -112,11 +112,9 @@ for k in 0 1; do
 	echo "$line" | awk -v c="$comm" -v p="$pid" -v cpu="$cpu" -v t="$t:" \
 		'$1 == c && $2 == p && $3 == sprintf("[%03d]", cpu) && $4 == t { ok = 1 }
 		 END { exit !ok }' || fail "${f[$k]}: trigger sample '$line', header '$h'"
-	if [ -x "$ORACLE" ]; then
-		"$ORACLE" script -i "${f[$k]}" 2>/dev/null | grep 'syscalls:sys_exit_read:' >theirs.txt
-		[ "$(cat theirs.txt)" = "$line" ] ||
-			{ cat theirs.txt; fail "${f[$k]}: the distro prints the trigger as above, we '$line'"; }
-	fi
+	"$ORACLE" script -i "${f[$k]}" 2>/dev/null | grep 'syscalls:sys_exit_read:' >theirs.txt
+	[ "$(cat theirs.txt)" = "$line" ] ||
+		{ cat theirs.txt; fail "${f[$k]}: the distro prints the trigger as above, we '$line'"; }
 	distro_quiet "${f[$k]}"
 done
 set -- $pids

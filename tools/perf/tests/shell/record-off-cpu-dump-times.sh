@@ -1,12 +1,11 @@
 #!/bin/bash
 # perf record --off-cpu --overwrite --switch-output: every dump's first and last sample times are real times of the recording, off-CPU samples' too, as the distro reads them; each dump in time order
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 command -v python3 >/dev/null || skip "python3 is needed to read the clocks"
 here=$(cd "$(dirname "$0")" && pwd)
 own_tmpd record-off-cpu-dump-times
-oracle=0
-[ -x "$ORACLE" ] && oracle=1 || echo "the distro perf ($ORACLE) is not installed: checking ours alone"
 
 now() { python3 -c "import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))"; }
 # Microseconds of "sec.usec" $1, as the header prints times.
@@ -64,7 +63,6 @@ check() {
 		[ "$(us "$t")" -ge "$(us "$first")" ] && [ "$(us "$t")" -le "$(us "$last")" ] ||
 			fail "$f: an offcpu-time sample at $t, outside the file's $first..$last"
 	done <off.txt
-	[ $oracle = 1 ] || return 0
 	oracle_ok "header of $f" report --header-only -i "$f" >dh.txt
 	grep '^# \(time of\|sample duration\)' h.txt >oh.times
 	grep '^# \(time of\|sample duration\)' dh.txt >dh.times

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record --off-cpu: a workload's waits in wait_here() as the offcpu-time event, read alike by the distro; ignored with the warning without BPF
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_gcc
 need_tracefs
@@ -123,15 +124,13 @@ check_reader() {	# <perf>
 	sed -n '/^#/!p' r.txt | grep -v '^$' >"$(basename "$who").stacks"
 }
 check_reader "$PERF"
-if [ -x "$ORACLE" ]; then
-	check_reader "$ORACLE"
-	cmp -s perf.stacks "$(basename "$ORACLE").stacks" ||
-		{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
-	# perf script byte for byte: a bpf-output sample ends with its data's empty line.
-	"$ORACLE" script -i o.data >ds.txt 2>/dev/null
-	"$PERF" script -i o.data >os.txt 2>&1
-	cmp -s ds.txt os.txt || { diff ds.txt os.txt; fail "perf script of offcpu-time differs from the distro's"; }
-fi
+check_reader "$ORACLE"
+cmp -s perf.stacks "$(basename "$ORACLE").stacks" ||
+	{ diff perf.stacks "$(basename "$ORACLE").stacks"; fail "the reports' off-CPU stacks differ"; }
+# perf script byte for byte: a bpf-output sample ends with its data's empty line.
+"$ORACLE" script -i o.data >ds.txt 2>/dev/null
+"$PERF" script -i o.data >os.txt 2>&1
+cmp -s ds.txt os.txt || { diff ds.txt os.txt; fail "perf script of offcpu-time differs from the distro's"; }
 
 # A process the workload forks is counted too, as the events follow it:
 # here the workload is a shell, and w its child.
@@ -154,7 +153,7 @@ waiters() {
 		awk '/^[^\t]/ { pid = $2 } /\twait_here *$/ || / wait_here$/ { print pid }' | sort -u | tr '\n' ' '
 }
 readers=$PERF
-[ -x "$ORACLE" ] && readers="$readers $ORACLE"
+readers="$readers $ORACLE"
 for who in $readers; do
 	w1=$(waiters "$who" "$(echo "$dumps" | sed -n 1p)")
 	w2=$(waiters "$who" "$(echo "$dumps" | sed -n 2p)")

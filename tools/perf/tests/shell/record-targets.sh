@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record target conflicts warn like the distro; -C with an offline CPU names it
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 cd "$TMPD"
 
@@ -30,11 +31,9 @@ warnings_of() {
 
 for args in "-a -p $T" "-C 0 -p $T" "-a -C 0 -t $T" "-a --per-thread -p $T" "-C 0 --per-thread -t $T"; do
 	warnings_of "$PERF" ours.txt $args || { cat err; fail "record $args failed"; }
-	"$ORACLE" evlist -i t.data >/dev/null 2>&1 || [ ! -x "$ORACLE" ] || fail "record $args: unreadable file"
-	if [ -x "$ORACLE" ]; then
-		warnings_of "$ORACLE" theirs.txt $args
-		diff -u theirs.txt ours.txt || fail "record $args: warnings differ from the distro's"
-	fi
+	"$ORACLE" evlist -i t.data >/dev/null 2>&1 || fail "record $args: unreadable file"
+	warnings_of "$ORACLE" theirs.txt $args
+	diff -u theirs.txt ours.txt || fail "record $args: warnings differ from the distro's"
 	[ -s ours.txt ] || fail "record $args: no warning"
 	echo "$args: $(tr '\n' ';' <ours.txt)"
 done

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record --switch-output-delay: a post-trigger window; a storm of triggers gives few dumps, and ping is answered through it
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 cd "$TMPD"
@@ -68,11 +69,7 @@ echo "$nr dumps for $reads triggers in $ms ms (at most $most)"
 [ "$nr" -ge 2 ] && [ "$nr" -le "$most" ] ||
 	{ cat s.err; fail "$nr dumps for $reads triggers in $ms ms with 100 ms windows"; }
 for f in s.data.*; do
-	if [ -x "$ORACLE" ]; then
-		oracle_ok "script $f" script -i "$f" >/dev/null
-	else
-		"$PERF" script -i "$f" >/dev/null || fail "cannot read $f"
-	fi
+	oracle_ok "script $f" script -i "$f" >/dev/null
 	"$PERF" test -w validate "$f" >/dev/null || fail "$f does not validate"
 done
 exit 0

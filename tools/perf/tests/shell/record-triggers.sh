@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf record --switch-output-event with --filter: one dump per matching event, each with its marker
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 cd "$TMPD"
@@ -40,11 +41,7 @@ grep -q '5 dumps asked for by --switch-output-event' rec.err ||
 k=0
 for f in $files; do
 	k=$((k + 1))
-	if [ -x "$ORACLE" ]; then
-		oracle_ok "script $f" script -i "$f" >"$f.txt"
-	else
-		"$PERF" script -i "$f" >"$f.txt" || fail "cannot read $f"
-	fi
+	oracle_ok "script $f" script -i "$f" >"$f.txt"
 	[ $k -le 5 ] || break
 	grep -q "count: 0x0*$(printf '%x' $((1000 + k)))\$" "$f.txt" ||
 		{ head "$f.txt"; fail "$f lacks its marker $((1000 + k))"; }

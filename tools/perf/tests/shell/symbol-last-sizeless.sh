@@ -1,6 +1,7 @@
 #!/bin/bash
 # A library's last symbol without a size (an assembler function) names its samples, as in the distro
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 command -v cc >/dev/null || skip "cc is not installed"
 command -v strip >/dev/null || skip "strip is not installed"
 own_tmpd symbol-last-sizeless
@@ -31,8 +32,6 @@ named=$(grep -c ' spin_nosize (' ours)
 echo "samples in libns.so: $total, named spin_nosize: $named"
 [ "$total" -ge 20 ] || fail "only $total samples in the library: the workload did not run"
 [ "$named" -eq "$total" ] || { head -3 ours; fail "samples of a size-less last symbol are not named"; }
-if [ -x "$ORACLE" ]; then
-	"$ORACLE" script -F ip,sym,dso -i ns.data 2>/dev/null | grep -F '(/' | grep libns.so >distro
-	diff ours distro || fail "the library's samples are named otherwise than by the distro"
-fi
+"$ORACLE" script -F ip,sym,dso -i ns.data 2>/dev/null | grep -F '(/' | grep libns.so >distro
+diff ours distro || fail "the library's samples are named otherwise than by the distro"
 exit 0

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf timechart draws what ran on each CPU and each task's running and blocked time, a dump's trigger, and refuses bad input
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 command -v python3 >/dev/null || skip "python3 is not installed: no XML parser to read the picture"
@@ -100,21 +101,18 @@ bad 234 -i nosched.data
 grep -q "Did you call 'perf timechart record'" bad.err || fail "no sched events: $(cat bad.err)"
 bad 255 -i missing.data
 bad 129 -w 0
-if [ -x "$ORACLE" ]; then
-	for a in "-i nosched.data" "-i missing.data"; do
-		# shellcheck disable=SC2086
-		"$ORACLE" timechart $a -o bad.svg >/dev/null 2>&1
-		rc=$?
-		# shellcheck disable=SC2086
-		$PERF timechart $a -o bad.svg >/dev/null 2>&1
-		[ $? -eq $rc ] || fail "perf timechart $a: exit not the distro's $rc"
-	done
-fi
+for a in "-i nosched.data" "-i missing.data"; do
+	# shellcheck disable=SC2086
+	"$ORACLE" timechart $a -o bad.svg >/dev/null 2>&1
+	rc=$?
+	# shellcheck disable=SC2086
+	$PERF timechart $a -o bad.svg >/dev/null 2>&1
+	[ $? -eq $rc ] || fail "perf timechart $a: exit not the distro's $rc"
+done
 
 # The distro reads the same file, and finds dd where we do.
-if [ -x "$ORACLE" ]; then
-	oracle_ok "timechart" timechart -o distro.svg >/dev/null
-	python3 - "$DD" <<'EOF' || fail "the distro's picture"
+oracle_ok "timechart" timechart -o distro.svg >/dev/null
+python3 - "$DD" <<'EOF' || fail "the distro's picture"
 import re, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 names = set()
@@ -129,9 +127,6 @@ if ("dd", sys.argv[1]) not in names or ("dd", sys.argv[1]) not in ours:
           sorted(ours)[:20]), file=sys.stderr)
     sys.exit(1)
 EOF
-else
-	echo "the distro perf ($ORACLE) is not installed: its reading of the file not compared"
-fi
 
 # A dump asked for by a trigger: its line and its words.  The workload's
 # failed read(2) triggers it (as in record-triggers.sh).

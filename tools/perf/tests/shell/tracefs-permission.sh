@@ -9,6 +9,7 @@
 # same way and is gone with the namespace.  Our record and list, and the
 # distro's record, run there as user nobody.
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 need_root
 need_tracefs
 for c in unshare setpriv; do command -v $c >/dev/null || skip "$c is not installed"; done
@@ -25,8 +26,6 @@ cd "$TMPD" || fail "no work directory"
 mkdir -m 700 "$TMPD/locked" "$TMPD/out" && chown "$uid:$gid" "$TMPD/out" ||
 	fail "cannot make the directories"
 mode=$(stat -c %a "$tracefs")
-oracle=
-[ -x "$ORACLE" ] && oracle=$ORACLE
 # In the namespace: the events covered, then each command as nobody, its
 # status in NAME.rc and its messages in NAME.err (in $TMPD/out).
 cat >inside.sh <<'EOS'
@@ -40,9 +39,9 @@ as() {
 }
 as ours-record "$perf" record -e sched:sched_switch -o "$tmpd/out/o.data" -- true
 as ours-list "$perf" list tracepoint
-[ -z "$oracle" ] || as theirs-record "$oracle" record -e sched:sched_switch -o "$tmpd/out/d.data" -- true
+as theirs-record "$oracle" record -e sched:sched_switch -o "$tmpd/out/d.data" -- true
 EOS
-unshare -m --propagation private bash inside.sh "$TMPD" "$tracefs" "$uid" "$gid" "$PERF" "$oracle" ||
+unshare -m --propagation private bash inside.sh "$TMPD" "$tracefs" "$uid" "$gid" "$PERF" "$ORACLE" ||
 	fail "cannot cover $tracefs/events in a mount namespace"
 [ "$(stat -c %a "$tracefs")" = "$mode" ] || fail "the mode of $tracefs changed"
 [ -d "$tracefs/events/sched" ] || fail "$tracefs/events is covered outside the namespace"
@@ -57,12 +56,10 @@ done
 [ "$(cat ours-record.rc)" -ne 0 ] || fail "our record of a tracepoint it cannot read exited 0"
 [ ! -e o.data ] || fail "our record left a file"
 echo "ours: $(grep -o 'no permission.*' ours-record.err)"
-if [ -n "$oracle" ]; then
-	grep -q 'remount,mode=755' theirs-record.err ||
-		{ cat theirs-record.err; fail "the distro does not see a permission problem here"; }
-	[ "$(cat ours-record.rc)" = "$(cat theirs-record.rc)" ] ||
-		fail "our record exited $(cat ours-record.rc), the distro's $(cat theirs-record.rc)"
-	# As the distro: no tracepoints listed is no error.
-	[ "$(cat ours-list.rc)" = 0 ] || fail "our list exited $(cat ours-list.rc)"
-fi
+grep -q 'remount,mode=755' theirs-record.err ||
+	{ cat theirs-record.err; fail "the distro does not see a permission problem here"; }
+[ "$(cat ours-record.rc)" = "$(cat theirs-record.rc)" ] ||
+	fail "our record exited $(cat ours-record.rc), the distro's $(cat theirs-record.rc)"
+# As the distro: no tracepoints listed is no error.
+[ "$(cat ours-list.rc)" = 0 ] || fail "our list exited $(cat ours-list.rc)"
 exit 0

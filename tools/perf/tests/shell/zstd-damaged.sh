@@ -14,6 +14,7 @@
 # and output are compared with its script's on the same damaged file; its
 # report says the error but exits 0, ours exits as our script does.
 . "$(dirname "$0")/lib/common.sh"
+need_oracle
 . "$(dirname "$0")/lib/perf-data.sh"
 own_tmpd zstd-damaged
 
@@ -77,13 +78,9 @@ WORK="$PERF test -w forks 2000"
 "$PERF" record -q -z -e cpu-clock -c 100000000 -o - -- $WORK >ours-pipe.data ||
 	fail "record -z -o -"
 files=(ours.data ours-pipe.data)
-if [ -x "$ORACLE" ]; then
-	"$ORACLE" record -q -z -e cpu-clock -c 100000000 -o distro.data -- $WORK >/dev/null 2>&1 ||
-		fail "the distro's record -z failed"
-	files+=(distro.data)
-else
-	echo "note: no distro perf ($ORACLE): no exit status or output compared, no distro file"
-fi
+"$ORACLE" record -q -z -e cpu-clock -c 100000000 -o distro.data -- $WORK >/dev/null 2>&1 ||
+	fail "the distro's record -z failed"
+files+=(distro.data)
 
 # read_all FILE: our script (its output in FILE.out) and report, and the
 # distro's script when it is there.
@@ -92,7 +89,6 @@ read_all() {
 	rc=$?
 	timeout 20 "$PERF" report --stdio -i "$1" >/dev/null 2>"$1.rerr"
 	rrc=$?
-	[ -x "$ORACLE" ] || return
 	# In a subshell: the distro's own crashes (a cut file) are not this shell's to report.
 	drc=$( (timeout 20 "$ORACLE" script --show-task-events -i "$1" >"$1.dout" 2>"$1.derr"
 		echo $?) 2>/dev/null)
@@ -111,7 +107,7 @@ shown() {
 	else
 		[ -s "$2.out" ] || fail "$1: our script shows nothing"
 	fi
-	if [ -n "$COMPARE" ] && [ -x "$ORACLE" ]; then
+	if [ -n "$COMPARE" ]; then
 		cmp -s "$2.dout" "$2.out" ||
 			fail "$1: we show $(wc -l <"$2.out") lines, the distro $(wc -l <"$2.dout")"
 	fi
@@ -128,7 +124,7 @@ damaged() {
 	if crashed $rc || crashed $rrc; then
 		fail "$name: our script or report crashed or hung ($rc, $rrc)"
 	fi
-	if [ -n "$COMPARE" ] && [ -x "$ORACLE" ]; then
+	if [ -n "$COMPARE" ]; then
 		[ "$drc" -ne 0 ] ||
 			fail "$name: the distro's script exits 0: nothing damaged it sees"
 		crashed $drc && fail "$name: the distro's script crashed ($drc)"
@@ -224,10 +220,8 @@ if command -v zstd >/dev/null; then
 	GOOD=ours.data
 	damaged "ours: ends inside a record" ours-part.data 234 \
 		"the last COMPRESSED record ends 24 bytes into a record at offset $at\$" some
-	if [ -x "$ORACLE" ]; then
-		[ "$drc" -eq 0 ] || fail "ours-part.data: the distro's script exits $drc"
-		COMPARE=1 shown "ours: ends inside a record" ours-part.data some
-	fi
+	[ "$drc" -eq 0 ] || fail "ours-part.data: the distro's script exits $drc"
+	COMPARE=1 shown "ours: ends inside a record" ours-part.data some
 else
 	echo "note: no zstd(1): no payload ending inside a record"
 fi
@@ -253,10 +247,8 @@ if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/mounts; then
 		timeout 20 "$PERF" sched $cmd -i sw-block.data >/dev/null 2>other.err
 		rc=$?
 		want=255
-		if [ -x "$ORACLE" ]; then
-			want=$( (timeout 20 "$ORACLE" sched $cmd -i sw-block.data >/dev/null 2>&1
-				 echo $?) 2>/dev/null)
-		fi
+		want=$( (timeout 20 "$ORACLE" sched $cmd -i sw-block.data >/dev/null 2>&1
+			 echo $?) 2>/dev/null)
 		grep -q "$named at offset $at\$" other.err && [ "$rc" -eq "$want" ] ||
 			{ cat other.err; fail "perf sched $cmd: exit $rc (not $want), the damage not named"; }
 	done
