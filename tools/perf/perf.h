@@ -32,6 +32,7 @@ struct record_opts {
 	bool overwrite;			/* --overwrite: every event backward */
 	bool tail_synthesize;		/* --tail-synthesize (implied by --overwrite) */
 	bool dump_pause;		/* --dump-mode=pause: pause, do not swap, the buffers */
+	bool include_perf;		/* --include-perf: a flight recorder's tracepoints see perf too */
 	bool quiet;
 	u64 freq;			/* -F */
 	u64 period;			/* -c */

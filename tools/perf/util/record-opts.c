@@ -645,6 +645,8 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 	  .help = "leave out this recorder's own tracepoint events",
 	  .flags = PARSE_OPT_NOARG | PARSE_OPT_NONEG | PARSE_OPT_SHOW_USAGE,
 	  .callback = opt_exclude_perf },
+	OPT_BOOLEAN(0, "include-perf", &o->include_perf,
+		    "keep perf's own tracepoint events (--overwrite and triggers leave them out)"),
 	OPT_CB_USAGE(0, "control", cl, "fifo:ctl-fifo[,ack-fifo] | fd:ctl-fd[,ack-fd]",
 		     "take commands: enable, disable, snapshot, ping, stop, evlist", opt_control),
 	OPT_CB_USAGE('D', "delay", cl, "msecs",
@@ -693,6 +695,40 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
 	return left;
 }
 
+/*
+ * A flight recorder's tracepoints, and any recorder's triggers, leave out
+ * perf's own tasks unless --include-perf: this process and the perf
+ * daemon that runs it (PERF_DAEMON_PID in its environment).  Their
+ * syscalls, the writes of each dump among them, would fill the very
+ * buffers a dump takes, and fire the triggers.  The kernel's filter does
+ * it: nothing of theirs is written.
+ */
+static int record_opts__exclude_own(struct record_opts *opts, struct evlist *evlist)
+{
+	const char *daemon = getenv(PERF_DAEMON_PID_ENV);
+	struct evlist *lists[] = { evlist, opts->trigger_evlist };
+	char expr[64];
+	int len;
+
+	if (opts->include_perf)
+		return 0;
+	len = snprintf(expr, sizeof(expr), "common_pid != %d", (int)getpid());
+	if (daemon && strspn(daemon, "0123456789") == strlen(daemon) && *daemon &&
+	    atoi(daemon) > 1 && atoi(daemon) != getpid())
+		snprintf(expr + len, sizeof(expr) - len, " && common_pid != %d", atoi(daemon));
+	/* Without --overwrite the recorded events are as the distro's; the triggers still. */
+	for (size_t i = !opts->overwrite; i < ARRAY_SIZE(lists); i++) {
+		struct evsel *evsel;
+
+		if (!lists[i])
+			continue;
+		evlist__for_each_entry(lists[i], evsel)
+			if (evsel__is_tracepoint(evsel) && evsel__append_filter(evsel, expr))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
 int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc,
 		       const char **argv, int *status)
 {
@@ -707,6 +743,10 @@ int record_opts__parse(struct record_opts *opts, struct evlist *evlist, int argc
 	/* --overwrite wants the system described when each dump is taken. */
 	opts->tail_synthesize = cl.tail >= 0 ? cl.tail : opts->overwrite;
 	opts->workload = left > 0;
+	if (record_opts__exclude_own(opts, evlist)) {
+		*status = PERF_EXIT_FAILURE;
+		return -1;
+	}
 	return left;
 }
 

@@ -8,6 +8,9 @@
 /* The event when none is given (the kernel may have it fall back to cpu-clock). */
 #define RECORD_DEFAULT_EVENT	"cycles"
 
+/* Set by perf daemon for its sessions: its pid, whose tracepoint events they leave out. */
+#define PERF_DAEMON_PID_ENV	"PERF_DAEMON_PID"
+
 /* What perf record does when not told otherwise. */
 #define RECORD_OPTS_INIT { .freq = 4000, .stack_size = 8192, .sideband_max = RECORD_SIDEBAND_MAX }
 
