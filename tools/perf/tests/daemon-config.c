@@ -19,6 +19,7 @@
 #include "util/daemon-check.h"
 #include "util/daemon-config.h"
 #include "util/daemon-session.h"
+#include "util/debug.h"
 
 /* Every item as "section|key|value|line;" (value "(null)" for a bare key). */
 static int collect(const char *section, const char *key, const char *value, int line, void *data)
@@ -121,6 +122,45 @@ static int write_config(char *path, const char *text)
 	return close(fd);
 }
 
+/* Config files with a typo, and what perf daemon says of each. */
+static const struct { const char *text, *msg; } typos[] = {
+	{ "[daemon]\nbase = /b\n[session-a]\nrn = -a\n",
+	  "4: unknown key 'rn' in [session-a]: did you mean 'run'?" },
+	{ "[daemon]\nbse = /b\n", "2: unknown key 'bse' in [daemon]: did you mean 'base'?" },
+	{ "[daemon]\nbase = /b\nmax-sise = 1G\n",
+	  "3: unknown key 'max-sise' in [daemon]: did you mean 'max-size'?" },
+	{ "[daemon]\nbase = /b\n[session-a]\nrun = -a\nlog = x\n",
+	  "5: unknown key 'log' in [session-a]" },
+	{ "[daemon]\nbase = /b\n[sesion-a]\nrun = -a\n",
+	  "4: unknown section [sesion-a]: did you mean [session-a]?" },
+	{ "[daemn]\nbase = /b\n", "2: unknown section [daemn]: did you mean [daemon]?" },
+};
+
+/* daemon_config__read(), what it prints to stderr into @msg. */
+static int read_quietly(struct daemon_config *cfg, const char *path, char *msg, size_t size)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), ret;
+	size_t n = 0;
+
+	fflush(stderr);
+	if (tmp && saved >= 0)
+		dup2(fileno(tmp), STDERR_FILENO);
+	ret = daemon_config__read(cfg, path);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+	if (tmp) {
+		rewind(tmp);
+		n = fread(msg, 1, size - 1, tmp);
+		fclose(tmp);
+	}
+	msg[n] = '\0';
+	return ret;
+}
+
 static int test__daemon_config(void)
 {
 	char path[] = "/tmp/perf-test-daemon-config-XXXXXX";
@@ -166,6 +206,24 @@ static int test__daemon_config(void)
 	TEST_ASSERT_VAL("write", !write_config(path, "[session-]\nrun = -a\n"));
 	TEST_ASSERT_EQUAL("a session without a name", daemon_config__read(&cfg, path), -EINVAL);
 	unlink(path);
+
+	/* Typos in our sections, or of them: the line, the word, the nearest known one. */
+	for (size_t i = 0; i < ARRAY_SIZE(typos); i++) {
+		char msg[256], want[256];
+
+		strcpy(path, "/tmp/perf-test-daemon-config-XXXXXX");
+		TEST_ASSERT_VAL("write", !write_config(path, typos[i].text));
+		TEST_ASSERT_EQUAL(typos[i].text, read_quietly(&cfg, path, msg, sizeof(msg)),
+				  -EINVAL);
+		snprintf(want, sizeof(want), "%s:%s\n", path, typos[i].msg);
+		if (strcmp(msg, want)) {
+			pr_debug("said '%s', not '%s'\n", msg, want);
+			unlink(path);
+			return TEST_FAIL;
+		}
+		TEST_ASSERT_VAL("left empty", !cfg.base && list_empty(&cfg.sessions));
+		unlink(path);
+	}
 	return TEST_OK;
 }
 DEFINE_SUITE(daemon_config, "perf daemon: its config read into a base and sessions");

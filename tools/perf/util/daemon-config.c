@@ -13,6 +13,7 @@
 #include "daemon-config.h"
 #include "daemon-session.h"
 #include "daemon-target.h"
+#include "parse-options.h"
 
 struct daemon_session *daemon_sessions__find(struct list_head *list, const char *name)
 {
@@ -106,6 +107,54 @@ static int config_target(struct daemon_config *cfg, const char *section, const c
 	return 0;
 }
 
+/* The word of @words (NULL-ended) nearest @word, one or two edits away; NULL if none. */
+static const char *config_near(const char *word, const char *const *words)
+{
+	size_t len = strlen(word), best = len <= 3 ? 2 : 3;
+	const char *near = NULL;
+
+	for (; *words; words++) {
+		size_t d = str__edit_distance(word, len, *words, strlen(*words));
+
+		if (d < best) {
+			best = d;
+			near = *words;
+		}
+	}
+	return near;
+}
+
+/*
+ * A key that [daemon] or a [session-NAME] does not have, or a section
+ * misspelt from one of them (others belong to the rest of perf, whose
+ * settings may share the file): the line, and the nearest known word.
+ */
+static int config_unknown(struct daemon_config *cfg, int line, const char *section,
+			  const char *key)
+{
+	static const char *const daemon_keys[] = { "base", "max-size", NULL };
+	static const char *const session_keys[] = { "run", "process", "cgroup", NULL };
+	static const char *const sections[] = { "daemon", "session", NULL };
+	const char *dash = strchr(section, '-'), *near;
+	char head[64];
+
+	if (!strcmp(section, "daemon") || !strncmp(section, "session-", 8)) {
+		near = config_near(key, section[0] == 'd' ? daemon_keys : session_keys);
+		fprintf(stderr, "%s:%d: unknown key '%s' in [%s]", cfg->path, line, key, section);
+		if (near)
+			fprintf(stderr, ": did you mean '%s'?", near);
+		fputc('\n', stderr);
+		return -EINVAL;
+	}
+	snprintf(head, sizeof(head), "%.*s", dash ? (int)(dash - section) : 63, section);
+	near = config_near(head, sections);
+	if (!near || (near[0] == 's') != (dash != NULL))
+		return 0;
+	fprintf(stderr, "%s:%d: unknown section [%s]: did you mean [%s%s]?\n", cfg->path, line,
+		section, near, dash ? dash : "");
+	return -EINVAL;
+}
+
 static int config_item(const char *section, const char *key, const char *value, int line,
 		       void *data)
 {
@@ -130,10 +179,10 @@ static int config_item(const char *section, const char *key, const char *value, 
 		}
 		return 0;
 	}
-	/* Other perf settings share the file: they are not ours to judge. */
-	if (strncmp(section, "session-", 8) ||
-	    (!run && strcmp(key, "process") && strcmp(key, "cgroup")))
-		return 0;
+	/* Other perf settings share the file: only ours, and near misses of them, are judged. */
+	if (strncmp(section, "session-", 8) || (!run && strcmp(key, "process") &&
+						  strcmp(key, "cgroup")))
+		return config_unknown(cfg, line, section, key);
 	if (!section[8]) {
 		fprintf(stderr, "%s:%d: expected a name after '[session-'\n", cfg->path, line);
 		return -EINVAL;
@@ -181,7 +230,7 @@ static int config_check_targets(struct daemon_config *cfg)
  */
 int daemon_config__read(struct daemon_config *cfg, const char *path)
 {
-	struct config_error err;
+	struct config_error err = { 0 };
 	int ret;
 
 	cfg->path = path;
@@ -249,7 +298,7 @@ char *daemon_config__base(const struct daemon_config *cfg, const char *base_opt)
 char *daemon_config__client_base(const char *config, const char *base_opt)
 {
 	struct daemon_config cfg = { .sessions = LIST_HEAD_INIT(cfg.sessions) };
-	struct config_error err;
+	struct config_error err = { 0 };
 	char *path, *base = NULL;
 	int ret;
 

@@ -269,8 +269,7 @@ static int parse_short_bundle(struct parse_ctx *ctx, const char *word)
 	return 0;
 }
 
-/* The edit distance of @a and @b, each at most 64 bytes (longer: far). */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+size_t str__edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
 	size_t row[65], diag, up;
 
@@ -312,8 +311,8 @@ static void parse_ctx__hint(struct parse_ctx *ctx, const char *name, size_t len)
 			if (!o->long_name || (o->flags & PARSE_OPT_HIDDEN))
 				continue;
 			ll = strlen(o->long_name);
-			d = edit_distance(name, len, o->long_name, ll);
-			dp = edit_distance(name, len, o->long_name, len < ll ? len : ll);
+			d = str__edit_distance(name, len, o->long_name, ll);
+			dp = str__edit_distance(name, len, o->long_name, len < ll ? len : ll);
 			if (dp < d)
 				d = dp;
 			if (pass == 0 && d < best)

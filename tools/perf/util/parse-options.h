@@ -126,6 +126,12 @@ int parse_options(int argc, const char **argv, const struct perf_option *opts,
 int parse_options_fp(FILE *err, int argc, const char **argv, const struct perf_option *opts,
 		     const char * const *usage, int flags);
 
+/*
+ * The edit distance of @a and @b (their first @la and @lb bytes), each at
+ * most 64 bytes (longer: 64, far): for "did you mean" hints.
+ */
+size_t str__edit_distance(const char *a, size_t la, const char *b, size_t lb);
+
 /* An option's help going on to a second line, in the help column. */
 #define HELP_MORE "\n                          "
 
