@@ -27,7 +27,6 @@
 #include "daemon-session.h"
 #include "daemon-target.h"
 #include "debug.h"
-#include "record-opts.h"
 
 #define DAEMON_SOCKET	"control"
 #define DAEMON_LOCK	"lock"
@@ -1284,7 +1283,7 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 	};
 	struct start_undo undo = { 0 };
 	struct daemon_config cfg;
-	char *failed, pid[16];
+	char *failed;
 	int ready_fd = -1, rc = 255, detached;
 
 	d.perf = perf_exe();
@@ -1325,9 +1324,6 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 		goto out_cfg;
 	}
 	daemon__set_budget(&d, cfg.max_size);
-	/* The sessions' tracepoints leave the daemon out (record_opts__exclude_own()). */
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	setenv(PERF_DAEMON_PID_ENV, pid, 1);
 	if (daemon__apply(&d, &cfg))
 		daemon__log("out of memory starting the sessions\n");
 	daemon_config__exit(&cfg);

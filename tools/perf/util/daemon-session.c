@@ -16,6 +16,7 @@
 #include "daemon-target.h"
 #include "clockid.h"
 #include "debug.h"
+#include "record-opts.h"
 #include "record-signals.h"
 
 int argv__split(const char *line, char ***argv)
@@ -141,13 +142,16 @@ static void session__exec_failed(struct daemon_session *s, const char *perf, int
  * as soon as the session is listed (after a reload or a restart, when no
  * start-up ping has waited for the recorder) waits for its handler
  * instead of killing it.  The environment tells the recorder (see
- * RECORD_SIGNALS_USR2_ENV), which gives its workload SIGUSR2 unblocked.
+ * RECORD_SIGNALS_USR2_ENV), which gives its workload SIGUSR2 unblocked,
+ * and gives it the daemon's pid, to leave out (PERF_DAEMON_PID_ENV); it
+ * takes both out before its workload starts.
  */
 static int session__fork(struct daemon_session *s, const char *perf, bool append)
 {
 	struct child_process *cp = &s->child;
 	char *line, **argv, *args = NULL;
-	static const char * const env[] = { RECORD_SIGNALS_USR2_ENV "=1", NULL };
+	char daemon_pid[32];
+	const char *env[] = { RECORD_SIGNALS_USR2_ENV "=1", daemon_pid, NULL };
 	sigset_t usr2, dfl;
 	int err;
 
@@ -188,6 +192,7 @@ static int session__fork(struct daemon_session *s, const char *perf, bool append
 	cp->death_signal = SIGTERM;
 	cp->mask = &usr2;
 	cp->dfl = &dfl;
+	snprintf(daemon_pid, sizeof(daemon_pid), PERF_DAEMON_PID_ENV "=%d", (int)getpid());
 	cp->env = env;
 	err = child_process__start(cp);
 	/* Read by the start only. */

@@ -705,17 +705,20 @@ static int record_opts__parse_table(struct record_cmdline *cl, int argc, const c
  */
 static int record_opts__exclude_own(struct record_opts *opts, struct evlist *evlist)
 {
-	const char *daemon = getenv(PERF_DAEMON_PID_ENV);
+	const char *env = getenv(PERF_DAEMON_PID_ENV);
 	struct evlist *lists[] = { evlist, opts->trigger_evlist };
+	int daemon = 0, len;
 	char expr[64];
-	int len;
 
+	/* The daemon's word is for the recorder, not for its workload. */
+	if (env && *env && strspn(env, "0123456789") == strlen(env) && strlen(env) < 10)
+		daemon = atoi(env);
+	unsetenv(PERF_DAEMON_PID_ENV);
 	if (opts->include_perf)
 		return 0;
 	len = snprintf(expr, sizeof(expr), "common_pid != %d", (int)getpid());
-	if (daemon && strspn(daemon, "0123456789") == strlen(daemon) && *daemon &&
-	    atoi(daemon) > 1 && atoi(daemon) != getpid())
-		snprintf(expr + len, sizeof(expr) - len, " && common_pid != %d", atoi(daemon));
+	if (daemon > 1 && daemon != getpid())
+		snprintf(expr + len, sizeof(expr) - len, " && common_pid != %d", daemon);
 	/* Without --overwrite the recorded events are as the distro's; the triggers still. */
 	for (size_t i = !opts->overwrite; i < ARRAY_SIZE(lists); i++) {
 		struct evsel *evsel;
