@@ -105,3 +105,4 @@ for N in $NS; do
 done
 first=$(echo $NS | awk '{ print $1 }'); last=$(echo $NS | awk '{ print $NF }')
 echo "our buffer stop at N=$last / at N=$first: $(ratio "${res[$last.ours.pmax]}" "${res[$first.ours.pmax]}")"
+echo "our longest buffer stop at N=$last, ms: ${res[$last.ours.pmax]}"

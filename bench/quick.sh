@@ -65,7 +65,9 @@ row $f "signal to file at N=$last" "$(after "^N=$last:" 'signal to file' $f)" "<
 row $f "RssAnon at N=$last, MB over the limit" \
 	"$(sed -n "/^N=$last:/{s/.*RssAnon ours \([0-9]*\) MB vs limit \([0-9]*\) MB.*/\1 \2/p;q}" "$LOG/$f" |
 	   awk '{ print $1 - $2 }')" "<= 0"
-row $f "one buffer's stop, N=$last / first N" "$(after '^our buffer stop at' ':' $f)" "<= 1.5"
+# A buffer's stop, a swap of tens of microseconds, against the 1 ms a dump
+# may end after its request; the ratio to N=1 of two such figures is noise.
+row $f "one buffer's longest stop at N=$last, ms" "$(after '^our longest buffer stop' ':' $f)" "<= 1.0"
 f=sideband-forks
 row $f "fork storm: recorder CPU" "$(after '^ratio ours\/distro recorder CPU' ':' $f)" "<= 0.5"
 f=script-throughput

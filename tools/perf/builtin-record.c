@@ -461,6 +461,8 @@ static void record__enable(struct record *rec, bool on)
 			continue;
 		evsel__enable(evsel, on);
 	}
+	if (on && rec->fr)
+		flight_recorder__events_enabled(rec->fr);
 	rec->enabled = on;
 	rec->enable_at = 0;
 	if (!rec->opts.quiet)
@@ -908,8 +910,8 @@ static int record__start(struct record *rec)
 	if (opts->switch_output_time)
 		alarm(opts->switch_output_time);
 	if (!record_opts__follows_workload(opts)) {
-		if (!opts->delay_ms)
-			evlist__enable(rec->evlist);
+		if (!opts->delay_ms && !evlist__enable(rec->evlist) && rec->fr)
+			flight_recorder__events_enabled(rec->fr);
 		if (opts->trigger_evlist)
 			evlist__enable(opts->trigger_evlist);
 	}

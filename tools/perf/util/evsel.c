@@ -132,9 +132,13 @@ static int evsel__ioctl_all(struct evsel *evsel, unsigned long req, unsigned lon
 
 	if (!evsel->fds)
 		return 0;
-	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
 		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, arg) < 0)
 			err = -errno;
+		if (evsel->twin_fds && evsel->twin_fds[i] >= 0 &&
+		    ioctl(evsel->twin_fds[i], req, arg) < 0)
+			err = -errno;
+	}
 	return err;
 }
 
@@ -211,13 +215,16 @@ bool evsel__is_tracepoint(const struct evsel *evsel)
 
 void evsel__close(struct evsel *evsel)
 {
-	if (evsel->fds) {
-		for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++)
-			if (evsel->fds[i] >= 0)
-				close(evsel->fds[i]);
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+		if (evsel->fds && evsel->fds[i] >= 0)
+			close(evsel->fds[i]);
+		if (evsel->twin_fds && evsel->twin_fds[i] >= 0)
+			close(evsel->twin_fds[i]);
 	}
 	free(evsel->fds);
 	evsel->fds = NULL;
+	free(evsel->twin_fds);
+	evsel->twin_fds = NULL;
 	free(evsel->ids);
 	evsel->ids = NULL;
 	evsel->nr_ids = 0;
@@ -498,15 +505,32 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+int evsel__open_one(struct evsel *evsel, pid_t pid, int cpu, int group_fd, u64 *id)
+{
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	int fd;
+
+	/* A cgroup's fd stands for the task; the event is then one per CPU. */
+	if (evsel->cgrp) {
+		flags |= PERF_FLAG_PID_CGROUP;
+		pid = evsel->cgrp->fd;
+	}
+	fd = sys_perf_event_open(&evsel->attr, pid, cpu, group_fd, flags);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, id) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
 	int ncpus = cpus->nr, nthreads = threads->nr;
-	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	int err = 0;
-
-	/* A cgroup's fd stands for the task; the event is then one per CPU. */
-	if (evsel->cgrp)
-		flags |= PERF_FLAG_PID_CGROUP;
 
 	evsel__close(evsel);
 	evsel->fds = malloc(sizeof(int) * ncpus * nthreads);
@@ -526,21 +550,16 @@ int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *th
 
 			if (evsel->leader != evsel && evsel->leader->fds)
 				group_fd = FD(evsel->leader, c, t);
-			fd = sys_perf_event_open(&evsel->attr,
-						 evsel->cgrp ? evsel->cgrp->fd : threads->map[t],
-						 cpus->map[c], group_fd, flags);
+			fd = evsel__open_one(evsel, threads->map[t], cpus->map[c], group_fd,
+					     &evsel->ids[evsel->nr_ids]);
 			if (fd < 0) {
-				err = -errno;
+				err = fd;
 				/* A thread that exited meanwhile is not an error. */
 				if (err == -ESRCH && nthreads > 1 && threads->map[t] > 0)
 					continue;
 				goto out_close;
 			}
 			FD(evsel, c, t) = fd;
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &evsel->ids[evsel->nr_ids]) < 0) {
-				err = -errno;
-				goto out_close;
-			}
 			evsel->nr_ids++;
 		}
 	}

@@ -1,5 +1,6 @@
 #ifndef PERF_UTIL_EVSEL_H
 #define PERF_UTIL_EVSEL_H
+#include <sys/types.h>
 #include <linux/perf_event.h>
 #include "types.h"
 #include "list.h"
@@ -85,6 +86,12 @@ struct evsel {
 	/* After open: fd[cpu_idx * nr_threads + thread_idx], and the kernel's ids. */
 	int nr_cpus, nr_threads;
 	int *fds;
+	/*
+	 * Swap mode (util/flight-recorder.c): the twin of each fd, the same
+	 * event in the spare buffer's group, laid out as fds (-1: none); NULL
+	 * otherwise.  Enabled, disabled, filtered and closed with fds.
+	 */
+	int *twin_fds;
 	u64 *ids;			/* one per fd, from PERF_EVENT_IOC_ID */
 	int nr_ids;
 	int id_pos;			/* u64 index of the id in a sample, -1 if none */
@@ -140,6 +147,12 @@ int callchain__parse(const char *s, enum callchain_mode *mode, u32 *stack_size);
  * fd opened so far is closed and -errno returned.
  */
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
+/*
+ * One more event of @evsel's attr on CPU @cpu for task @pid (its cgroup's
+ * if it follows one), in @group_fd's group (-1: none): its fd, with its
+ * kernel id in *@id, or -errno.  Not added to the evsel's fds.
+ */
+int evsel__open_one(struct evsel *evsel, pid_t pid, int cpu, int group_fd, u64 *id);
 void evsel__close(struct evsel *evsel);
 enum evsel_fallback {
 	EVSEL_FALLBACK_NONE,		/* nothing weaker to try: report @err */

@@ -125,6 +125,12 @@ void flight_recorder__delete(struct flight_recorder *fr);
  * its staging area.
  */
 int flight_recorder__mmap(struct flight_recorder *fr, size_t pages, bool swap);
+/*
+ * Swap mode: the recorded events were just enabled (at the start, after
+ * -D or a control 'enable'): the buffer they write into starts taking
+ * them.  Nothing in pause mode.
+ */
+void flight_recorder__events_enabled(struct flight_recorder *fr);
 int flight_recorder__nr_buffers(const struct flight_recorder *fr);
 /*
  * For tests: @nr buffers over caller memory laid out as perf_mmap__init_fake()
