@@ -82,6 +82,7 @@ struct fr_buffer {
 struct fr_lead {
 	struct cgroup *cgrp;	/* the cgroup its members follow, NULL: none */
 	int fd[2];		/* the leader of each buffer's group (-1: none yet) */
+	u64 id[2];		/* their kernel ids */
 };
 
 struct fr_pair {
@@ -99,6 +100,7 @@ struct flight_recorder {
 	struct evlist *evlist;		/* aux: the backward buffers */
 	struct fr_buffer *bufs;		/* one per buffer of evlist */
 	bool swap;			/* swap mode: nr_pairs pairs of buffers */
+	bool on_exec;			/* the events start at a workload's exec */
 	bool frozen;			/* a freeze set the past aside for the next dump */
 	struct fr_pair *pairs;
 	int nr_pairs;
@@ -257,8 +259,14 @@ static int fr__lead_open(struct flight_recorder *fr, int p, struct fr_lead *lead
 
 	for (int k = 0; k < 2; k++) {
 		attr->disabled = 1;
+		/*
+		 * A workload: the kernel starts buffer 0's groups at its exec,
+		 * leader and members at once (fr__twins_open()); a cgroup's
+		 * events are not the task's and are enabled as without one.
+		 */
+		attr->enable_on_exec = k == 0 && fr->on_exec && !lead->cgrp;
 		lead->fd[k] = syscall(SYS_perf_event_open, attr, pid, pair->cpu, -1, flags);
-		if (lead->fd[k] < 0) {
+		if (lead->fd[k] < 0 || ioctl(lead->fd[k], PERF_EVENT_IOC_ID, &lead->id[k]) < 0) {
 			*why = "the buffers' group leaders cannot be opened";
 			return -errno;
 		}
@@ -317,8 +325,21 @@ static int fr__twins_open(struct flight_recorder *fr, struct evsel *evsel, int i
 			return err;
 	}
 	for (int k = 0; k < 2 && !err; k++) {
+		struct perf_event_attr attr = evsel->attr;
+
+		/*
+		 * Where the kernel enables the events at a workload's exec, their
+		 * groups' leaders carry that (fr__lead_open()) and the twins are
+		 * on under them, as members of any group: only the leader is
+		 * switched, at one instant.  The header keeps the events' attrs.
+		 */
+		if (evsel->attr.enable_on_exec) {
+			evsel->attr.disabled = 0;
+			evsel->attr.enable_on_exec = 0;
+		}
 		twins[k] = evsel__open_one(evsel, el->threads->map[t], el->cpus->map[c],
 					   lead->fd[k], &ids[k]);
+		evsel->attr = attr;
 		if (twins[k] < 0) {
 			*why = "an overwrite event cannot be opened twice";
 			return twins[k];
@@ -408,17 +429,6 @@ static int fr__open_all_twins(struct flight_recorder *fr, struct perf_event_attr
 			err = -EOPNOTSUPP;
 			goto out;
 		}
-		/*
-		 * A workload's events are enabled by the kernel at its exec,
-		 * and the groups' leaders would have to be enabled after that
-		 * (a group enabled at the exec was seen never to start, or to
-		 * start late, 6.18 here): a workload is paused, by design.
-		 */
-		if (evsel->attr.enable_on_exec) {
-			*why = NULL;
-			err = -EOPNOTSUPP;
-			goto out;
-		}
 		for (int k = 0; k < 2; k++) {
 			w->fd[k] = malloc(n * sizeof(int));
 			w->id[k] = calloc(n, sizeof(u64));
@@ -473,6 +483,37 @@ out:
 	return err;
 }
 
+/*
+ * The leaders' ids, listed with @evsel's (the first overwrite event, whose
+ * sample_type they have).  A leader never samples, but since 6.16 the
+ * kernel throttles a whole group when one member is, and each event of
+ * it, the leader too, writes its THROTTLE and UNTHROTTLE record into the
+ * buffer with its own id: a reader must find that id in the header.
+ */
+static int fr__leaders_listed(struct flight_recorder *fr, struct evsel *evsel)
+{
+	int nr = evsel->nr_ids, err = 0;
+	u64 *ids;
+
+	for (int p = 0; p < fr->nr_pairs; p++)
+		nr += 2 * fr->pairs[p].nr_leads;
+	ids = realloc(evsel->ids, nr * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	evsel->ids = ids;
+	for (int p = 0; p < fr->nr_pairs && !err; p++) {
+		struct fr_pair *pair = &fr->pairs[p];
+
+		for (int l = 0; l < pair->nr_leads && !err; l++)
+			for (int k = 0; k < 2 && !err; k++) {
+				ids[evsel->nr_ids++] = pair->leads[l].id[k];
+				err = evlist__id_add(fr->parent, evsel, fr->evlist->per_cpu ? p : 0,
+						     fr->evlist->per_cpu ? 0 : p, pair->leads[l].id[k]);
+			}
+	}
+	return err;
+}
+
 /* Undoes a swap setup that failed half way: the events point nowhere again. */
 static void fr__unmap_swap(struct flight_recorder *fr)
 {
@@ -493,15 +534,21 @@ static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **
 		.exclude_hv = 1,
 	};
 	struct evlist *el = fr->evlist;
-	struct evsel *evsel;
+	struct evsel *evsel, *first = NULL;
 	int nr = el->per_cpu ? el->cpus->nr : el->threads->nr, err = 0;
 
 	evlist__for_each_entry(fr->parent, evsel) {
 		if (evsel->overwrite) {
+			first = evsel;
+			/* Its records' trailers read as the event's (fr__leaders_listed()). */
+			attr.sample_type = evsel->attr.sample_type;
+			attr.read_format = evsel->attr.read_format;
+			attr.sample_id_all = evsel->attr.sample_id_all;
 			attr.use_clockid = evsel->attr.use_clockid;
 			attr.clockid = evsel->attr.clockid;
 			/* A process's new threads inherit the groups, leader first. */
 			attr.inherit = evsel->attr.inherit;
+			fr->on_exec = evsel->attr.enable_on_exec;
 			break;
 		}
 	}
@@ -521,6 +568,10 @@ static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **
 		err = fr__pair_open(fr, p, &attr, why);
 	if (!err)
 		err = fr__open_all_twins(fr, &attr, why);
+	if (!err && first && fr__leaders_listed(fr, first)) {
+		*why = "out of memory";
+		err = -ENOMEM;
+	}
 	if (!err)
 		return 0;
 out_undo:
