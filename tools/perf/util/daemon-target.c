@@ -131,13 +131,38 @@ const char *daemon_target__conflict(const char *run, char *buf, size_t size)
 	return found ? buf : NULL;
 }
 
-/* Whether process @pid's comm is @name. */
+/*
+ * Whether process @pid has exited, though not reaped yet: a zombie keeps
+ * its /proc entry and its comm until its parent waits for it, and a
+ * recorder following it may end (its events hung up at the exit) before
+ * that.
+ */
+static bool pid_exited(const char *pid)
+{
+	char path[64], line[512], *end;
+	FILE *f;
+	bool exited = false;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	/* "pid (comm) S ...": the state follows the comm's last ')'. */
+	if (fgets(line, sizeof(line), f) && (end = strrchr(line, ')')) && end[1] == ' ')
+		exited = end[2] == 'Z' || end[2] == 'X';
+	fclose(f);
+	return exited;
+}
+
+/* Whether process @pid's comm is @name, and it has not exited. */
 static bool pid_has_comm(const char *pid, const char *name)
 {
 	char path[64], comm[32];
 	FILE *f;
 	bool same = false;
 
+	if (pid_exited(pid))
+		return false;
 	snprintf(path, sizeof(path), "/proc/%s/comm", pid);
 	f = fopen(path, "re");
 	if (!f)
