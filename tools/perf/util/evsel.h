@@ -172,6 +172,9 @@ int perf_event_paranoid(void);
 /* One-line reason and advice for an open failure of this evsel. */
 void evsel__open_strerror(struct evsel *evsel, int err, char *msg, size_t size);
 /* Size in bytes of the sample-id trailer for this sample_type. */
+/* The fields of the trailer, which is laid out in this order at the record's end. */
+#define SAMPLE_ID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 size_t perf_event__sample_id_size(u64 sample_type);
 /* Decodes a record (sample or trailer) laid out for @sample_type/@read_format. */
 int evsel__parse_sample(const struct perf_event_attr *attr, const union perf_event *event,

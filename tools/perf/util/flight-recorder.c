@@ -485,8 +485,8 @@ out:
 
 /*
  * The leaders' ids, listed with @evsel's (the first overwrite event, whose
- * sample_type they have).  A leader never samples, but since 6.16 the
- * kernel throttles a whole group when one member is, and each event of
+ * trailer they have).  A leader never samples, but the kernel (6.18 here)
+ * throttles a whole group when one member is, and each event of
  * it, the leader too, writes its THROTTLE and UNTHROTTLE record into the
  * buffer with its own id: a reader must find that id in the header.
  */
@@ -540,9 +540,12 @@ static int fr__mmap_swap(struct flight_recorder *fr, size_t pages, const char **
 	evlist__for_each_entry(fr->parent, evsel) {
 		if (evsel->overwrite) {
 			first = evsel;
-			/* Its records' trailers read as the event's (fr__leaders_listed()). */
-			attr.sample_type = evsel->attr.sample_type;
-			attr.read_format = evsel->attr.read_format;
+			/*
+			 * Its records' trailers read as the event's
+			 * (fr__leaders_listed()); no more, a dummy takes
+			 * no branch stack.
+			 */
+			attr.sample_type = evsel->attr.sample_type & SAMPLE_ID_BITS;
 			attr.sample_id_all = evsel->attr.sample_id_all;
 			attr.use_clockid = evsel->attr.use_clockid;
 			attr.clockid = evsel->attr.clockid;

@@ -9,10 +9,6 @@
 #include <string.h>
 #include "evsel.h"
 
-/* The fields of the trailer, which is laid out in this order at the record's end. */
-#define SAMPLE_ID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
-
 size_t perf_event__sample_id_size(u64 sample_type)
 {
 	return (size_t)__builtin_popcountll(sample_type & SAMPLE_ID_BITS) * sizeof(u64);
