@@ -176,6 +176,17 @@ static struct flight_recorder_writer writer_of(struct sink *s)
 	return w;
 }
 
+/* The engine, the parent, the fake buffers and the sink of a test, freed. */
+static void rig__free(struct flight_recorder *fr, struct evlist *parent, struct fake *f, int nr,
+		      struct sink *s)
+{
+	flight_recorder__delete(fr);
+	evlist__delete(parent);
+	for (int i = 0; i < nr; i++)
+		free(f->mem[i]);
+	free(s->buf);
+}
+
 static int test__flight_recorder_fake(void)
 {
 	long page = page_size();
@@ -283,11 +294,7 @@ static int test__flight_recorder_fake(void)
 	TEST_ASSERT_VAL("pauses counted", st->pauses >= 7 * NR_FAKE);
 	TEST_ASSERT_EQUAL("dumps counted", st->dumps, 9);
 	ret = TEST_OK;
-	flight_recorder__delete(fr);
-	evlist__delete(parent);
-	for (int i = 0; i < NR_FAKE; i++)
-		free(f.mem[i]);
-	free(s.buf);
+	rig__free(fr, parent, &f, NR_FAKE, &s);
 	return ret;
 }
 DEFINE_SUITE(flight_recorder_fake, "Flight recorder: dumps of fake buffers (empty, lap, in progress, LOST, failure)");
@@ -455,14 +462,106 @@ static int test__flight_recorder_swap(void)
 	TEST_ASSERT_EQUAL("no pause in swap mode", st->pauses, 0);
 	TEST_ASSERT_VAL("swaps counted", st->swaps >= 16);
 	ret = TEST_OK;
-	flight_recorder__delete(fr);
-	evlist__delete(parent);
-	for (int i = 0; i < NR_SWAP; i++)
-		free(f.mem[i]);
-	free(s.buf);
+	rig__free(fr, parent, &f, NR_SWAP, &s);
 	return ret;
 }
 DEFINE_SUITE(flight_recorder_swap, "Flight recorder: swapped fake buffer pairs (reuse, a failed write and finish, a trigger's freeze)");
+
+/* A sample of sample_type TIME below the head of buffer @i: its time, then @payload. */
+static void fake__timed(struct fake *f, int i, u64 time, u64 payload)
+{
+	u64 mask = f->size[i] - 1, words[3];
+	struct perf_event_header *h = (void *)words;
+
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	h->size = sizeof(words);
+	words[1] = time;
+	words[2] = payload;
+	f->head[i] -= sizeof(words);
+	for (unsigned int b = 0; b < sizeof(words); b++)
+		fake__data(f, i)[(f->head[i] + b) & mask] = ((char *)words)[b];
+	fake__publish(f, i);
+}
+
+/* The samples of the sink, and how many fall in [@lo, @hi] ns. */
+static int sink__timed(struct sink *s, u64 lo, u64 hi)
+{
+	int n = 0;
+
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= s->len;) {
+		const struct perf_event_header *h = (const void *)(s->buf + off);
+		const u64 *w = (const u64 *)h;
+
+		if (h->size < sizeof(*h))
+			return -1;
+		off += h->size;
+		n += h->type == PERF_RECORD_SAMPLE && h->size == 24 && w[1] >= lo && w[1] <= hi;
+	}
+	return n;
+}
+
+/* The move of a fake pair: a hit while both buffers of pair 0 are on. */
+static void twin_hit(void *arg, int pair, int k)
+{
+	if (pair == 0 && k == 1)
+		fake__timed(arg, 1, 1000000 + 10000 + 200, 0x5eed);
+}
+
+/*
+ * A swap enables the spare before it disables the buffer left, so a hit
+ * between the two calls is in both, a little later in the spare.  The
+ * dump of the buffer left drops such a record once, for the one twin the
+ * spare holds: a loop of like samples (the same syscall again and again)
+ * around the move loses none of its others.
+ */
+static int test__flight_recorder_twins(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(attr),
+		.sample_type = PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+	};
+	struct fake f = { .size = { 4096, 4096, 4096, 4096 } };
+	struct sink s = { .buf = NULL };
+	struct flight_recorder_writer w = writer_of(&s);
+	struct evlist *parent = evlist__new();
+	struct flight_recorder *fr;
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("parent", parent);
+	evlist__add(parent, evsel__new(&attr));
+	TEST_ASSERT_VAL("an event", evlist__first(parent));
+	for (int i = 0; i < NR_SWAP; i++) {
+		f.mem[i] = calloc(1, page_size() + f.size[i]);
+		TEST_ASSERT_VAL("memory", f.mem[i]);
+	}
+	fr = flight_recorder__new(parent, 0);
+	TEST_ASSERT_VAL("engine", fr);
+	TEST_ASSERT_EQUAL("fake pairs", flight_recorder__mmap_fake(fr, f.mem, f.size, NR_SWAP, true), 0);
+
+	/* Ten like samples 1 us apart in buffer 0; ten unlike ones in buffer 2. */
+	for (u64 t = 1; t <= 10; t++) {
+		fake__timed(&f, 0, 1000000 + 1000 * t, 0x5eed);
+		fake__timed(&f, 2, 1000000 + 1000 * t, t);
+	}
+	/* The move of pair 0: the last like sample in its spare too, 200 ns later. */
+	flight_recorder__fake_toggle(fr, twin_hit, &f);
+	TEST_ASSERT_EQUAL("first dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("first: the twin dropped, its nine like samples kept",
+			  sink__timed(&s, 1000000, 1000000 + 9000), 18);
+	TEST_ASSERT_EQUAL("first: nineteen samples", sink__timed(&s, 0, ~0ULL), 19);
+	sink__reset(&s);
+	TEST_ASSERT_EQUAL("second dump", flight_recorder__dump(fr, &w), 0);
+	TEST_ASSERT_EQUAL("second: the twin, once", sink__timed(&s, 0, ~0ULL), 1);
+	TEST_ASSERT_EQUAL("second: at its own time", sink__timed(&s, 1010200, 1010200), 1);
+	ret = TEST_OK;
+	rig__free(fr, parent, &f, NR_SWAP, &s);
+	return ret;
+}
+DEFINE_SUITE(flight_recorder_twins, "Flight recorder: a record both buffers of a swap took is dropped once from the one left, a run of like ones kept");
 
 /*
  * A tracking record into @buf: @len bytes of fields (set by the caller),

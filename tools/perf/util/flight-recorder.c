@@ -39,8 +39,13 @@
 #define FR_CLOCK_SKEW	100000000ULL
 /* The records of a buffer the events just moved to that a dump compares with. */
 #define FR_OVERLAP_MAX	8192
-/* How much earlier than the cut a record taken by both buffers may be timed. */
-#define FR_OVERLAP_NS	1000000ULL
+/*
+ * How much earlier than its twin in the other buffer a record of one hit
+ * may be timed: the twins write one after the other, and the move's own
+ * interrupt may come between them (1-40 us seen here, with a numbered
+ * stream); kept wide for a busy machine, as a match is used up.
+ */
+#define FR_TWIN_NS	1000000ULL
 /* The niceness a dump is written at, where allowed. */
 #define FR_DUMP_NICE	-10
 
@@ -101,6 +106,8 @@ struct flight_recorder {
 	struct fr_buffer *bufs;		/* one per buffer of evlist */
 	bool swap;			/* swap mode: nr_pairs pairs of buffers */
 	bool on_exec;			/* the events start at a workload's exec */
+	void (*fake_toggle)(void *arg, int pair, int k);	/* tests: a fake pair's move */
+	void *fake_arg;
 	bool frozen;			/* a freeze set the past aside for the next dump */
 	struct fr_pair *pairs;
 	int nr_pairs;
@@ -647,6 +654,13 @@ int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const s
 	return fr__setup_buffers(fr);
 }
 
+void flight_recorder__fake_toggle(struct flight_recorder *fr,
+				  void (*fn)(void *arg, int pair, int k), void *arg)
+{
+	fr->fake_toggle = fn;
+	fr->fake_arg = arg;
+}
+
 int flight_recorder__active(const struct flight_recorder *fr, int pair)
 {
 	return fr->swap && pair < fr->nr_pairs ? 2 * pair + fr->pairs[pair].active : -1;
@@ -859,14 +873,17 @@ u64 flight_recorder__pending_bytes(const struct flight_recorder *fr)
 static int fr__act(struct flight_recorder *fr, int i, enum overwrite_action action)
 {
 	struct fr_pair *pair;
-	int err;
+	int err = 0;
 
 	if (!fr->swap)
 		return perf_mmap__pause(&fr->evlist->mmap[i], action == OVERWRITE_ACTION_PAUSE);
 	if (action == OVERWRITE_ACTION_PAUSE)
 		return 0;
 	pair = &fr->pairs[i / 2];
-	err = pair->carrier[0] < 0 ? 0 : fr__pair_toggle(pair, i % 2);
+	if (pair->carrier[0] >= 0)
+		err = fr__pair_toggle(pair, i % 2);
+	else if (fr->fake_toggle)
+		fr->fake_toggle(fr->fake_arg, i / 2, i % 2);
 	if (!err)
 		pair->active = i % 2;
 	return err;
@@ -1250,12 +1267,16 @@ static void fr__note_overlap(struct flight_recorder *fr, int left, int i)
 }
 
 /*
- * Whether sample @ev is one of the records @b's overlap holds: the same
- * bytes but for the words that differ between an event's two twins (the
- * time, and the ids of IDENTIFIER, ID and STREAM_ID).
+ * Whether sample @ev, timed @t, is the twin of one of the records @b's
+ * overlap holds, which is then used up: the same bytes but for the words
+ * that differ between an event's two twins (the time, and the ids of
+ * IDENTIFIER, ID and STREAM_ID), and a time at most FR_TWIN_NS later.
+ * One hit gives one record in each buffer, so a record is matched once:
+ * a run of like records (a loop's same syscall) is not all taken for
+ * the one copy the other buffer holds.
  */
-static bool fr__in_overlap(const struct fr_buffer *b, const struct perf_event_attr *attr,
-			   const union perf_event *ev)
+static bool fr__in_overlap(struct flight_recorder *fr, struct fr_buffer *b,
+			   const struct perf_event_attr *attr, const union perf_event *ev, u64 t)
 {
 	u64 st = attr->sample_type, mask = 0;
 	int w = 0;
@@ -1271,14 +1292,19 @@ static bool fr__in_overlap(const struct fr_buffer *b, const struct perf_event_at
 	if (st & PERF_SAMPLE_STREAM_ID)
 		mask |= 1ULL << w++;
 	for (size_t off = 0; off < b->overlap_len;) {
-		const struct perf_event_header *h = (const void *)(b->overlap + off);
+		struct perf_event_header *h = (void *)(b->overlap + off);
 		const char *a = (const char *)ev + sizeof(ev->header), *c = (const char *)(h + 1);
 		size_t n = ev->header.size - sizeof(ev->header), k;
+		u64 th;
 
 		off += h->size;
 		if (h->size < sizeof(*h))
 			break;
-		if (h->size != ev->header.size || h->misc != ev->header.misc)
+		if (h->type != PERF_RECORD_SAMPLE || h->size != ev->header.size ||
+		    h->misc != ev->header.misc)
+			continue;
+		th = evlist__event_time(fr->parent, (const union perf_event *)h);
+		if (th < t || th - t > FR_TWIN_NS)
 			continue;
 		for (k = 0; k < n; k += 8) {
 			size_t len = min_t(size_t, 8, n - k);
@@ -1288,14 +1314,17 @@ static bool fr__in_overlap(const struct fr_buffer *b, const struct perf_event_at
 			if (memcmp(a + k, c + k, len))
 				break;
 		}
-		if (k >= n)
+		if (k >= n) {
+			pr_debug2("overlap: a twin %llu ns later\n", (unsigned long long)(th - t));
+			h->type = 0;	/* used up */
 			return true;
+		}
 	}
 	return false;
 }
 
 /* Whether @ev, at @buf's newest end, was taken by the buffer the events moved to as well. */
-static bool fr__taken_after(struct flight_recorder *fr, const struct fr_buffer *buf,
+static bool fr__taken_after(struct flight_recorder *fr, struct fr_buffer *buf,
 			    const union perf_event *ev)
 {
 	u64 t = evlist__event_time(fr->parent, ev);
@@ -1303,10 +1332,10 @@ static bool fr__taken_after(struct flight_recorder *fr, const struct fr_buffer *
 
 	if (t >= buf->cut)
 		return true;
-	if (ev->header.type != PERF_RECORD_SAMPLE || t + FR_OVERLAP_NS < buf->cut)
+	if (ev->header.type != PERF_RECORD_SAMPLE || t + FR_TWIN_NS < buf->cut)
 		return false;
 	evsel = evlist__event2evsel(fr->parent, ev);
-	return evsel && fr__in_overlap(buf, &evsel->attr, ev);
+	return evsel && fr__in_overlap(fr, buf, &evsel->attr, ev, t);
 }
 
 /*

@@ -142,6 +142,13 @@ int flight_recorder__mmap_fake(struct flight_recorder *fr, void **bases, const s
 			       int nr, bool swap);
 /* Swap mode: the buffer pair @pair's events write into; -1 in pause mode. */
 int flight_recorder__active(const struct flight_recorder *fr, int pair);
+/*
+ * For tests, swap mode: @fn is called when a fake pair's events are moved
+ * to buffer @k, between the spare's enable and the other's disable, where
+ * a hit of the kernel's goes into both buffers.
+ */
+void flight_recorder__fake_toggle(struct flight_recorder *fr,
+				  void (*fn)(void *arg, int pair, int k), void *arg);
 
 /* Seeds the process table with a record synthesized from /proc (time 0). */
 void flight_recorder__seed(struct flight_recorder *fr, const union perf_event *event);
