@@ -484,6 +484,30 @@ static void print_cmdline(struct perf_session *s, int feat, FILE *fp)
  * the attrs (perf_session__print_header). ----
  */
 
+static int u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void fbuf__add_ids(struct perf_feat_buf *b, const u64 *ids, int nr)
+{
+	u64 *sorted;
+
+	if (nr <= 0)
+		return;
+	sorted = malloc(nr * sizeof(*sorted));
+	if (!sorted) {
+		b->err = b->err ?: -ENOMEM;
+		return;
+	}
+	memcpy(sorted, ids, nr * sizeof(*sorted));
+	qsort(sorted, nr, sizeof(*sorted), u64_cmp);
+	perf_feat_buf__add(b, sorted, nr * sizeof(*sorted));
+	free(sorted);
+}
+
 static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist,
 			    struct perf_header_info *info)
 {
@@ -498,8 +522,7 @@ static int write_event_desc(struct perf_feat_buf *b, struct evlist *evlist,
 		perf_feat_buf__add(b, &attr, sizeof(attr));
 		fbuf__add_u32(b, evsel->nr_ids);
 		fbuf__add_string(b, evsel__name(evsel));
-		if (evsel->nr_ids)
-			perf_feat_buf__add(b, evsel->ids, evsel->nr_ids * sizeof(u64));
+		fbuf__add_ids(b, evsel->ids, evsel->nr_ids);
 	}
 	return 0;
 }

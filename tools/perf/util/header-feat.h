@@ -37,6 +37,13 @@ static inline void fbuf__add_zeros(struct perf_feat_buf *b, size_t n)
 	}
 }
 
+/*
+ * @nr sample ids, in ascending order whatever order they were opened in
+ * (a flight recorder's twins and group leaders): the attrs' id sections
+ * and EVENT_DESC list them alike, and the distro prints the latter.
+ */
+void fbuf__add_ids(struct perf_feat_buf *b, const u64 *ids, int nr);
+
 /* A perf.data string: u32 padded length (NUL included), then the padded bytes. */
 static inline void fbuf__add_string(struct perf_feat_buf *b, const char *s)
 {

@@ -44,7 +44,7 @@ static int pipe__add_attrs(struct perf_feat_buf *b, struct evlist *evlist)
 		attr.size = sizeof(attr);
 		pipe__add_header(b, PERF_RECORD_HEADER_ATTR, size);
 		perf_feat_buf__add(b, &attr, sizeof(attr));
-		perf_feat_buf__add(b, e->ids, (size_t)e->nr_ids * sizeof(u64));
+		fbuf__add_ids(b, e->ids, e->nr_ids);
 	}
 	return 0;
 }

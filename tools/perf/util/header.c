@@ -584,8 +584,7 @@ int perf_header__write_begin(struct perf_data *data, struct evlist *evlist)
 		perf_feat_buf__add(&b, &fa, sizeof(fa));
 	}
 	evlist__for_each_file_evsel(evlist, evsel)
-		if (evsel->nr_ids)
-			perf_feat_buf__add(&b, evsel->ids, evsel->nr_ids * sizeof(u64));
+		fbuf__add_ids(&b, evsel->ids, evsel->nr_ids);
 	if (b.err)
 		return b.err;
 
