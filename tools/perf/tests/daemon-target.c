@@ -51,6 +51,18 @@ static int test__daemon_target_config(void)
 							   "--switch-output=1s", buf, sizeof(buf)));
 	TEST_ASSERT_VAL("--pidfile is not --pid", !daemon_target__conflict("--pidfile", buf,
 									   sizeof(buf)));
+
+	/* /proc/PID/stat lines: a zombie has exited; one with PF_EXITING is on its way out. */
+	TEST_ASSERT_VAL("running", !daemon_target__stat_exited("7 (svc) S 1 7 7 0 -1 4194560 9", true));
+	TEST_ASSERT_VAL("a zombie", daemon_target__stat_exited("7 (svc) Z 1 7 7 0 -1 4227332 9", false));
+	TEST_ASSERT_VAL("dead", daemon_target__stat_exited("7 (svc) X 1 7 7 0 -1 4227332 9", false));
+	TEST_ASSERT_VAL("exiting, asked", daemon_target__stat_exited("7 (svc) R 1 7 7 0 -1 4194564 9",
+								    true));
+	TEST_ASSERT_VAL("exiting, not asked",
+			!daemon_target__stat_exited("7 (svc) R 1 7 7 0 -1 4194564 9", false));
+	TEST_ASSERT_VAL("a comm with ') Z'",
+			!daemon_target__stat_exited("7 (a) Z (b) S 1 7 7 0 -1 4194560 9", true));
+	TEST_ASSERT_VAL("cut short", !daemon_target__stat_exited("7 (svc) R 1 7", true));
 	return TEST_OK;
 }
 DEFINE_SUITE(daemon_target_config, "perf daemon: process and cgroup names, the run lines they refuse");

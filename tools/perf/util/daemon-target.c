@@ -131,15 +131,30 @@ const char *daemon_target__conflict(const char *run, char *buf, size_t size)
 	return found ? buf : NULL;
 }
 
+bool daemon_target__stat_exited(const char *line, bool exiting)
+{
+	const char *end = strrchr(line, ')');
+	unsigned int flags;
+	char state;
+
+	/* "pid (comm) S ppid pgrp session tty_nr tpgid flags ...": after the comm's last ')'. */
+	if (!end || sscanf(end + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+		return false;
+	if (state == 'Z' || state == 'X')
+		return true;
+	return exiting && (flags & DAEMON_PF_EXITING);
+}
+
 /*
  * Whether process @pid has exited, though not reaped yet: a zombie keeps
  * its /proc entry and its comm until its parent waits for it, and a
  * recorder following it may end (its events hung up at the exit) before
- * that.
+ * that.  @exiting: one that is on its way out (daemon_target__stat_exited())
+ * counts as well.
  */
-static bool pid_exited(const char *pid)
+static bool pid_exited(const char *pid, bool exiting)
 {
-	char path[64], line[512], *end;
+	char path[64], line[512];
 	FILE *f;
 	bool exited = false;
 
@@ -147,21 +162,20 @@ static bool pid_exited(const char *pid)
 	f = fopen(path, "re");
 	if (!f)
 		return true;
-	/* "pid (comm) S ...": the state follows the comm's last ')'. */
-	if (fgets(line, sizeof(line), f) && (end = strrchr(line, ')')) && end[1] == ' ')
-		exited = end[2] == 'Z' || end[2] == 'X';
+	if (fgets(line, sizeof(line), f))
+		exited = daemon_target__stat_exited(line, exiting);
 	fclose(f);
 	return exited;
 }
 
-/* Whether process @pid's comm is @name, and it has not exited. */
-static bool pid_has_comm(const char *pid, const char *name)
+/* Whether process @pid's comm is @name, and it has not exited (@exiting: nor begun to). */
+static bool pid_has_comm(const char *pid, const char *name, bool exiting)
 {
 	char path[64], comm[32];
 	FILE *f;
 	bool same = false;
 
-	if (pid_exited(pid))
+	if (pid_exited(pid, exiting))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%s/comm", pid);
 	f = fopen(path, "re");
@@ -188,7 +202,7 @@ static char *pids_named(const char *name)
 	while ((de = readdir(proc)) != NULL) {
 		char *more;
 
-		if (!isdigit((unsigned char)de->d_name[0]) || !pid_has_comm(de->d_name, name))
+		if (!isdigit((unsigned char)de->d_name[0]) || !pid_has_comm(de->d_name, name, false))
 			continue;
 		more = realloc(list, len + strlen(de->d_name) + 2);
 		if (!more) {
@@ -260,7 +274,7 @@ bool daemon_target__gone(const struct daemon_target *t)
 	if (!pids)
 		return false;
 	for (pid = strtok_r(pids, ",", &save); pid && gone; pid = strtok_r(NULL, ",", &save))
-		gone = !pid_has_comm(pid, t->name);
+		gone = !pid_has_comm(pid, t->name, true);
 	free(pids);
 	return gone;
 }

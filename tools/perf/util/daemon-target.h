@@ -52,9 +52,18 @@ const char *daemon_target__conflict(const char *run, char *buf, size_t size);
 bool daemon_target__look(struct daemon_target *t);
 /*
  * Whether what the running recorder follows is gone: none of its pids
- * is a process of that name any more, or the cgroup directory is gone.
+ * is a process of that name any more (or each is exiting: its recorder
+ * sees its events hang up in its exit, before it is a zombie), or the
+ * cgroup directory is gone.
  */
 bool daemon_target__gone(const struct daemon_target *t);
+/* The kernel's PF_EXITING in /proc/PID/stat's flags: the task has begun its exit. */
+#define DAEMON_PF_EXITING	0x00000004U
+/*
+ * Whether the /proc/PID/stat @line is a process that has exited (a
+ * zombie, or dead), or with @exiting, also one that has begun its exit.
+ */
+bool daemon_target__stat_exited(const char *line, bool exiting);
 /* What the recorder gets after the run line, "-p 12,34" or "-a -G PATH", allocated; NULL. */
 char *daemon_target__args(const struct daemon_target *t);
 /* "process 'nginx'", "cgroup 'system.slice/x.service'". */
