@@ -63,6 +63,7 @@ static int test__daemon_target_config(void)
 	TEST_ASSERT_VAL("a comm with ') Z'",
 			!daemon_target__stat_exited("7 (a) Z (b) S 1 7 7 0 -1 4194560 9", true));
 	TEST_ASSERT_VAL("cut short", !daemon_target__stat_exited("7 (svc) R 1 7", true));
+	TEST_ASSERT_VAL("a zombie, cut short", daemon_target__stat_exited("7 (svc) Z 1 7", true));
 	return TEST_OK;
 }
 DEFINE_SUITE(daemon_target_config, "perf daemon: process and cgroup names, the run lines they refuse");

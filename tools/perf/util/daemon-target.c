@@ -138,11 +138,12 @@ bool daemon_target__stat_exited(const char *line, bool exiting)
 	char state;
 
 	/* "pid (comm) S ppid pgrp session tty_nr tpgid flags ...": after the comm's last ')'. */
-	if (!end || sscanf(end + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+	if (!end || sscanf(end + 1, " %c", &state) != 1)
 		return false;
 	if (state == 'Z' || state == 'X')
 		return true;
-	return exiting && (flags & DAEMON_PF_EXITING);
+	return exiting && sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) == 1 &&
+	       (flags & DAEMON_PF_EXITING);
 }
 
 /*
