@@ -7,6 +7,12 @@
  *   clock N            N calls of clock_gettime() (in the vdso, on most kernels)
  *   mark NAME PID      prctl(PR_SET_NAME, NAME), then SIGUSR2 to PID
  *   forks N            N short-lived child processes
+ *   vforks N           renamed "wl-vfork", N times: about 1 ms of its own
+ *                      CPU time, then a CLONE_VFORK child that sleeps
+ *                      2 ms on a stack of its own and exits, which the
+ *                      parent waits for in uninterruptible sleep (D,
+ *                      TASK_KILLABLE): a task that blocks by construction,
+ *                      however fast the machine's disks are
  *   threads N MS [wait]  N threads (the main one too) each spin for MS ms of
  *                      its own CPU time, so each gets its share of samples
  *                      however busy the machine; with "wait" they are all
@@ -47,6 +53,7 @@
 #include <linux/btf.h>
 #include <bpf/btf.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -81,6 +88,38 @@ __attribute__((noinline)) static int workload_burn(double secs)
 		burn_inner();
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 < secs);
+	return 0;
+}
+
+/* ---- vforks ---- */
+
+static int vfork_child(void *arg)
+{
+	struct timespec ts = { 0, 2000000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+static int workload_vforks(long n)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+
+	prctl(PR_SET_NAME, "wl-vfork", 0, 0, 0);
+	for (long i = 0; i < n; i++) {
+		u64 until = clock__now_ns(CLOCK_THREAD_CPUTIME_ID) + 1000000;
+		pid_t pid;
+
+		while (clock__now_ns(CLOCK_THREAD_CPUTIME_ID) < until)
+			burn_inner();
+		pid = clone(vfork_child, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+		if (pid < 0) {
+			perror("clone(CLONE_VFORK)");
+			return 1;
+		}
+		waitpid(pid, NULL, 0);
+	}
 	return 0;
 }
 
@@ -433,6 +472,8 @@ int test__workload(int argc, const char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(name, "vforks"))
+		return workload_vforks(n);
 	if (!strcmp(name, "threads")) {
 		bool wait = false;
 
@@ -456,7 +497,7 @@ int test__workload(int argc, const char **argv)
 		return workload_bpf_loop(argc > 1 ? atof(argv[1]) : 1.0,
 					 argc > 2 && !strcmp(argv[2], "btf"));
 	fprintf(stderr, "Unknown workload '%s': use prctl N, getppid N, clock N, burn SECS, "
-		"mark NAME PID, forks N, threads N MS [wait], validate FILE,\n"
+		"mark NAME PID, forks N, vforks N, threads N MS [wait], validate FILE,\n"
 		"early-usr2 AT US PERF ARGS, reads, trigger-latency N DIR or bpf-loop SECS [btf].\n",
 		name);
 	return 129;

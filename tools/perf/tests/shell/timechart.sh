@@ -7,13 +7,11 @@ need_tracefs
 command -v python3 >/dev/null || skip "python3 is not installed: no XML parser to read the picture"
 cd "$TMPD"
 
-# dd's direct writes wait for the disk in uninterruptible sleep (D): its
-# row has running and blocked bars.
-dd if=/dev/zero of=probe bs=64k count=1 oflag=direct 2>/dev/null ||
-	skip "$TMPD takes no O_DIRECT writes: no task blocked on I/O to record"
-# The record is system-wide: another dd on the machine may be in it, so
-# ours is known by its pid.
-WORK='dd if=/dev/zero of=blk bs=64k count=32 oflag=direct 2>/dev/null & echo $! >dd.pid
+# The workload blocks by construction: the CLONE_VFORK parent of a child
+# that sleeps waits in uninterruptible sleep (D), however fast the disks
+# are, so its row has running and blocked bars.  The record is
+# system-wide: it is known by its pid.
+WORK='"$PERF" test -w vforks 20 & echo $! >blk.pid
 wait; sleep 0.05'
 $PERF timechart record -T -- sh -c "$WORK" >rec.out 2>rec.err || { cat rec.err; fail "perf timechart record"; }
 $PERF evlist -i perf.data >evlist || fail "perf evlist"
@@ -24,16 +22,16 @@ $PERF timechart -o ours.svg 2>tc.err || { cat tc.err; fail "perf timechart"; }
 grep -qE '^Written [0-9]+\.[0-9] seconds of trace to ours\.svg\.$' tc.err ||
 	{ cat tc.err; fail "perf timechart did not say what it wrote as the distro does"; }
 $PERF script -F cpu | tr -dc '0-9\n' | sort -un >cpus
-DD=$(cat dd.pid)
-$PERF sched timehist 2>/dev/null | grep -q " dd\[$DD\]" || fail "perf sched timehist shows no dd $DD"
-# By tid: before its exec, dd's task is timehist's sh[tid].
-$PERF sched timehist 2>/dev/null | awk -v t="[[]$DD(/[0-9]+)?[]]\$" '$3 ~ t { w += $4; r += $6; n++ }
+BLK=$(cat blk.pid)
+$PERF sched timehist 2>/dev/null | grep -q " wl-vfork\[$BLK\]" || fail "perf sched timehist shows no wl-vfork $BLK"
+# By tid: before its exec, the workload's task is timehist's sh[tid].
+$PERF sched timehist 2>/dev/null | awk -v t="[[]$BLK(/[0-9]+)?[]]\$" '$3 ~ t { w += $4; r += $6; n++ }
 	END { printf "%d %.3f %.3f\n", n, w, r }' >timehist
 
-# The picture, read with a parser: CPU rows for the file's CPUs, dd's row
+# The picture, read with a parser: CPU rows for the file's CPUs, the workload's row
 # with running and blocked bars, its times what timehist adds up (timehist
 # prints milliseconds cut to three decimals: a microsecond a line).
-check_svg() {	# <svg> <dd tid> [cpus timehist]
+check_svg() {	# <svg> <workload tid> [cpus timehist]
 	python3 - "$@" <<'EOF'
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
@@ -43,13 +41,13 @@ def fail(msg):
     print("FAIL: %s: %s" % (svg, msg), file=sys.stderr)
     sys.exit(1)
 rows = [g for g in root.iter(NS + "g") if g.get("class") == "task"]
-dd = [g for g in rows if g.get("data-tid") == tid]
-if len(dd) != 1:
-    fail("%d rows for dd %s" % (len(dd), tid))
-bars = {r.get("class") for r in dd[0].iter(NS + "rect")}
+w = [g for g in rows if g.get("data-tid") == tid]
+if len(w) != 1:
+    fail("%d rows for the workload %s" % (len(w), tid))
+bars = {r.get("class") for r in w[0].iter(NS + "rect")}
 for cls in ("sample", "blocked"):
     if cls not in bars:
-        fail("dd's row has no %s bar (it has %s)" % (cls, sorted(bars)))
+        fail("the workload's row has no %s bar (it has %s)" % (cls, sorted(bars)))
 if len(sys.argv) > 3:
     cpus = {int(c) for c in open(sys.argv[3]).read().split()}
     drawn = {int(g.get("data-cpu")) for g in root.iter(NS + "g") if g.get("class") == "cpu"}
@@ -57,32 +55,32 @@ if len(sys.argv) > 3:
         fail("CPU rows %s, the file's CPUs %s" % (sorted(drawn), sorted(cpus)))
     n, wait, run = open(sys.argv[4]).read().split()
     tol = (int(n) + 1) * 1000
-    ours_run = int(dd[0].get("data-running"))
-    ours_off = sum(int(dd[0].get("data-" + s)) for s in ("waiting", "sleeping", "blocked"))
+    ours_run = int(w[0].get("data-running"))
+    ours_off = sum(int(w[0].get("data-" + s)) for s in ("waiting", "sleeping", "blocked"))
     if abs(ours_run - float(run) * 1e6) > tol:
-        fail("dd ran %d ns, timehist says %s ms in %s lines" % (ours_run, run, n))
+        fail("the workload ran %d ns, timehist says %s ms in %s lines" % (ours_run, run, n))
     if abs(ours_off - float(wait) * 1e6) > tol:
-        fail("dd was off CPU %d ns, timehist says %s ms" % (ours_off, wait))
-    if int(dd[0].get("data-blocked")) <= 0:
-        fail("dd was never blocked")
+        fail("the workload was off CPU %d ns, timehist says %s ms" % (ours_off, wait))
+    if int(w[0].get("data-blocked")) <= 0:
+        fail("the workload was never blocked")
 print(len(rows))
 EOF
 }
-check_svg ours.svg "$DD" cpus timehist >nrows || fail "the picture"
+check_svg ours.svg "$BLK" cpus timehist >nrows || fail "the picture"
 [ "$(cat nrows)" -gt 1 ] || fail "a system-wide record drew only $(cat nrows) task rows"
 
-# -p restricts the rows, by name (any other dd too) and by pid; -w sets the width.
-$PERF timechart -p dd -o p.svg 2>/dev/null || fail "perf timechart -p dd"
-$PERF timechart -p "$DD" -w 1234 -o w.svg 2>/dev/null || fail "perf timechart -p $DD -w 1234"
-check_svg p.svg "$DD" >/dev/null || fail "p.svg: -p dd did not draw dd $DD"
-python3 - <<'EOF' || fail "p.svg: -p dd drew other tasks too"
+# -p restricts the rows, by name (any other wl-vfork too) and by pid; -w sets the width.
+$PERF timechart -p wl-vfork -o p.svg 2>/dev/null || fail "perf timechart -p wl-vfork"
+$PERF timechart -p "$BLK" -w 1234 -o w.svg 2>/dev/null || fail "perf timechart -p $BLK -w 1234"
+check_svg p.svg "$BLK" >/dev/null || fail "p.svg: -p wl-vfork did not draw wl-vfork $BLK"
+python3 - <<'EOF' || fail "p.svg: -p wl-vfork drew other tasks too"
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 comms = [g.get("data-comm") for g in ET.parse("p.svg").getroot().iter(NS + "g")
          if g.get("class") == "task"]
-sys.exit(any(c != "dd" for c in comms))
+sys.exit(any(c != "wl-vfork" for c in comms))
 EOF
-[ "$(check_svg w.svg "$DD")" -eq 1 ] || fail "w.svg: -p $DD drew other tasks too"
+[ "$(check_svg w.svg "$BLK")" -eq 1 ] || fail "w.svg: -p $BLK drew other tasks too"
 python3 -c 'import sys, xml.etree.ElementTree as ET
 sys.exit(ET.parse("w.svg").getroot().get("width") != "1234")' || fail "-w 1234 did not set the width"
 
@@ -110,9 +108,9 @@ for a in "-i nosched.data" "-i missing.data"; do
 	[ $? -eq $rc ] || fail "perf timechart $a: exit not the distro's $rc"
 done
 
-# The distro reads the same file, and finds dd where we do.
+# The distro reads the same file, and finds the workload where we do.
 oracle_ok "timechart" timechart -o distro.svg >/dev/null
-python3 - "$DD" <<'EOF' || fail "the distro's picture"
+python3 - "$BLK" <<'EOF' || fail "the distro's picture"
 import re, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 names = set()
@@ -122,8 +120,8 @@ for t in ET.parse("distro.svg").getroot().iter(NS + "text"):
         names.add((m.group(1), m.group(2)))
 ours = {(g.get("data-comm"), g.get("data-pid")) for g in ET.parse("ours.svg").getroot().iter(NS + "g")
         if g.get("class") == "task"}
-if ("dd", sys.argv[1]) not in names or ("dd", sys.argv[1]) not in ours:
-    print("FAIL: dd %s: the distro's rows %s, ours %s" % (sys.argv[1], sorted(names)[:20],
+if ("wl-vfork", sys.argv[1]) not in names or ("wl-vfork", sys.argv[1]) not in ours:
+    print("FAIL: wl-vfork %s: the distro's rows %s, ours %s" % (sys.argv[1], sorted(names)[:20],
           sorted(ours)[:20]), file=sys.stderr)
     sys.exit(1)
 EOF
