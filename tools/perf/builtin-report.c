@@ -424,6 +424,13 @@ static int report__opt_percent_limit(const struct perf_option *opt, const char *
 
 static const char * const report_usage[] = { "perf report [<options>]", NULL };
 
+/* -D: each record the session hands over goes into report's dump. */
+static void report__dump(struct perf_tool *tool, struct perf_session *s, const union perf_event *ev,
+			 const struct perf_sample *sample, u64 offset)
+{
+	raw_dump__record(&container_of(tool, struct report, tool)->opts.dump, s, ev, sample, offset);
+}
+
 /* What the options mean together, once all are read: -1 to go on, or the exit status. */
 static int report__options_done(struct report *r, int argc, const char **argv)
 {
@@ -433,7 +440,7 @@ static int report__options_done(struct report *r, int argc, const char **argv)
 		quiet = 1;
 	/* The dump, then the --stats summary, as the distro prints them. */
 	if (o->dump_raw) {
-		r->tool.dump = &o->dump;
+		r->tool.dump = report__dump;
 		o->stats = true;
 	}
 	/*

@@ -648,6 +648,13 @@ static int script__run_script(struct script *sc, int argc, const char **argv)
  * The option table: its values go into @sc.  Returns what parse_options()
  * does: the words left (a script's name), or a negative result.
  */
+/* -D: the session's records into the dump, interleaved with script's lines. */
+static void script__dump(struct perf_tool *tool, struct perf_session *s, const union perf_event *ev,
+			 const struct perf_sample *sample, u64 offset)
+{
+	raw_dump__record(&container_of(tool, struct script, tool)->dump, s, ev, sample, offset);
+}
+
 static int script__parse_options(struct script *sc, int argc, const char **argv)
 {
 	bool be_quiet = false, dump_raw = false;
@@ -690,7 +697,7 @@ static int script__parse_options(struct script *sc, int argc, const char **argv)
 	if (be_quiet)
 		quiet = 1;
 	if (dump_raw)
-		sc->tool.dump = &sc->dump;
+		sc->tool.dump = script__dump;
 	return argc;
 }
 

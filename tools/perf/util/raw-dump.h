@@ -3,11 +3,11 @@
 /*
  * -D/--dump-raw-trace of perf report and perf script: every record of a
  * file as its bytes and as a decoded line, in the layout the distro's perf
- * prints.  The session calls raw_dump__record() for a user record (ATTR,
- * FINISHED_ROUND, ...) as it reads it, and for a kernel record (samples,
- * MMAP, COMM, ...) as it delivers it, that is in time order: the distro
- * dumps at the same two points, so the two dumps list records in the same
- * order.
+ * prints.  A command's perf_tool dump callback calls raw_dump__record()
+ * with what the session hands it: a user record (ATTR, FINISHED_ROUND, ...)
+ * as it is read, and a kernel record (samples, MMAP, COMM, ...) as it is
+ * delivered, that is in time order.  The distro dumps at the same two
+ * points, so the two dumps list records in the same order.
  */
 #include <stdbool.h>
 #include "types.h"

@@ -13,7 +13,6 @@
 #include "session.h"
 #include "debug.h"
 #include "header.h"
-#include "raw-dump.h"
 
 #define corrupt perf_session__corrupt
 
@@ -231,7 +230,7 @@ static void session__dump_pipe_head(struct perf_session *s)
 		memcpy(&off, s->pipe_head + pos, sizeof(off));
 		memcpy(&nr, s->pipe_head + pos + 8, sizeof(nr));
 		/* Before the first attr there is no sample layout to show fields of. */
-		raw_dump__record(s->tool->dump, s, ev, nr ? &none : NULL, off);
+		s->tool->dump(s->tool, s, ev, nr ? &none : NULL, off);
 		pos += 16 + ((ev->header.size + 7u) & ~7u);
 	}
 }

@@ -20,7 +20,6 @@
 #include "debug.h"
 #include "page-size.h"
 #include "header.h"
-#include "raw-dump.h"
 #include "data.h"
 
 #define WINDOW_SIZE	(64ull << 20)
@@ -612,7 +611,7 @@ static int session__deliver(struct perf_session *s, union perf_event *ev, struct
 			       ev->header.type == PERF_RECORD_SAMPLE ? "sample" : "side-band",
 			       ev->header.size);
 	if (tool->dump)
-		raw_dump__record(tool->dump, s, ev, &sample, offset);
+		tool->dump(tool, s, ev, &sample, offset);
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		s->nr_samples++;
@@ -762,7 +761,7 @@ void perf_session__dump_user(struct perf_session *s, const union perf_event *ev,
 {
 	struct perf_sample none = { .ip = 0 };
 
-	raw_dump__record(s->tool->dump, s, ev, &none, offset);
+	s->tool->dump(s->tool, s, ev, &none, offset);
 }
 
 int perf_session__process_record(struct perf_session *s, const union perf_event *ev,

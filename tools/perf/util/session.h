@@ -19,7 +19,6 @@
 
 struct perf_session;
 struct tep_handle;
-struct raw_dump;
 
 struct perf_tool {
 	int (*sample)(struct perf_tool *tool, union perf_event *event,
@@ -27,8 +26,14 @@ struct perf_tool {
 	/* Side-band records, after the machine has taken them into account. */
 	int (*other)(struct perf_tool *tool, union perf_event *event,
 		     struct perf_sample *sample, struct machine *machine);
-	/* -D: every record is dumped here too, in the order the distro dumps them. */
-	struct raw_dump *dump;
+	/*
+	 * -D: every record, in the order the distro dumps them: a user record
+	 * (ATTR, FINISHED_ROUND, ...) as it is read, a kernel record as it is
+	 * delivered.  A user record's @sample is all zeroes; it is NULL for a
+	 * record read before a stream's first attr.
+	 */
+	void (*dump)(struct perf_tool *tool, struct perf_session *s, const union perf_event *ev,
+		     const struct perf_sample *sample, u64 offset);
 };
 
 struct perf_session {

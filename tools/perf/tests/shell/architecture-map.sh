@@ -71,6 +71,11 @@ gen='util/parse-events-(flex|bison)\.'
 	cat exits.txt >&2; bad=1; }
 (cd "$src" && grep -nE '#include[[:space:]]+"(\.\./)?builtin\.h"' $(cat "$TMPD/lib.txt")) >incl.txt
 [ -s incl.txt ] && { echo "FAIL: util/ includes the commands' header:" >&2; cat incl.txt >&2; bad=1; }
+# The session hands -D's records to its tool's dump callback: it prints
+# no command's output itself.
+(cd "$src" && grep -nE '#include[[:space:]]+"raw-dump\.h"' util/session*.c util/session*.h) >rawd.txt
+[ -s rawd.txt ] && { echo "FAIL: the session includes raw-dump.h (-D is the tool's dump callback):" >&2
+	cat rawd.txt >&2; bad=1; }
 # A top-level statement of a .c file that is a declaration of a function:
 # a type and a name before its "(", ending in ");", neither static nor
 # an initializer (the runtime's own names, __lsan_*, are the runtime's).
