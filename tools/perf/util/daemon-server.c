@@ -27,6 +27,7 @@
 #include "daemon-session.h"
 #include "daemon-target.h"
 #include "debug.h"
+#include "parse-options.h"
 
 #define DAEMON_SOCKET	"control"
 #define DAEMON_LOCK	"lock"
@@ -977,12 +978,12 @@ static int daemon__wait_ready(int fd, pid_t pid, const char *output)
 	if (n <= 0) {
 		fprintf(stderr, "failed: the daemon (pid %d) ended while starting: see %s\n",
 			pid, output);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	do {
 		fwrite(buf, 1, n, stderr);
 	} while ((n = read(fd, buf, sizeof(buf))) > 0);
-	return 255;
+	return PERF_EXIT_FAILURE;
 }
 
 /*
@@ -1332,7 +1333,7 @@ int daemon_server__run(const char *config, const char *base, bool foreground)
 		daemon__exit(&d);
 		daemon__report_failure(failed, ready_fd);
 		free(failed);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	daemon__run(&d, ready_fd);
 	daemon__exit(&d);

@@ -769,26 +769,26 @@ int record_opts__check(struct record_opts *opts)
 	}
 	if (!strcmp(opts->output, "-") && opts->switch_output) {
 		pr_err("--switch-output makes a file per dump: give a file name with -o, not -.\n");
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	/* A device is written in place (perf_data__create): no dump can be renamed from it. */
 	if (opts->switch_output && perf_data__is_device(opts->output)) {
 		pr_err("--switch-output renames the output to make each dump: give a regular "
 		       "file with -o, not the device %s.\n", opts->output);
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (opts->switch_max_files && !opts->switch_output) {
 		pr_err("--switch-max-files needs --switch-output.\n");
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (opts->switch_output_delay_ms && !opts->switch_output) {
 		pr_err("--switch-output-delay needs --switch-output or --switch-output-event.\n");
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (opts->delay_ms < 0 && !opts->control) {
 		pr_err("-D -1 starts with the events disabled until 'enable' arrives on the control "
 		       "channel: give --control too.\n");
-		return 255;
+		return PERF_EXIT_FAILURE;
 	}
 	if (!opts->mmap_pages)
 		opts->mmap_pages = RECORD_MMAP_BYTES / page_size();

@@ -230,7 +230,7 @@ static int fg_report__write(struct flamegraph_report *r, const char *input, cons
 		if (!fp) {
 			fprintf(stderr, "perf script report flamegraph: cannot write %s: %s; "
 				"choose another -o.\n", output, strerror(errno));
-			return 255;
+			return PERF_EXIT_FAILURE;
 		}
 	}
 	if (html) {
@@ -393,16 +393,16 @@ static int flamegraph__run(int argc, const char **argv, const char *input,
 	if (argc > 0) {
 		fprintf(stderr, "perf script report flamegraph: unexpected '%s'; "
 			"see 'perf script report flamegraph -h'.\n", argv[0]);
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (r.timeline && (base || strcmp(format, "html"))) {
 		fprintf(stderr, "perf script report flamegraph: --timeline draws a page of one "
 			"file; drop %s.\n", base ? "--diff" : "-f json");
-		return 129;
+		return PERF_EXIT_USAGE;
 	}
 	if (r.timeline) {
 		if (timeline__init(&r.tl))
-			return 255;
+			return PERF_EXIT_FAILURE;
 		r.tool.other = fg_report__other;
 	}
 	flamegraph__init(&r.fg);
@@ -455,5 +455,5 @@ int script_report__run(int argc, const char **argv, const char *input,
 	}
 	fprintf(stderr, "perf script: unknown report script '%s'; "
 		"'perf script -l' lists the reports.\n", argv[0]);
-	return 255;
+	return PERF_EXIT_FAILURE;
 }
