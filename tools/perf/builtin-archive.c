@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,8 @@
 #include "util/session.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/run-command.h"
+#include "util/tmp-file.h"
 
 extern char **environ;
 
@@ -55,22 +56,33 @@ static int archive__add(FILE *list, const struct build_id_entry *e)
  * unlinking the same binary changes its inode's ctime while tar reads it,
  * which GNU tar reports as "file changed as we read it", exit status 1.
  * The bytes are those of the build id either way: that warning is off and
- * status 1 is not a failure (status 2 is).
+ * status 1 is not a failure (status 2 is).  tar writes the archive under
+ * a temporary name, which becomes @out only once tar has succeeded: a
+ * failed tar leaves no half archive, nor spoils an earlier one.
  */
 static int run_tar(const char *out, const char *list)
 {
-	const char *argv[] = { "tar", "--warning=no-file-changed", "-cjf", out, "-C",
+	const char *argv[] = { "tar", "--warning=no-file-changed", "-cjf", NULL, "-C",
 			       buildid_dir__get(), "-T", list, NULL };
-	int status, err;
-	pid_t pid;
+	struct child_process tar = CHILD_PROCESS_INIT;
+	struct tmp_file tmp;
+	int err = tmp_file__create(&tmp, out, 0644);
 
-	err = posix_spawnp(&pid, "tar", NULL, NULL, (char **)argv, environ);
-	if (err)
-		return -err;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -EIO;
+	if (err < 0)
+		return err;
+	argv[3] = tmp.name;
+	tar.argv = argv;
+	err = child_process__start(&tar);
+	/* One that could not exec has exited 127: reaped, it is its errno. */
+	if (tar.pid >= 0 && child_process__wait(&tar, true) < 0 && !err)
+		err = -ECHILD;
+	if (!err && !(WIFEXITED(tar.status) && WEXITSTATUS(tar.status) <= 1))
+		err = -EIO;
+	if (err) {
+		tmp_file__abort(&tmp);
+		return err;
+	}
+	return tmp_file__commit(&tmp, out);
 }
 
 static const char * const archive_usage[] = { "perf archive [<file>]", NULL };

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "debug.h"
 #include "fd-io.h"
+#include "tmp-file.h"
 #include "units.h"
 
 static const char *buildid_dir_opt;
@@ -131,19 +132,18 @@ static int mkdir_p(char *path)
 /* Copies @src (or @buf) to @dst through a temporary name, so readers never see half a file. */
 static int copy_to(const char *dst, const char *src, const void *buf, size_t size)
 {
-	char tmp[PATH_MAX + 16];
 	char chunk[65536];
+	struct tmp_file tmp;
 	int in = -1, out, err = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", dst, (int)getpid());
 	if (src) {
 		in = open(src, O_RDONLY | O_CLOEXEC);
 		if (in < 0)
 			return -errno;
 	}
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, src ? 0755 : 0644);
+	out = tmp_file__create(&tmp, dst, src ? 0755 : 0644);
 	if (out < 0) {
-		err = -errno;
+		err = out;
 		goto out_in;
 	}
 	if (!src) {
@@ -163,12 +163,10 @@ static int copy_to(const char *dst, const char *src, const void *buf, size_t siz
 				break;
 		}
 	}
-	if (close(out) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst) < 0)
-		err = -errno;
 	if (err)
-		unlink(tmp);
+		tmp_file__abort(&tmp);
+	else
+		err = tmp_file__commit(&tmp, dst);
 out_in:
 	if (in >= 0)
 		close(in);

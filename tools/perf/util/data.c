@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "data.h"
 #include "debug.h"
+#include "tmp-file.h"
 
 /*
  * A recorder holds its output name with a POSIX write lock on the file, for
@@ -84,21 +85,11 @@ static int lock_dir_of(const char *path)
 /* A locked, empty 0600 file under a name of its own next to @path; its fd. */
 static int create_tmp(const char *path, char **tmp)
 {
-	int fd;
+	struct tmp_file t;
+	int fd = tmp_file__create(&t, path, 0600);
 
-	if (asprintf(tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	unlink(*tmp);
-	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		fd = -errno;
-		free(*tmp);
-		*tmp = NULL;
-		return fd;
-	}
-	if (lock_fd(fd))
+	*tmp = t.name;
+	if (fd >= 0 && lock_fd(fd))
 		pr_debug("Cannot lock %s: %s\n", *tmp, strerror(errno));
 	return fd;
 }

@@ -99,6 +99,22 @@ EOF2
 chmod +x fake/tar
 PATH=$PWD/fake:$PATH $PERF archive p.data >/dev/null 2>&1 || fail "perf archive failed on tar's 'file changed'"
 tar tjf p.data.tar.bz2 | sort | cmp -s - ours.lst || fail "the archive differs after tar's 'file changed'"
+# No tar at all, or one that fails: one line naming what, exit 1, and no
+# archive left as if it were whole.
+mkdir -p notar
+PATH=$PWD/notar $PERF archive p.data >/dev/null 2>notar.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <notar.err)" -eq 1 ] && grep -q 'tar could not write p.data.tar.bz2: No such file' notar.err ||
+	{ cat notar.err; fail "perf archive with no tar in PATH: exit $rc"; }
+# A tar that writes half an archive and fails (exit 2): the archive made
+# before stays as it was, and no temporary is left beside it.
+cp p.data.tar.bz2 before.tar.bz2
+printf '#!/bin/sh\necho half >"$3"\nexit 2\n' >fake/tar
+PATH=$PWD/fake:$PATH $PERF archive p.data >/dev/null 2>bad.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <bad.err)" -eq 1 ] || { cat bad.err; fail "perf archive with a tar that exits 2: exit $rc"; }
+cmp -s p.data.tar.bz2 before.tar.bz2 || fail "a failed tar spoiled the archive made before"
+ls p.data.tar.bz2.* 2>/dev/null && fail "a failed tar left its temporary behind"
 mv p.data.tar.bz2 ours.tar.bz2
 oracle_ok "archive" archive p.data >/dev/null
 tar tjf p.data.tar.bz2 | sort >dist.lst
