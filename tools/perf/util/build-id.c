@@ -131,10 +131,28 @@ int build_id__from_phdrs(Elf *elf, u8 *bid, size_t size)
 	return err;
 }
 
+int elf__read_build_id(Elf *elf, u8 *bid, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	int err = -ENOENT;
+
+	while ((scn = elf_nextscn(elf, scn)) && err < 0) {
+		GElf_Shdr shdr;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf)
+			err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
+	}
+	/* Stripped of section headers: the notes are still in PT_NOTE. */
+	return err < 0 ? build_id__from_phdrs(elf, bid, size) : err;
+}
+
 static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t size)
 {
-	int fd, err = -ENOENT;
-	Elf_Scn *scn = NULL;
+	int fd, err;
 	Elf *elf;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -147,20 +165,7 @@ static int filename__read_build_id_uncached(const char *path, u8 *bid, size_t si
 		err = -EINVAL;
 		goto out_end;
 	}
-	while ((scn = elf_nextscn(elf, scn)) && err < 0) {
-		GElf_Shdr shdr;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf)
-			err = build_id__from_notes(d->d_buf, d->d_size, bid, size);
-	}
-	if (err < 0) {
-		/* Stripped of section headers: the notes are still in PT_NOTE. */
-		err = build_id__from_phdrs(elf, bid, size);
-	}
+	err = elf__read_build_id(elf, bid, size);
 out_end:
 	if (elf)
 		elf_end(elf);

@@ -18,10 +18,16 @@ int filename__read_build_id(const char *path, u8 *bid, size_t size);
  * /sys/module/<m>/notes/.note.gnu.build-id.
  */
 int sysfs__read_build_id(const char *path, u8 *bid, size_t size);
-/* The GNU build id in a buffer of ELF notes: its length, or -ENOENT. */
 struct Elf;
+/*
+ * The GNU build id of an ELF file libelf has open: from its SHT_NOTE
+ * sections, else (no section headers) its PT_NOTE segments.  Its length
+ * (at most @size), or -ENOENT.
+ */
+int elf__read_build_id(struct Elf *elf, u8 *bid, size_t size);
 /* The GNU build id in an ELF's PT_NOTE segments; its length or -ENOENT. */
 int build_id__from_phdrs(struct Elf *elf, u8 *bid, size_t size);
+/* The GNU build id in a buffer of ELF notes: its length, or -ENOENT. */
 int build_id__from_notes(const void *buf, size_t len, u8 *bid, size_t size);
 /*
  * Whether the id read from a file (@file, @flen bytes) is the one a

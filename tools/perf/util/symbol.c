@@ -472,31 +472,16 @@ static int dso__load_kallsyms(struct dso *dso)
 	return err;
 }
 
-/* The GNU build-id note as hex, for finding the separate debug file. */
+/* The GNU build id as hex ("" when there is none), for finding the separate debug file. */
 static void elf__build_id(Elf *elf, char *hex, size_t len)
 {
-	Elf_Scn *scn = NULL;
+	u8 bid[64];
+	int n = elf__read_build_id(elf, bid, len > 2 * sizeof(bid) ? sizeof(bid) : (len - 1) / 2);
 
-	hex[0] = '\0';
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)data->d_buf + name_off, "GNU", 4))
-				continue;
-			for (size_t i = 0; i < nh.n_descsz && 2 * i + 3 < len; i++)
-				snprintf(hex + 2 * i, 3, "%02x",
-					 ((unsigned char *)data->d_buf)[desc_off + i]);
-			return;
-		}
-	}
+	if (n > 0)
+		build_id__sprintf(bid, n, hex);
+	else
+		hex[0] = '\0';
 }
 
 /*
