@@ -16,6 +16,7 @@
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/parse-events.h"
+#include "util/event-symbols.h"
 #include "util/tracepoint.h"
 
 struct list_state {
@@ -61,8 +62,8 @@ static void list__symbols(struct list_state *st, u32 type, const char *kind)
 {
 	if (st->ids)
 		return;
-	for (size_t i = 0; i < parse_events__nr_symbols; i++) {
-		const struct event_symbol *sym = &parse_events__symbols[i];
+	for (size_t i = 0; i < event_symbols__nr; i++) {
+		const struct event_symbol *sym = &event_symbols[i];
 		char name[128];
 
 		if (sym->type != type || !list__match(st, sym->name, sym->alias))

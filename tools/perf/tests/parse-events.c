@@ -10,6 +10,7 @@
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/parse-events.h"
+#include "util/event-symbols.h"
 #include "util/tracepoint.h"
 
 #define EU 1	/* exclude_user */
@@ -403,3 +404,25 @@ out:
 	return ret;
 }
 DEFINE_SUITE(parse_events_append, "Parse events onto a non-empty evlist");
+
+/*
+ * A file's event with no name of its own (no EVENT_DESC) takes the one -e
+ * parses: every symbol's type/config gives back its name, and an event
+ * that has none here gives NULL.
+ */
+static int test__event_symbol_names(void)
+{
+	for (size_t i = 0; i < event_symbols__nr; i++) {
+		const struct event_symbol *sym = &event_symbols[i];
+
+		TEST_ASSERT_VAL(sym->name, !strcmp(event_symbol__name(sym->type, sym->config),
+						    sym->name));
+		TEST_ASSERT_VAL(sym->name, event_symbol__find(sym->name, strlen(sym->name)) == sym);
+	}
+	TEST_ASSERT_VAL("cycles", !strcmp(event_symbol__name(PERF_TYPE_HARDWARE, 0), "cycles"));
+	TEST_ASSERT_VAL("dummy", !strcmp(event_symbol__name(PERF_TYPE_SOFTWARE, 9), "dummy"));
+	TEST_ASSERT_VAL("no hw 99", !event_symbol__name(PERF_TYPE_HARDWARE, 99));
+	TEST_ASSERT_VAL("no tracepoint", !event_symbol__name(PERF_TYPE_TRACEPOINT, 0));
+	return TEST_OK;
+}
+DEFINE_SUITE(event_symbol_names, "Event names by type and config, for files that give none");

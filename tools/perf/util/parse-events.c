@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include "parse-events.h"
+#include "event-symbols.h"
 #include "evlist.h"
 #include "evsel.h"
 #include "tracepoint.h"
@@ -22,51 +23,6 @@
 #define YYSTYPE PARSE_EVENTS_STYPE
 #define YYLTYPE PARSE_EVENTS_LTYPE
 #include "parse-events-flex.h"
-
-const struct event_symbol parse_events__symbols[] = {
-	{ "cycles",			"cpu-cycles",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions",		NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references",		NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses",		NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches",		"branch-instructions",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses",		NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles",			NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend",	"idle-cycles-frontend",
-					PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend",	"idle-cycles-backend",
-					PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles",			NULL,		PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-
-	{ "alignment-faults",		NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "bpf-output",			NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT },
-	{ "cgroup-switches",		NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES },
-	{ "context-switches",		"cs",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-clock",			NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "cpu-migrations",		"migrations",	PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "dummy",			NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
-	{ "emulation-faults",		NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "major-faults",		NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "minor-faults",		NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "page-faults",		"faults",	PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "task-clock",			NULL,		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-};
-const size_t parse_events__nr_symbols = ARRAY_SIZE(parse_events__symbols);
-
-static bool name_is(const char *name, const char *str, size_t len)
-{
-	return name && strlen(name) == len && !strncmp(name, str, len);
-}
-
-const struct event_symbol *parse_events__find_symbol(const char *name, size_t len)
-{
-	for (size_t i = 0; i < parse_events__nr_symbols; i++) {
-		const struct event_symbol *sym = &parse_events__symbols[i];
-
-		if (name_is(sym->name, name, len) || name_is(sym->alias, name, len))
-			return sym;
-	}
-	return NULL;
-}
 
 /* rNNN: a raw hardware event, NNN in hex. */
 static bool is_raw(const char *str, size_t len)
@@ -81,7 +37,7 @@ static bool is_raw(const char *str, size_t len)
 
 bool parse_events__is_event_name(const char *str, size_t len)
 {
-	return parse_events__find_symbol(str, len) || is_raw(str, len);
+	return event_symbol__find(str, len) || is_raw(str, len);
 }
 
 void parse_events__error(struct parse_events_state *st, int idx, const char *help,
@@ -530,7 +486,7 @@ int parse_events__add_event(struct parse_events_state *st, char *def, int def_id
 
 	if (tracepoint) {
 		req.kind = EVENT_TRACEPOINT;
-	} else if ((sym = parse_events__find_symbol(def, strlen(def)))) {
+	} else if ((sym = event_symbol__find(def, strlen(def)))) {
 		req.kind = EVENT_SYMBOL;
 		req.attr.type = sym->type;
 		req.attr.config = sym->config;

@@ -30,17 +30,6 @@ int parse_events(struct evlist *evlist, const char *str, struct parse_events_err
 void parse_events_error__print(const struct parse_events_error *err, const char *str);
 void parse_events_error__exit(struct parse_events_error *err);
 
-/* The hardware and software events known by name, for the parser and perf list. */
-struct event_symbol {
-	const char *name;
-	const char *alias;	/* NULL when there is none */
-	u32 type;		/* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
-	u64 config;
-};
-extern const struct event_symbol parse_events__symbols[];
-extern const size_t parse_events__nr_symbols;
-const struct event_symbol *parse_events__find_symbol(const char *name, size_t len);
-
 /* ---- Below: shared by parse-events.c and the generated lexer and parser only. ---- */
 
 /* One name[=value] inside /.../, with where each half starts in the string. */

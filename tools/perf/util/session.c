@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "session.h"
+#include "event-symbols.h"
 #include "build-id.h"
 #include "debug.h"
 #include "page-size.h"
@@ -103,17 +104,6 @@ struct evsel *perf_session__evsel_by_id(struct perf_session *s, u64 id)
 	return evlist__id2evsel(s->evlist, id);
 }
 
-static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
-	"ref-cycles",
-};
-static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	"bpf-output", "cgroup-switches",
-};
-
 /* Only for files without EVENT_DESC: a name from type/config. */
 static void evsel__guess_name(struct perf_session *s, struct evsel *e)
 {
@@ -121,10 +111,8 @@ static void evsel__guess_name(struct perf_session *s, struct evsel *e)
 
 	if (e->name)
 		return;
-	if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < ARRAY_SIZE(hw_names))
-		evsel__set_name(e, hw_names[e->attr.config]);
-	else if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < ARRAY_SIZE(sw_names))
-		evsel__set_name(e, sw_names[e->attr.config]);
+	if (event_symbol__name(e->attr.type, e->attr.config))
+		evsel__set_name(e, event_symbol__name(e->attr.type, e->attr.config));
 	else if (e->attr.type == PERF_TYPE_TRACEPOINT && s->tep) {
 		struct tep_event *ev = tep_find_event(s->tep, (int)e->attr.config);
 
