@@ -53,7 +53,7 @@ struct daemon {
 };
 
 /* A `signal --wait` client, answered once each session it asked has dumped. */
-struct dump_request {
+struct signal_client {
 	int fd;			/* the client's socket */
 	int pending;		/* dumps still to come */
 	int ret;		/* its exit code so far */
@@ -65,11 +65,11 @@ struct dump_request {
 struct dump_wait {
 	struct list_head node;
 	struct daemon_session *session;
-	struct dump_request *req;
+	struct signal_client *req;
 };
 
 static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
-			       struct dump_request *req, const char *why);
+			       struct signal_client *req, const char *why);
 static bool daemon__read_acks(struct daemon *d, struct daemon_session *s);
 
 /* ---- the daemon's log ------------------------------------------------------ */
@@ -537,7 +537,7 @@ static bool session_wanted(const struct daemon_session *s, const char *name)
 	return !name || !strcmp(name, "all") || !strcmp(name, s->name);
 }
 
-static void dump_request__finish(struct dump_request *req)
+static void signal_client__finish(struct signal_client *req)
 {
 	dprintf(req->fd, "x %d\n", req->ret);
 	close(req->fd);
@@ -548,7 +548,7 @@ static void dump_request__finish(struct dump_request *req)
 static void daemon__dump_done(struct daemon *d, struct dump_wait *w, const char *file,
 			      const char *error)
 {
-	struct dump_request *req = w->req;
+	struct signal_client *req = w->req;
 
 	if (file) {
 		dprintf(req->fd, "o %s\n", file);
@@ -559,12 +559,12 @@ static void daemon__dump_done(struct daemon *d, struct dump_wait *w, const char 
 	list_del_init(&w->node);
 	free(w);
 	if (--req->pending == 0)
-		dump_request__finish(req);
+		signal_client__finish(req);
 }
 
 /* Every dump @s owes (or, with @req, every dump @req waits for) fails with @why. */
 static void daemon__fail_dumps(struct daemon *d, struct daemon_session *s,
-			       struct dump_request *req, const char *why)
+			       struct signal_client *req, const char *why)
 {
 	struct dump_wait *w, *n;
 
@@ -644,7 +644,7 @@ static int daemon__dump_deadlines(struct daemon *d)
  */
 static int request_signal(struct daemon *d, FILE *out, const char *name, int wait_s)
 {
-	struct dump_request *req = NULL;
+	struct signal_client *req = NULL;
 	struct daemon_session *s;
 	bool found = false;
 	int ret = 0;

@@ -92,6 +92,14 @@ gen='util/parse-events-(flex|bison)\.'
 	}' $(ls *.c util/*.c tests/*.c | grep -Ev "$gen")) >protos.txt
 [ -s protos.txt ] && { echo "FAIL: functions declared outside their header (declare each in its object's header):" >&2
 	cat protos.txt >&2; bad=1; }
+# One name per type: no struct of the product is defined twice, in two
+# files that never meet (a reader could take one for the other).
+(cd "$src" && grep -oE '^(static )?struct [a-z_0-9]+ \{' builtin-*.c perf.c $(cat "$TMPD/lib.txt") |
+	sed -E 's/:(static )?struct / /; s/ \{$//' | sort -k2 | awk '
+	$2 == last { printf "struct %s: %s and %s\n", $2, lastf, $1; bad = 1 }
+	{ last = $2; lastf = $1 }') >types.txt
+[ -s types.txt ] && { echo "FAIL: a type name defined twice (give each its own name):" >&2
+	cat types.txt >&2; bad=1; }
 # A command's exit status is named (enum perf_exit_status), never a
 # number of the distro's written in a builtin or in the library code that
 # returns a command's status (the enum's own definition aside).
