@@ -149,8 +149,10 @@ static void daemon__stop_session(struct daemon *d, struct daemon_session *s)
 	daemon__fail_dumps(d, s, NULL, "the session was stopped");
 	if (s->child.pid < 0)
 		return;
-	daemon_session__stop(s, STOP_TIMEOUT_MS);
-	daemon__log("session '%s' stopped\n", s->name);
+	if (daemon_sessions__stop(&d->sessions, s, STOP_TIMEOUT_MS))
+		daemon__log("session '%s' (pid %d) would not end\n", s->name, s->child.pid);
+	else
+		daemon__log("session '%s' stopped\n", s->name);
 }
 
 /*
@@ -371,29 +373,10 @@ static int daemon__follow(struct daemon *d)
 /* Every recorder ended, all at once: stop, then SIGTERM, then SIGKILL. */
 static void daemon__stop_all(struct daemon *d)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	struct daemon_session *s;
 
-	for (int step = 0; step < 3; step++) {
-		/* By the clock: a busy machine must not stretch the documented steps. */
-		long long end = daemon_session__now() + STOP_TIMEOUT_MS;
-		bool alive = false;
-
-		list_for_each_entry(s, &d->sessions, node)
-			daemon_session__ask_stop(s, step);
-		while (daemon_session__now() < end) {
-			alive = false;
-			list_for_each_entry(s, &d->sessions, node) {
-				daemon_session__discard_acks(s);
-				alive |= !daemon_session__ended(s);
-			}
-			if (!alive)
-				break;
-			nanosleep(&tick, NULL);
-		}
-		if (!alive)
-			break;
-	}
+	if (!daemon_sessions__stop(&d->sessions, NULL, STOP_TIMEOUT_MS))
+		return;
 	list_for_each_entry(s, &d->sessions, node)
 		if (s->child.pid >= 0)
 			daemon__log("session '%s' (pid %d) would not end\n", s->name, s->child.pid);

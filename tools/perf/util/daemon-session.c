@@ -315,7 +315,8 @@ void daemon_session__ask_stop(struct daemon_session *s, int step)
 	child_process__kill(&s->child, SIGKILL);
 }
 
-bool daemon_session__ended(struct daemon_session *s)
+/* Reaps the recorder if it has ended (no restart is scheduled): true if none runs. */
+static bool daemon_session__ended(struct daemon_session *s)
 {
 	int ret;
 
@@ -325,7 +326,11 @@ bool daemon_session__ended(struct daemon_session *s)
 	return ret == 1 || ret == -ECHILD;
 }
 
-void daemon_session__discard_acks(struct daemon_session *s)
+/*
+ * Reads and drops what the recorder answered: while it stops, nobody waits
+ * for its answers, and one left unread would be reported by the recorder.
+ */
+static void daemon_session__discard_acks(struct daemon_session *s)
 {
 	char line[256];
 
@@ -333,21 +338,37 @@ void daemon_session__discard_acks(struct daemon_session *s)
 		pr_debug("session '%s' answered '%s' while stopping\n", s->name, line);
 }
 
-void daemon_session__stop(struct daemon_session *s, int timeout_ms)
+static bool daemon_sessions__alive(struct list_head *sessions, struct daemon_session *only)
+{
+	struct daemon_session *s;
+	bool alive = false;
+
+	list_for_each_entry(s, sessions, node) {
+		if (only && s != only)
+			continue;
+		daemon_session__discard_acks(s);
+		alive |= !daemon_session__ended(s);
+	}
+	return alive;
+}
+
+bool daemon_sessions__stop(struct list_head *sessions, struct daemon_session *only, int step_ms)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct daemon_session *s;
+	bool alive = true;
 
-	for (int step = 0; step < 3; step++) {
-		long long end = daemon_session__now() + (step < 2 ? timeout_ms : 60000);
+	for (int step = 0; step < 3 && alive; step++) {
+		/* By the clock: a busy machine must not stretch the documented steps. */
+		long long end = daemon_session__now() + step_ms;
 
-		daemon_session__ask_stop(s, step);
-		while (daemon_session__now() < end) {
-			daemon_session__discard_acks(s);
-			if (daemon_session__ended(s))
-				return;
+		list_for_each_entry(s, sessions, node)
+			if (!only || s == only)
+				daemon_session__ask_stop(s, step);
+		while ((alive = daemon_sessions__alive(sessions, only)) && daemon_session__now() < end)
 			nanosleep(&tick, NULL);
-		}
 	}
+	return alive;
 }
 
 long long daemon_session__now(void)

@@ -79,15 +79,12 @@ int daemon_session__read_ack(struct daemon_session *s, char *line, size_t size);
  * Cancels a pending restart.
  */
 void daemon_session__ask_stop(struct daemon_session *s, int step);
-/* Reaps the recorder if it has ended (no restart is scheduled): true if none runs. */
-bool daemon_session__ended(struct daemon_session *s);
 /*
- * Reads and drops what the recorder answered: while it stops, nobody waits
- * for its answers, and one left unread would be reported by the recorder.
+ * Stops the sessions of @sessions (their nodes), or only @only of them, all
+ * at once: the three steps of ask_stop(), each given @step_ms by the clock,
+ * until every one is reaped.  True if some recorder would not end.
  */
-void daemon_session__discard_acks(struct daemon_session *s);
-/* The three steps, each given @timeout_ms to work; returns once it is reaped. */
-void daemon_session__stop(struct daemon_session *s, int timeout_ms);
+bool daemon_sessions__stop(struct list_head *sessions, struct daemon_session *only, int step_ms);
 /*
  * The server's reap of a recorder that ended, in two halves (it answers
  * the session's requests between them): collects the exit if there was
