@@ -62,7 +62,10 @@ loads
 "$PERF" record -e 'raw_syscalls:*' -m 128 --overwrite --switch-output -a -o full/fr.data 2>full.err &
 REC=$!
 wait_recording $REC
-sleep 1		# the loads fill the buffers past what 256 KiB holds
+# The loads fill the buffers past what 256 KiB holds: 200 ms of them on
+# the CPUs are a hundred thousand syscalls or more, and one CPU's 512 KiB
+# fill with a few thousand.
+wait_ran 200 $LOADS
 kill -USR2 $REC
 wait_lines full.err 1 'The dump was dropped'
 grep -q 'No space left on device' full.err || { cat full.err; fail "no clear disk-full message"; }

@@ -21,7 +21,9 @@ mono_now() { python3 -c 'import time; print("%.6f" % time.clock_gettime(time.CLO
 	-e sched:sched_switch/call-graph=no/ --switch-output --overwrite -a -o fr.data 2>rec.err &
 REC=$!
 wait_recording $REC
-sleep 1		# a second of the storm in the buffers before the first marker
+# A second of the storm in the buffers before the first marker: a second
+# of its own on its CPU, however busy the machine.
+wait_ran 1000 $LOAD
 for n in 1 2 3 4 5; do
 	mono_now > "start.$n"
 	taskset -c $((NCPU - 1)) "$PERF" test -w mark "mark-$n" $REC
@@ -90,7 +92,10 @@ done
 	-- dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>dd.err &
 REC=$!
 wait_recording $REC
-sleep 0.5	# dd's syscalls fill the buffers
+# dd's syscalls fill the buffers: 200 ms of it on a CPU are tens of
+# thousands of reads and writes, many times what 16 KiB hold.
+wait_for "dd=\$(pgrep -P $REC -x dd)" || fail "the recorder's dd never ran"
+wait_ran 200 $dd
 kill -USR2 $REC
 wait_files 'dd.data.*' 1
 kill -INT $REC; wait $REC

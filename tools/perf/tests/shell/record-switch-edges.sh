@@ -25,13 +25,15 @@ for sig in INT TERM; do
 	"$PERF" record -a -e cpu-clock --switch-output=4K -o sz$sig.data -- sleep 300 2>/dev/null &
 	rec=$!
 	wait_catches $rec 2
-	# A moment of switching on size: the state the signal must stop.
-	sleep 0.2
+	# Switching on size, the state the signal must stop: its first file is
+	# there.
+	wait_files "sz$sig.data.*" 1
+	n=$(ls sz$sig.data.* | wc -l)
 	kill -$sig $rec
 	wait_gone $rec || fail "SIG$sig: the recorder did not stop within $WAIT_S s"
 	wait $rec
 	! pgrep -x -P $rec sleep >/dev/null || fail "SIG$sig: the workload was left behind"
-	ls sz$sig.data.* >/dev/null 2>&1 || fail "SIG$sig: no file written"
+	[ "$(ls sz$sig.data.* | wc -l)" -gt $n ] || fail "SIG$sig: no file written at the exit"
 done
 
 # 3. SIGUSR2 while the recorder is still setting up (big buffers take a

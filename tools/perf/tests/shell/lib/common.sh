@@ -127,6 +127,27 @@ wait_recording() {
 		fail "process $1 never got to recording in $WAIT_S s"
 }
 
+# Nanoseconds the processes $@ have run on a CPU, together (the first field
+# of their schedstat; a process gone counts 0).
+cpu_ns() {
+	local p t n=0
+
+	for p; do
+		read -r t _ <"/proc/$p/schedstat" 2>/dev/null && n=$((n + t))
+	done
+	echo $n
+}
+# Waits until the processes $2... have run $1 ms more on a CPU, together,
+# than when called: a load has done that much work, however busy the
+# machine, where a sleep gives it only what the machine spares.  Fails if
+# they have not in WAIT_S s.
+wait_ran() {
+	local ms=$1 base
+	shift
+	base=$(cpu_ns "$@")
+	wait_for "[ \$(cpu_ns $*) -ge $((base + ms * 1000000)) ]" ||
+		fail "processes $* did not run $ms ms on a CPU in $WAIT_S s"
+}
 # Waits (WAIT_S s at most: a hang fails, not a slow machine) until there are at
 # least $2 files matching the glob $1, e.g. wait_files 'fr.data.*' 3.
 wait_files() {
