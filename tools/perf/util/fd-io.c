@@ -14,6 +14,9 @@ int fd__write_all(int fd, const void *buf, size_t len)
 			continue;
 		if (n < 0)
 			return -errno;
+		/* Nothing moved and no error: a file that takes no more; do not spin on it. */
+		if (!n)
+			return -EIO;
 		p += n;
 		len -= (size_t)n;
 	}

@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-/* All @len bytes of @buf to @fd: 0, or a negative errno. */
+/* All @len bytes of @buf to @fd: 0, -EIO when a write moves nothing, or a negative errno. */
 int fd__write_all(int fd, const void *buf, size_t len);
 /* @len bytes from @fd into @buf: 0, -EIO at an end of file before them, or a negative errno. */
 int fd__read_all(int fd, void *buf, size_t len);
