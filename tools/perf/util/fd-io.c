@@ -24,24 +24,42 @@ static int write_all_at(int fd, const char *p, size_t len, off_t *off)
 	return 0;
 }
 
-/* @len bytes into @p, as write_all_at() writes them. */
-static int read_all_at(int fd, char *p, size_t len, off_t *off)
+/* One read(2), or pread(2) at *@off, again after EINTR: the bytes read, or -errno. */
+static ssize_t read_some(int fd, void *p, size_t len, const off_t *off)
 {
-	while (len) {
-		ssize_t n = off ? pread(fd, p, len, *off) : read(fd, p, len);
+	ssize_t n;
 
-		if (n < 0 && errno == EINTR)
-			continue;
+	do
+		n = off ? pread(fd, p, len, *off) : read(fd, p, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+/* Up to @len bytes into @p, fewer only at an end of file; at *@off (moved on) unless NULL. */
+static ssize_t read_upto_at(int fd, char *p, size_t len, off_t *off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read_some(fd, p + got, len - got, off);
+
 		if (n < 0)
-			return -errno;
+			return n;
 		if (!n)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
+			break;
+		got += (size_t)n;
 		if (off)
 			*off += n;
 	}
-	return 0;
+	return (ssize_t)got;
+}
+
+/* A read of @len bytes that gave @n: 0 for all of them, -EIO for fewer, or its -errno. */
+static int whole(ssize_t n, size_t len)
+{
+	if (n < 0)
+		return (int)n;
+	return (size_t)n < len ? -EIO : 0;
 }
 
 int fd__write_all(int fd, const void *buf, size_t len)
@@ -56,10 +74,15 @@ int fd__pwrite_all(int fd, const void *buf, size_t len, off_t off)
 
 int fd__read_all(int fd, void *buf, size_t len)
 {
-	return read_all_at(fd, buf, len, NULL);
+	return whole(read_upto_at(fd, buf, len, NULL), len);
 }
 
 int fd__pread_all(int fd, void *buf, size_t len, off_t off)
 {
-	return read_all_at(fd, buf, len, &off);
+	return whole(read_upto_at(fd, buf, len, &off), len);
+}
+
+ssize_t fd__read_upto(int fd, void *buf, size_t len)
+{
+	return read_upto_at(fd, buf, len, NULL);
 }

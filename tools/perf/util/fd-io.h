@@ -17,5 +17,10 @@ int fd__pwrite_all(int fd, const void *buf, size_t len, off_t off);
 int fd__read_all(int fd, void *buf, size_t len);
 /* fd__read_all() from offset @off of the file. */
 int fd__pread_all(int fd, void *buf, size_t len, off_t off);
+/*
+ * Up to @len bytes from @fd into @buf, fewer only where the file ends (a
+ * stream cut short): the bytes read, or a negative errno.
+ */
+ssize_t fd__read_upto(int fd, void *buf, size_t len);
 
 #endif
