@@ -1,5 +1,6 @@
 /* Whole buffers through a file descriptor, past short writes and reads and EINTR. */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "fd-io.h"
 
@@ -85,4 +86,36 @@ int fd__pread_all(int fd, void *buf, size_t len, off_t off)
 ssize_t fd__read_upto(int fd, void *buf, size_t len)
 {
 	return read_upto_at(fd, buf, len, NULL);
+}
+
+int fd__read_to_end(int fd, char **bufp, size_t *lenp)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap + 1), *grown;
+	ssize_t n;
+	int err = -ENOMEM;
+
+	if (!buf)
+		return err;
+	/* A read that fills what is left may not be the last: grow and go on. */
+	while ((n = read_upto_at(fd, buf + len, cap - len, NULL)) == (ssize_t)(cap - len)) {
+		len = cap;
+		grown = realloc(buf, 2 * cap + 1);
+		if (!grown)
+			goto out_free;
+		buf = grown;
+		cap *= 2;
+	}
+	if (n < 0) {
+		err = (int)n;
+		goto out_free;
+	}
+	len += (size_t)n;
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+out_free:
+	free(buf);
+	return err;
 }

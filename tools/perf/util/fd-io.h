@@ -22,5 +22,10 @@ int fd__pread_all(int fd, void *buf, size_t len, off_t off);
  * stream cut short): the bytes read, or a negative errno.
  */
 ssize_t fd__read_upto(int fd, void *buf, size_t len);
+/*
+ * All of @fd to its end, into a buffer of malloc(3) in *@bufp (the caller
+ * frees it) with a NUL after its *@lenp bytes: 0, or a negative errno.
+ */
+int fd__read_to_end(int fd, char **bufp, size_t *lenp);
 
 #endif
