@@ -119,3 +119,17 @@ out_free:
 	free(buf);
 	return err;
 }
+
+int fd__copy(int in, int out)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read_some(in, chunk, sizeof(chunk), NULL)) > 0) {
+		int err = fd__write_all(out, chunk, (size_t)n);
+
+		if (err)
+			return err;
+	}
+	return (int)n;
+}

@@ -27,5 +27,7 @@ ssize_t fd__read_upto(int fd, void *buf, size_t len);
  * frees it) with a NUL after its *@lenp bytes: 0, or a negative errno.
  */
 int fd__read_to_end(int fd, char **bufp, size_t *lenp);
+/* What is left of @in, to its end, written to @out: 0, or a negative errno. */
+int fd__copy(int in, int out);
 
 #endif
