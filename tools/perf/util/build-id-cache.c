@@ -132,9 +132,8 @@ static int mkdir_p(char *path)
 /* Copies @src (or @buf) to @dst through a temporary name, so readers never see half a file. */
 static int copy_to(const char *dst, const char *src, const void *buf, size_t size)
 {
-	char chunk[65536];
 	struct tmp_file tmp;
-	int in = -1, out, err = 0;
+	int in = -1, out, err;
 
 	if (src) {
 		in = open(src, O_RDONLY | O_CLOEXEC);
@@ -146,23 +145,7 @@ static int copy_to(const char *dst, const char *src, const void *buf, size_t siz
 		err = out;
 		goto out_in;
 	}
-	if (!src) {
-		err = fd__write_all(out, buf, size);
-	} else {
-		for (;;) {
-			ssize_t n = read(in, chunk, sizeof(chunk));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				err = n < 0 ? -errno : 0;
-				break;
-			}
-			err = fd__write_all(out, chunk, n);
-			if (err)
-				break;
-		}
-	}
+	err = src ? fd__copy(in, out) : fd__write_all(out, buf, size);
 	if (err)
 		tmp_file__abort(&tmp);
 	else

@@ -13,6 +13,7 @@
 #include "build-id.h"
 #include "hash.h"
 #include "hashtab.h"
+#include "fd-io.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -175,44 +176,17 @@ out_end:
 
 int sysfs__read_build_id(const char *path, u8 *bid, size_t size)
 {
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	int fd, err;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	size_t len;
+	char *buf;
 
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		goto out_free;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto out_close;
-		}
-		if (n == 0)
-			break;
-		len += n;
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				err = -ENOMEM;
-				goto out_close;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	err = build_id__from_notes(buf, len, bid, size);
-out_close:
+	if (fd < 0)
+		return -errno;
+	err = fd__read_to_end(fd, &buf, &len);
 	close(fd);
-out_free:
+	if (err)
+		return err;
+	err = build_id__from_notes(buf, len, bid, size);
 	free(buf);
 	return err;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "data.h"
 #include "debug.h"
+#include "fd-io.h"
 #include "tmp-file.h"
 
 /*
@@ -226,32 +227,9 @@ int perf_data__create(struct perf_data *data, const char *path)
 	return 0;
 }
 
-/* Writes all of @buf, at @off or (off < 0) at the file position; 0 or -errno. */
-static int write_full(int fd, const void *buf, size_t size, off_t off)
-{
-	const char *p = buf;
-
-	while (size) {
-		ssize_t n = off < 0 ? write(fd, p, size) : pwrite(fd, p, size, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENOSPC;
-		p += n;
-		size -= n;
-		if (off >= 0)
-			off += n;
-	}
-	return 0;
-}
-
 int perf_data__write(struct perf_data *data, const void *buf, size_t size)
 {
-	int err = write_full(data->fd, buf, size, -1);
+	int err = fd__write_all(data->fd, buf, size);
 
 	if (!err)
 		data->data_size += size;
@@ -260,7 +238,7 @@ int perf_data__write(struct perf_data *data, const void *buf, size_t size)
 
 int perf_data__pwrite(struct perf_data *data, const void *buf, size_t size, u64 offset)
 {
-	return write_full(data->fd, buf, size, (off_t)offset);
+	return fd__pwrite_all(data->fd, buf, size, (off_t)offset);
 }
 
 void perf_data__close(struct perf_data *data)

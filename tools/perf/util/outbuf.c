@@ -3,8 +3,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "outbuf.h"
+#include "fd-io.h"
 
 int outbuf__init(struct outbuf *ob, int fd)
 {
@@ -23,22 +23,13 @@ void outbuf__exit(struct outbuf *ob)
 
 int outbuf__flush(struct outbuf *ob)
 {
-	size_t done = 0;
+	int err;
 
 	if (ob->fd < 0)
 		return ob->err;
-	while (done < ob->len) {
-		ssize_t n = write(ob->fd, ob->buf + done, ob->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!ob->err)
-				ob->err = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += n;
-	}
+	err = fd__write_all(ob->fd, ob->buf, ob->len);
+	if (err && !ob->err)
+		ob->err = err;
 	/* What could not be written is dropped: the error is kept instead. */
 	ob->len = 0;
 	return ob->err;

@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "run-command.h"
+#include "fd-io.h"
 
 int run_command__find(const char *cmd)
 {
@@ -138,15 +139,13 @@ child__run(struct child_process *cp, char **envp, pid_t parent, int hold_fd, int
 /* Waits for the child's exec: EOF on the pipe (close-on-exec), or its errno. */
 static int child_process__exec_result(struct child_process *cp)
 {
-	ssize_t n;
-	int err;
+	int err, rc;
 
-	do {
-		n = read(cp->exec_fail_fd, &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
+	rc = fd__read_all(cp->exec_fail_fd, &err, sizeof(err));
 	close(cp->exec_fail_fd);
 	cp->exec_fail_fd = -1;
-	if (n != sizeof(err))
+	/* The pipe ended (or failed) before a whole errno: the exec went through. */
+	if (rc)
 		return 0;
 	cp->exec_errno = err;
 	return -err;

@@ -9,31 +9,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "session.h"
 #include "debug.h"
 #include "header.h"
+#include "fd-io.h"
 
 #define corrupt perf_session__corrupt
-
-/* Up to @len bytes; fewer only at the end of the stream.  Bytes read, or -errno. */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
 
 static void session__stream_cut(struct perf_session *s)
 {
@@ -54,7 +35,7 @@ static union perf_event *session__pipe_next(struct perf_session *s, int *err)
 
 	*err = 0;
 	s->pipe_rec_off = s->pipe_off;
-	n = read_full(s->fd, h, sizeof(*h));
+	n = fd__read_upto(s->fd, h, sizeof(*h));
 	if (n <= 0) {
 		*err = (int)n;
 		return NULL;
@@ -67,7 +48,7 @@ static union perf_event *session__pipe_next(struct perf_session *s, int *err)
 		*err = corrupt(s, s->pipe_off, "record size %u", h->size);
 		return NULL;
 	}
-	n = read_full(s->fd, h + 1, h->size - sizeof(*h));
+	n = fd__read_upto(s->fd, h + 1, h->size - sizeof(*h));
 	if (n < 0) {
 		*err = (int)n;
 		return NULL;
@@ -91,7 +72,7 @@ static int session__pipe_payload(struct perf_session *s, char *buf, u64 len)
 
 	while (len) {
 		size_t chunk = buf ? len : min_t(u64, len, sizeof(scratch));
-		ssize_t n = read_full(s->fd, buf ? buf : scratch, chunk);
+		ssize_t n = fd__read_upto(s->fd, buf ? buf : scratch, chunk);
 
 		if (n < 0)
 			return (int)n;
@@ -311,7 +292,7 @@ int perf_session__open_pipe(struct perf_session *s)
 	s->pipe_buf = malloc(0x10000);
 	if (!s->pipe_buf)
 		return -ENOMEM;
-	n = read_full(s->fd, h, sizeof(h));
+	n = fd__read_upto(s->fd, h, sizeof(h));
 	if (n < 0)
 		return (int)n;
 	if (!n) {

@@ -22,6 +22,7 @@
 #include "page-size.h"
 #include "header.h"
 #include "data.h"
+#include "fd-io.h"
 
 #define WINDOW_SIZE	(64ull << 20)
 /* Records of one kind of damage named one by one; the summary counts the rest. */
@@ -80,22 +81,6 @@ static int attr__check_size(struct perf_session *s, const char *buf, u64 asz, u6
 			return incompatible(s, off + b, "attr %llu uses fields of a newer ABI "
 					    "(%u bytes, this perf knows %zu)", (unsigned long long)i,
 					    sz, sizeof(struct perf_event_attr));
-	return 0;
-}
-
-static int pread_all(int fd, void *buf, size_t len, u64 off)
-{
-	while (len) {
-		ssize_t n = pread(fd, buf, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf = (char *)buf + n;
-		len -= n;
-		off += n;
-	}
 	return 0;
 }
 
@@ -203,7 +188,7 @@ static int session__read_ids(struct perf_session *s, struct evsel *e, u64 i,
 	buf = malloc(n ? ids->size : 1);
 	if (!buf)
 		return -ENOMEM;
-	err = pread_all(s->fd, buf, ids->size, ids->offset);
+	err = fd__pread_all(s->fd, buf, ids->size, ids->offset);
 	if (err) {
 		free(buf);
 		return err;
@@ -227,7 +212,7 @@ static int session__read_attrs(struct perf_session *s, const struct file_header 
 		u64 asz = h->attr_size - sizeof(ids);
 		u32 attr_sz;
 
-		err = pread_all(s->fd, buf, h->attr_size, off);
+		err = fd__pread_all(s->fd, buf, h->attr_size, off);
 		if (err)
 			goto out;
 		e = perf_session__add_attr(s, buf, asz, i, off, &attr_sz, &err);
@@ -252,7 +237,7 @@ static int session__check_header(struct perf_session *s, struct file_header *h)
 	if (s->file_size < sizeof(h->magic) + sizeof(h->size))
 		return corrupt(s, 0, "file too small for a header (%llu bytes)",
 			       (unsigned long long)s->file_size);
-	if (pread_all(s->fd, h, min_t(u64, sizeof(*h), s->file_size), 0))
+	if (fd__pread_all(s->fd, h, min_t(u64, sizeof(*h), s->file_size), 0))
 		return -EIO;
 	if (h->magic != PERF_MAGIC2)
 		return corrupt(s, 0, "bad magic (not a perf.data file, or an unsupported version)");
@@ -343,7 +328,7 @@ static int session__is_pipe(struct perf_session *s, const struct stat *st)
 		return 1;
 	if ((u64)st->st_size < sizeof(h))
 		return 0;
-	if (pread_all(s->fd, h, sizeof(h), 0))
+	if (fd__pread_all(s->fd, h, sizeof(h), 0))
 		return -EIO;
 	return h[0] == PERF_MAGIC2 && h[1] == sizeof(h);
 }

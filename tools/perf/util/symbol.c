@@ -22,6 +22,7 @@
 #include "demangle.h"
 #include "srcline.h"
 #include "debug.h"
+#include "fd-io.h"
 
 const char *symbol__kallsyms_path = "/proc/kallsyms";
 struct symbol_conf symbol_conf;
@@ -814,7 +815,7 @@ static int dso__load_own_vdso(struct dso *dso)
 	const void *img;
 	char path[64], id[128];
 	bool has_symtab = false;
-	size_t size, done = 0;
+	size_t size;
 	int fd, err;
 
 	err = vdso__image(&img, &size);
@@ -823,14 +824,10 @@ static int dso__load_own_vdso(struct dso *dso)
 	fd = memfd_create("perf-vdso.so", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (done < size) {
-		ssize_t n = write(fd, (const char *)img + done, size - done);
-
-		if (n <= 0) {
-			close(fd);
-			return n < 0 ? -errno : -EIO;
-		}
-		done += n;
+	err = fd__write_all(fd, img, size);
+	if (err) {
+		close(fd);
+		return err;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	pr_debug("symbols of %s from this machine's vdso\n", dso->name);

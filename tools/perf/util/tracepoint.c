@@ -18,6 +18,7 @@
 #include "tracepoint.h"
 #include "debug.h"
 #include "page-size.h"
+#include "fd-io.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 
@@ -139,10 +140,9 @@ const char *tracepoint__tracefs_dir(void)
 char *tracepoint__read_file(const char *relpath, size_t *size)
 {
 	const char *dir = tracepoint__tracefs_dir();
-	char path[8192];
-	size_t cap = 8192, len = 0;
-	char *buf;
-	int fd;
+	char path[8192], *buf;
+	size_t len;
+	int fd, err;
 
 	if (!dir)
 		return NULL;
@@ -150,41 +150,12 @@ char *tracepoint__read_file(const char *relpath, size_t *size)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	buf = malloc(cap + 1);
-	while (buf) {
-		ssize_t n = read(fd, buf + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			free(buf);
-			close(fd);
-			errno = err;
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += n;
-		if (len == cap) {
-			char *nbuf = realloc(buf, cap * 2 + 1);
-
-			if (!nbuf) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nbuf;
-			cap *= 2;
-		}
-	}
+	err = fd__read_to_end(fd, &buf, &len);
 	close(fd);
-	if (!buf) {
-		errno = ENOMEM;
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
-	buf[len] = '\0';
 	if (size)
 		*size = len;
 	return buf;
