@@ -82,51 +82,6 @@ static const char *diff__col_name(const struct diff *d, enum diff_col col)
 	return col == COL_COMPUTED ? diff__computed_name(d->opts.compute) : names[col];
 }
 
-/* The sample's place as far as the keys look: thread, CPU, object and symbol. */
-static int diff__sample_key(struct diff *d, struct hist_entry *key, struct perf_sample *sample,
-			    struct machine *machine, const struct thread *t, const char *comm)
-{
-	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct addr_location al;
-
-	if (sort_keys__has(&d->sort, SORT_COMM)) {
-		key->comm = strset__intern(&d->strs, comm);
-		key->comm_unset = !t->comm_set;
-	}
-	if (sort_keys__has(&d->sort, SORT_PID)) {
-		key->pid = (int)sample->tid;
-		key->gen = t->gen;
-		key->last_comm = strset__intern(&d->strs, comm);
-	}
-	if (sort_keys__has(&d->sort, SORT_TID))
-		key->pid = (int)sample->tid;
-	if (sort_keys__has(&d->sort, SORT_CPU))
-		key->cpu = (int)sample->cpu;
-	if ((sort_keys__has(&d->sort, SORT_COMM) && !key->comm) ||
-	    (sort_keys__has(&d->sort, SORT_PID) && !key->last_comm))
-		return -ENOMEM;
-	key->kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (!sort_keys__has(&d->sort, SORT_DSO) && !sort_keys__has(&d->sort, SORT_SYM))
-		return 0;
-	machine__resolve(machine, (int)sample->pid, sample->ip, key->kernel, &al);
-	key->no_sym = !al.sym;
-	key->sym_off = al.sym && al.sym_addr >= al.sym->start ? al.sym_addr - al.sym->start : 0;
-	/* Without a dso key too: the entries of one name are collapsed by object (util/diff). */
-	key->dso = dso_canon__get(&d->cur->canon, al.dso);
-	/*
-	 * Symbols are one key when their names are equal, and addresses at
-	 * no symbol are all one "no symbol" (of each object, with a dso key),
-	 * as in the distro's diff: such an entry shows its lowest address,
-	 * kept in sym_off meanwhile (see diff__show_addresses).
-	 */
-	if (sort_keys__has(&d->sort, SORT_SYM)) {
-		key->sym = al.sym;
-		if (!al.sym)
-			key->sym_off = al.addr;
-	}
-	return 0;
-}
-
 /* The address an entry at no symbol shows, now that no more samples come to it. */
 static void diff__show_addresses(struct hists *h)
 {
@@ -146,8 +101,12 @@ static int diff__sample(struct perf_tool *tool, union perf_event *event,
 	struct hists *h = &d->cur->hists[evsel->idx];
 	struct hist_entry key = { 0 }, *he;
 
+	struct hist_key hk = { .sort = &d->sort, .strs = &d->strs, .canon = &d->cur->canon,
+			       .by_object = true };
+
 	(void)event;
-	if (!t || diff__sample_key(d, &key, sample, machine, t, thread__comm_at(t, sample->time)))
+	if (!t || hist_key__sample(&hk, &key, evsel, sample, machine, t,
+				   thread__comm_at(t, sample->time)))
 		return -ENOMEM;
 	if (hists__reserve(h, 1))
 		return -ENOMEM;

@@ -54,37 +54,12 @@ struct report {
 	struct trace_seq seq;	/* for the trace key */
 	struct dso_canon canon;	/* the dso key: objects by short name */
 	struct srcline_cache srclines;	/* --sort srcline */
+	struct hist_key hk;	/* a sample's key, made with the above */
 };
-
-/* Comm strings move as threads' histories grow; entries keep a stable copy. */
-static const char *report__intern(struct report *r, const char *s)
-{
-	return strset__intern(&r->strs, s);
-}
 
 static bool report__has(const struct report *r, enum sort_key k)
 {
 	return sort_keys__has(&r->sort, k);
-}
-
-/* Where a sample or a frame of its chain is, as far as the sort keys look. */
-static void entry__set_location(struct report *r, struct hist_entry *key, struct dso *dso,
-				struct symbol *sym, u64 addr, u64 sym_addr)
-{
-	key->no_sym = !sym;
-	key->sym_off = sym && sym_addr >= sym->start ? sym_addr - sym->start : 0;
-	dso = dso_canon__get(&r->canon, dso);
-	key->dso = NULL;
-	key->sym = NULL;
-	key->addr = 0;
-	if (report__has(r, SORT_DSO))
-		key->dso = dso;
-	if (report__has(r, SORT_SYM)) {
-		key->sym = sym;
-		key->addr = sym ? 0 : addr;
-		if (!report__has(r, SORT_DSO) && !sym)
-			key->dso = dso;	/* addresses only mean something per dso */
-	}
 }
 
 /*
@@ -105,79 +80,6 @@ static bool report__filtered(struct report *r, struct hists *h, const struct per
 		h->nr_samples++;
 	}
 	return true;
-}
-
-/* The trace key: the tracepoint's fields as perf script prints them, interned. */
-static const char *report__trace(struct report *r, const struct perf_sample *sample)
-{
-	struct tep_record rec = {
-		.ts = sample->time, .cpu = (int)sample->cpu,
-		.size = (int)sample->raw_size, .data = sample->raw_data,
-	};
-
-	trace_seq_reset(&r->seq);
-	perf_session__print_tp(r->session->tep, &r->seq, &rec);
-	return report__intern(r, r->seq.buffer);
-}
-
-/* The keys of the thread: comm, pid (the thread with its last comm) or tid. */
-static int report__thread_key(struct report *r, struct hist_entry *key, const struct thread *t,
-			      const struct perf_sample *sample, const char *comm)
-{
-	if (report__has(r, SORT_COMM)) {
-		key->comm = report__intern(r, comm);
-		if (!key->comm)
-			return -ENOMEM;
-		key->comm_unset = !t->comm_set;
-	}
-	/* "pid" is the thread, as in the distro: its tid and its last comm. */
-	if (report__has(r, SORT_PID)) {
-		key->pid = (int)sample->tid;
-		key->gen = t->gen;
-		key->last_comm = report__intern(r, comm);
-		if (!key->last_comm)
-			return -ENOMEM;
-	}
-	/* "tid": the thread's number alone, whatever tasks had it. */
-	if (report__has(r, SORT_TID))
-		key->pid = (int)sample->tid;
-	return 0;
-}
-
-/* The entry a sample's own address makes, as far as the sort keys look. */
-static int report__sample_key(struct report *r, struct hist_entry *key, struct evsel *evsel,
-			      struct perf_sample *sample, struct machine *machine,
-			      const struct thread *t, const char *comm)
-{
-	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct addr_location al;
-
-	if (report__thread_key(r, key, t, sample, comm))
-		return -ENOMEM;
-	if (report__has(r, SORT_CPU))
-		key->cpu = (int)sample->cpu;
-	if (report__has(r, SORT_TRACE) && evsel->tp_format) {
-		key->trace = report__trace(r, sample);
-		if (!key->trace)
-			return -ENOMEM;
-	}
-	key->kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (!report__has(r, SORT_DSO) && !report__has(r, SORT_SYM) &&
-	    !report__has(r, SORT_SRCLINE))
-		return 0;
-	machine__resolve(machine, (int)sample->pid, sample->ip, key->kernel, &al);
-	entry__set_location(r, key, al.dso, al.sym, al.addr, al.sym_addr);
-	if (report__has(r, SORT_SRCLINE)) {
-		struct callchain_frame self = {
-			.dso = al.dso, .sym = al.sym, .ip = sample->ip,
-			.user_map = al.map != NULL, .addr = al.addr, .sym_addr = al.sym_addr,
-		};
-
-		key->srcline = srcline_cache__get(&r->srclines, &self);
-		if (!key->srcline)
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 /*
@@ -201,7 +103,7 @@ static int report__credit_chain(struct report *r, struct hists *h, struct hist_e
 		/* An address in no map keeps the sample's own space, as the distro has it. */
 		if (f->mapped)
 			key->kernel = f->kernel;
-		entry__set_location(r, key, f->dso, f->sym, f->ip, f->sym_addr);
+		hist_key__set_location(&r->hk, key, f->dso, f->sym, f->ip, f->sym_addr);
 		if (report__has(r, SORT_SRCLINE)) {
 			key->srcline = srcline_cache__get(&r->srclines, f);
 			if (!key->srcline)
@@ -238,7 +140,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	comm = thread__comm_at(t, sample->time);
 	if (report__filtered(r, h, sample, comm))
 		return 0;
-	if (report__sample_key(r, &key, evsel, sample, machine, t, comm))
+	if (hist_key__sample(&r->hk, &key, evsel, sample, machine, t, comm))
 		return -ENOMEM;
 	if (r->callchain && (r->trees || r->children) &&
 	    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
@@ -737,6 +639,8 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	report__setup(&r, o);
 	trace_seq_init(&r.seq);
+	r.hk = (struct hist_key){ .sort = &r.sort, .strs = &r.strs, .canon = &r.canon,
+				  .srclines = &r.srclines, .tep = r.session->tep, .seq = &r.seq };
 	elided = report__preamble(&r, o);
 	err = 0;
 	if (o->header_only)

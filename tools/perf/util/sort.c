@@ -10,6 +10,10 @@
 #include "symbol.h"
 #include "srcline.h"
 #include "strset.h"
+#include "session.h"
+#include "evsel.h"
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 const char *const sort_key__names[SORT__MAX] = {
 	[SORT_COMM] = "Command", [SORT_DSO] = "Shared Object", [SORT_SYM] = "Symbol",
@@ -502,4 +506,127 @@ const char *srcline_cache__get(struct srcline_cache *c, const struct callchain_f
 		c->slot[slot].line = line;
 	}
 	return line;
+}
+
+void hist_key__set_location(const struct hist_key *hk, struct hist_entry *key, struct dso *dso,
+			    struct symbol *sym, u64 addr, u64 sym_addr)
+{
+	bool by_dso = sort_keys__has(hk->sort, SORT_DSO);
+
+	key->no_sym = !sym;
+	key->sym_off = sym && sym_addr >= sym->start ? sym_addr - sym->start : 0;
+	dso = dso_canon__get(hk->canon, dso);
+	key->dso = NULL;
+	key->sym = NULL;
+	key->addr = 0;
+	if (by_dso)
+		key->dso = dso;
+	if (sort_keys__has(hk->sort, SORT_SYM)) {
+		key->sym = sym;
+		key->addr = sym ? 0 : addr;
+		if (!by_dso && !sym)
+			key->dso = dso;	/* addresses only mean something per dso */
+	}
+}
+
+/*
+ * perf diff's place: symbols are one key when their names are equal, and
+ * addresses at no symbol are one "no symbol" per object, as in the
+ * distro's diff; such an entry shows its lowest address, kept in sym_off
+ * meanwhile.
+ */
+static void hist_key__set_object(const struct hist_key *hk, struct hist_entry *key,
+				 const struct addr_location *al)
+{
+	key->no_sym = !al->sym;
+	key->sym_off = al->sym && al->sym_addr >= al->sym->start ? al->sym_addr - al->sym->start : 0;
+	key->dso = dso_canon__get(hk->canon, al->dso);
+	if (sort_keys__has(hk->sort, SORT_SYM)) {
+		key->sym = al->sym;
+		if (!al->sym)
+			key->sym_off = al->addr;
+	}
+}
+
+/* The keys of the thread: comm, pid (the thread with its last comm) or tid. */
+static int hist_key__thread(const struct hist_key *hk, struct hist_entry *key,
+			    const struct thread *t, const struct perf_sample *sample,
+			    const char *comm)
+{
+	if (sort_keys__has(hk->sort, SORT_COMM)) {
+		key->comm = strset__intern(hk->strs, comm);
+		if (!key->comm)
+			return -ENOMEM;
+		key->comm_unset = !t->comm_set;
+	}
+	/* "pid" is the thread, as in the distro: its tid and its last comm. */
+	if (sort_keys__has(hk->sort, SORT_PID)) {
+		key->pid = (int)sample->tid;
+		key->gen = t->gen;
+		key->last_comm = strset__intern(hk->strs, comm);
+		if (!key->last_comm)
+			return -ENOMEM;
+	}
+	/* "tid": the thread's number alone, whatever tasks had it. */
+	if (sort_keys__has(hk->sort, SORT_TID))
+		key->pid = (int)sample->tid;
+	return 0;
+}
+
+/* The trace key: the tracepoint's fields as perf script prints them, interned. */
+static const char *hist_key__trace(const struct hist_key *hk, const struct perf_sample *sample)
+{
+	struct tep_record rec = {
+		.ts = sample->time, .cpu = (int)sample->cpu,
+		.size = (int)sample->raw_size, .data = sample->raw_data,
+	};
+
+	trace_seq_reset(hk->seq);
+	perf_session__print_tp(hk->tep, hk->seq, &rec);
+	return strset__intern(hk->strs, hk->seq->buffer);
+}
+
+/* The srcline key of the sample's own address. */
+static const char *hist_key__srcline(const struct hist_key *hk, const struct perf_sample *sample,
+				     const struct addr_location *al)
+{
+	struct callchain_frame self = {
+		.dso = al->dso, .sym = al->sym, .ip = sample->ip,
+		.user_map = al->map != NULL, .addr = al->addr, .sym_addr = al->sym_addr,
+	};
+
+	return srcline_cache__get(hk->srclines, &self);
+}
+
+int hist_key__sample(const struct hist_key *hk, struct hist_entry *key, const struct evsel *evsel,
+		     const struct perf_sample *sample, struct machine *machine,
+		     const struct thread *t, const char *comm)
+{
+	u8 mode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool srcline = sort_keys__has(hk->sort, SORT_SRCLINE);
+	struct addr_location al;
+
+	if (hist_key__thread(hk, key, t, sample, comm))
+		return -ENOMEM;
+	if (sort_keys__has(hk->sort, SORT_CPU))
+		key->cpu = (int)sample->cpu;
+	if (sort_keys__has(hk->sort, SORT_TRACE) && evsel->tp_format) {
+		key->trace = hist_key__trace(hk, sample);
+		if (!key->trace)
+			return -ENOMEM;
+	}
+	key->kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+	if (!sort_keys__has(hk->sort, SORT_DSO) && !sort_keys__has(hk->sort, SORT_SYM) && !srcline)
+		return 0;
+	machine__resolve(machine, (int)sample->pid, sample->ip, key->kernel, &al);
+	if (hk->by_object)
+		hist_key__set_object(hk, key, &al);
+	else
+		hist_key__set_location(hk, key, al.dso, al.sym, al.addr, al.sym_addr);
+	if (srcline) {
+		key->srcline = hist_key__srcline(hk, sample, &al);
+		if (!key->srcline)
+			return -ENOMEM;
+	}
+	return 0;
 }

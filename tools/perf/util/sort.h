@@ -11,6 +11,7 @@
 struct hist_entry;
 struct grp_stat;
 struct dso;
+struct symbol;
 
 enum sort_key {
 	SORT_COMM, SORT_DSO, SORT_SYM, SORT_PID, SORT_CPU, SORT_TRACE, SORT_SRCLINE, SORT_TID,
@@ -106,5 +107,38 @@ struct srcline_cache {
  * DSO, as the distro names them.  NULL when out of memory.
  */
 const char *srcline_cache__get(struct srcline_cache *c, const struct callchain_frame *f);
+
+/*
+ * What a sample's key is made with: the keys, where names are interned,
+ * the objects by short name; the trace and srcline keys' helpers (report).
+ */
+struct perf_sample;
+struct machine;
+struct thread;
+struct evsel;
+struct tep_handle;
+struct trace_seq;
+struct hist_key {
+	const struct sort_keys *sort;
+	struct strset *strs;		/* comms and trace outputs */
+	struct dso_canon *canon;
+	struct srcline_cache *srclines;	/* --sort srcline */
+	struct tep_handle *tep;		/* the trace key: the fields printed into seq */
+	struct trace_seq *seq;
+	/*
+	 * perf diff's keys: the object even without a dso key (util/diff
+	 * collapses one name's entries by object), and all addresses at no
+	 * symbol of an object one entry, the sample's address in sym_off.
+	 */
+	bool by_object;
+};
+
+/* @key (zeroed) for @sample of @t named @comm: 0, or -ENOMEM. */
+int hist_key__sample(const struct hist_key *hk, struct hist_entry *key, const struct evsel *evsel,
+		     const struct perf_sample *sample, struct machine *machine,
+		     const struct thread *t, const char *comm);
+/* Where a sample or a frame of its chain is, as far as the keys look (not by_object). */
+void hist_key__set_location(const struct hist_key *hk, struct hist_entry *key, struct dso *dso,
+			    struct symbol *sym, u64 addr, u64 sym_addr);
 
 #endif
